@@ -1,0 +1,1 @@
+//! Bakers: the in-memory model in, output documents out.

@@ -1,0 +1,1 @@
+//! The build engine: manifest -> plan -> jobs -> cache.

@@ -1,0 +1,1 @@
+//! Small vector, quaternion and matrix helpers (f64 for accumulation).

@@ -1,0 +1,10 @@
+//! The in-memory model: what importers produce and bakers consume.
+//!
+//! Plain data, no I/O, no on-disk layout. Core types are not file formats: a
+//! `Scene` is never serialized as-is; bakers turn it into documents under
+//! `formats/`.
+
+pub mod math;
+pub mod scene;
+
+pub use scene::{Channel, Clip, Interpolation, LocalTransform, Node, Scene, Skin, Target, Trs};
