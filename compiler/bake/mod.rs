@@ -1,1 +1,6 @@
 //! Bakers: the in-memory model in, output documents out.
+//!
+//! Pure like the codecs: no files, no threads. Each baker is a few named
+//! stage functions with a typed settings struct.
+
+pub mod pose_cache;

@@ -1,1 +1,17 @@
 //! The build engine: manifest -> plan -> jobs -> cache.
+//!
+//! The only part of kiln that knows paths, threads and the cache. Flow:
+//! `manifest` (YAML with positions) -> `plan` (checked jobs, in a fixed
+//! order) -> `engine` (freshness via `fingerprint` and `state`, parallel
+//! runs of the `jobs` recipes, atomic writes, the journal).
+
+pub mod engine;
+pub mod fingerprint;
+pub mod jobs;
+pub mod manifest;
+pub mod paths;
+pub mod plan;
+pub mod state;
+
+pub use engine::{BuildError, Event, JobReport, Options, Report, Status, build, clean};
+pub use plan::Diagnostic;

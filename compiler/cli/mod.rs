@@ -1,6 +1,120 @@
 //! The command line: the only part that prints, reads the environment or
 //! picks exit codes.
+//!
+//! Exit status: 0 success, 1 a build or validation failure, 2 a usage
+//! error. Errors go to stderr; `--json` output goes to stdout.
 
-pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+mod build;
+mod inspect;
+mod verify;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status of a failed build or an invalid file.
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit status of a usage error.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kiln",
+    version,
+    about = "A manifest-driven, incremental, deterministic asset compiler",
+    long_about = "kiln compiles game and character assets described by YAML manifests.\n\n\
+        `kiln build` turns the sources named in manifests/*.yaml into runtime files under out/, \
+        rebuilding only what changed and producing the same bytes on every machine.",
+    after_help = "Exit status: 0 success, 1 build or validation failure, 2 usage error.\n\
+        Manifest reference: docs/manifest.md"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build the outputs of the manifests (default: every manifests/*.yaml)
+    #[command(after_help = "Examples:\n  \
+        kiln build                         build every manifest in manifests/\n  \
+        kiln build manifests/fox.yaml -j 2  build one manifest on two threads\n  \
+        kiln build --json > report.json     a machine-readable summary\n  \
+        kiln build --explain                say why each rebuilt job was dirty")]
+    Build(build::BuildArgs),
+    /// Show what a file holds (GLB/glTF sources, .ospc pose caches)
+    Inspect {
+        /// The file to inspect
+        file: PathBuf,
+        /// Print JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// Fully validate files; exit 1 naming the file, rule and byte offset of
+    /// the first problem in each invalid one
+    Verify {
+        /// Files to validate (.ospc, .glb, .gltf)
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Remove the output folder (only one kiln made: it holds .kiln/)
+    Clean {
+        /// Project root
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
+        /// Output folder [default: ROOT/out]
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Build(args) => build::run(&args),
+        Command::Inspect { file, json } => inspect::run(&file, json),
+        Command::Verify { files } => verify::run(&files),
+        Command::Clean { root, out } => clean(&root, out.as_deref()),
+    };
+    ExitCode::from(code)
+}
+
+fn clean(root: &std::path::Path, out: Option<&std::path::Path>) -> u8 {
+    match crate::build::clean(root, out) {
+        Ok(Some(dir)) => {
+            eprintln!("removed {}", dir.display());
+            0
+        }
+        Ok(None) => 0,
+        Err(e) => report_build_error(&e),
+    }
+}
+
+/// Prints a whole-build error; returns its exit status.
+fn report_build_error(e: &crate::build::BuildError) -> u8 {
+    use crate::build::BuildError;
+    match e {
+        BuildError::Usage(m) => {
+            eprintln!("error: {m}");
+            EXIT_USAGE
+        }
+        BuildError::Manifests(diags) => {
+            for d in diags {
+                eprintln!("error: {d}");
+            }
+            EXIT_FAILURE
+        }
+        BuildError::Io(m) => {
+            eprintln!("error: {m}");
+            EXIT_FAILURE
+        }
+    }
 }

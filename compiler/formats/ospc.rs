@@ -55,3 +55,40 @@ pub struct PoseCache {
     /// frame `f` is `poses[f * entities.len() + e]`.
     pub poses: Vec<Pose>,
 }
+
+#[derive(Debug, thiserror::Error)]
+#[error("at byte {offset}: {message}")]
+pub struct Error {
+    pub offset: u64,
+    pub message: String,
+}
+
+/// (skeleton) Encodes a valid cache.
+pub fn encode(cache: &PoseCache) -> Result<Vec<u8>, Error> {
+    let _ = cache;
+    Err(Error {
+        offset: 0,
+        message: "not implemented".into(),
+    })
+}
+
+/// (skeleton) Decodes and validates a pose cache.
+pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
+    let _ = bytes;
+    Err(Error {
+        offset: 0,
+        message: "not implemented".into(),
+    })
+}
+
+impl PoseCache {
+    pub fn n_frames(&self) -> usize {
+        self.poses.len() / self.entities.len().max(1)
+    }
+}
+
+impl Pose {
+    pub fn is_absent(&self) -> bool {
+        self.position[0].is_nan()
+    }
+}

@@ -5,6 +5,7 @@
 //! `formats/`.
 
 pub mod math;
+pub mod sample;
 pub mod scene;
 
 pub use scene::{Channel, Clip, Interpolation, LocalTransform, Node, Scene, Skin, Target, Trs};

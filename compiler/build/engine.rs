@@ -1,0 +1,510 @@
+//! Running a build: plan, decide what is dirty, run it in parallel, record.
+//!
+//! Order of work, and why:
+//! 1. Read and plan every manifest; any problem stops the build before it
+//!    touches the output folder.
+//! 2. Take the lock on `OUT/.kiln/lock` (a second build on the same folder
+//!    waits for it), then load the journal and the hash cache.
+//! 3. Decide freshness job by job, in plan order (see `fingerprint`).
+//! 4. Run the dirty jobs on a pool of `threads` workers. Results land in
+//!    slots indexed by job, so the report's order (and every output byte)
+//!    is the same whatever the thread count. A failing job does not stop
+//!    the others.
+//! 5. Each job writes its outputs to temporary files and renames them into
+//!    place, and only then appends its record to the journal.
+//! 6. Save the hash cache; compact the journal if it grew.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::fingerprint::{self, KeyParts};
+use super::jobs::{Job, JobIo};
+use super::manifest::MAX_MANIFEST_BYTES;
+use super::paths;
+use super::plan::{self, Diagnostic, ManifestText};
+use super::state::{self, FileSig, HashCache, Journal, OutputRecord, Record};
+
+/// What to build and how.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The project root; sources are resolved against it.
+    pub root: PathBuf,
+    /// The output folder; `ROOT/out` when `None`.
+    pub out: Option<PathBuf>,
+    /// Manifests to build; every `ROOT/manifests/*.yaml` when empty.
+    pub manifests: Vec<PathBuf>,
+    /// Worker threads; all cores when 0.
+    pub threads: usize,
+    /// Rebuild every job, fresh or not.
+    pub force: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Built,
+    Fresh,
+    Failed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Built => "built",
+            Status::Fresh => "fresh",
+            Status::Failed => "failed",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputReport {
+    /// Relative to the project root when the output folder is inside it.
+    pub path: PathBuf,
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobReport {
+    pub id: String,
+    pub kind: &'static str,
+    pub manifest: String,
+    pub status: Status,
+    pub outputs: Vec<OutputReport>,
+    pub time: Duration,
+    /// Why the job was rebuilt (empty when fresh).
+    pub dirty_because: Vec<String>,
+    pub error: Option<Diagnostic>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub jobs: Vec<JobReport>,
+    pub time: Duration,
+}
+
+impl Report {
+    pub fn count(&self, status: Status) -> usize {
+        self.jobs.iter().filter(|j| j.status == status).count()
+    }
+}
+
+/// Progress, for the CLI to show.
+#[derive(Clone, Debug)]
+pub enum Event<'a> {
+    /// Another build holds the lock; this one waits.
+    WaitingForLock(&'a Path),
+    /// Freshness decided: `dirty` of `total` jobs will run.
+    Running { total: usize, dirty: usize },
+    /// One dirty job finished.
+    JobDone { id: &'a str, status: Status },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The command was wrong (exit status 2).
+    #[error("{0}")]
+    Usage(String),
+    /// Manifests with problems; nothing was built.
+    #[error("{} problem(s) in the manifests", .0.len())]
+    Manifests(Vec<Diagnostic>),
+    /// The output folder or the build state could not be used.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Runs a build.
+pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
+    let started = Instant::now();
+    let root = opts.root.canonicalize().map_err(|e| {
+        BuildError::Usage(format!(
+            "project root {}: {}",
+            opts.root.display(),
+            paths::describe_io(&e)
+        ))
+    })?;
+    let manifests = read_manifests(&root, &opts.manifests)?;
+    let jobs = plan::plan(&root, &manifests).map_err(BuildError::Manifests)?;
+
+    let out = prepare_out_dir(&root, opts.out.as_deref())?;
+    let state_dir = out.join(state::STATE_DIR);
+    let _lock = lock(&state_dir, on_event)?;
+    let mut journal = Journal::load(&state_dir);
+    let mut hashes = HashCache::load(&state_dir);
+    remove_stale_temps(&out, &jobs);
+
+    let display_out = display_base(&root, &out);
+    let mut slots: Vec<Option<JobReport>> = vec![None; jobs.len()];
+    let mut dirty: Vec<(usize, Vec<String>)> = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        match freshness(job, &root, &out, &journal, &mut hashes, opts.force) {
+            Ok(record) => slots[i] = Some(fresh_report(job, record, &display_out)),
+            Err(why) => dirty.push((i, why)),
+        }
+    }
+    on_event(Event::Running {
+        total: jobs.len(),
+        dirty: dirty.len(),
+    });
+
+    let shared = Shared {
+        root: &root,
+        out: &out,
+        display_out: &display_out,
+        journal: Mutex::new(&mut journal),
+        hashes: Mutex::new(&mut hashes),
+    };
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BuildError::Io(format!("cannot start {threads} worker threads: {e}")))?;
+    let results: Vec<(usize, JobReport)> = pool.install(|| {
+        dirty
+            .into_par_iter()
+            .map(|(i, why)| {
+                let report = run_job(&jobs[i], why, &shared);
+                on_event(Event::JobDone {
+                    id: &jobs[i].id,
+                    status: report.status,
+                });
+                (i, report)
+            })
+            .collect()
+    });
+    for (i, report) in results {
+        slots[i] = Some(report);
+    }
+
+    hashes
+        .save(&state_dir)
+        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
+    journal
+        .compact_if_large()
+        .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))?;
+    Ok(Report {
+        jobs: slots
+            .into_iter()
+            .map(|s| s.expect("every job reported"))
+            .collect(),
+        time: started.elapsed(),
+    })
+}
+
+/// Lists and reads the manifests, each at most `MAX_MANIFEST_BYTES`.
+fn read_manifests(root: &Path, given: &[PathBuf]) -> Result<Vec<ManifestText>, BuildError> {
+    let files: Vec<PathBuf> = if given.is_empty() {
+        let dir = root.join("manifests");
+        let entries = fs::read_dir(&dir).map_err(|e| {
+            BuildError::Usage(format!(
+                "{}: {}; pass manifest files or create manifests/*.yaml",
+                dir.display(),
+                paths::describe_io(&e)
+            ))
+        })?;
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.is_file()
+                    && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+            })
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            return Err(BuildError::Usage(format!(
+                "no manifests in {}; pass manifest files or create manifests/*.yaml",
+                dir.display()
+            )));
+        }
+        files
+    } else {
+        given.to_vec()
+    };
+    files
+        .iter()
+        .map(|path| {
+            let name = display_base(root, path).display().to_string();
+            let meta = fs::metadata(path).map_err(|e| {
+                BuildError::Usage(format!("manifest {name}: {}", paths::describe_io(&e)))
+            })?;
+            if meta.len() > MAX_MANIFEST_BYTES {
+                return Err(BuildError::Manifests(vec![Diagnostic {
+                    file: name,
+                    pos: Default::default(),
+                    message: format!(
+                        "the manifest is {} bytes; kiln reads manifests of at most {MAX_MANIFEST_BYTES} bytes",
+                        meta.len()
+                    ),
+                }]));
+            }
+            let bytes = fs::read(path).map_err(|e| {
+                BuildError::Usage(format!("manifest {name}: {}", paths::describe_io(&e)))
+            })?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                BuildError::Manifests(vec![Diagnostic {
+                    file: name.clone(),
+                    pos: Default::default(),
+                    message: format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
+                }])
+            })?;
+            Ok(ManifestText { file: name, text })
+        })
+        .collect()
+}
+
+/// `path` relative to `root` when inside it, else as it is.
+fn display_base(root: &Path, path: &Path) -> PathBuf {
+    let abs = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    match abs.strip_prefix(root) {
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+fn prepare_out_dir(root: &Path, out: Option<&Path>) -> Result<PathBuf, BuildError> {
+    let out = out.map_or_else(|| root.join("out"), Path::to_path_buf);
+    let state_dir = out.join(state::STATE_DIR);
+    fs::create_dir_all(&state_dir)
+        .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", state_dir.display())))?;
+    out.canonicalize()
+        .map_err(|e| BuildError::Io(format!("{}: {e}", out.display())))
+}
+
+/// Takes the output folder's lock, waiting for another build if needed.
+/// The lock is released when the returned file is dropped (or the process
+/// dies).
+fn lock(state_dir: &Path, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File, BuildError> {
+    let path = state_dir.join("lock");
+    let file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| BuildError::Io(format!("cannot open {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(fs::TryLockError::WouldBlock) => {
+            on_event(Event::WaitingForLock(&path));
+            file.lock()
+                .map_err(|e| BuildError::Io(format!("cannot lock {}: {e}", path.display())))?;
+            Ok(file)
+        }
+        Err(fs::TryLockError::Error(e)) => Err(BuildError::Io(format!(
+            "cannot lock {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+fn remove_stale_temps(out: &Path, jobs: &[Job]) {
+    let mut dirs: Vec<PathBuf> = jobs
+        .iter()
+        .flat_map(|j| j.outputs())
+        .filter_map(|o| o.under(out).parent().map(Path::to_path_buf))
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        state::remove_stale_temps(&dir);
+    }
+    state::remove_stale_temps(&out.join(state::STATE_DIR));
+}
+
+/// The job's record if it is fresh, else why it is dirty.
+fn freshness<'j>(
+    job: &Job,
+    root: &Path,
+    out: &Path,
+    journal: &'j Journal,
+    hashes: &mut HashCache,
+    force: bool,
+) -> Result<&'j Record, Vec<String>> {
+    if force {
+        return Err(vec!["--force".to_string()]);
+    }
+    let Some(record) = journal.records.get(&job.id) else {
+        return Err(vec!["no record of an earlier build".to_string()]);
+    };
+    let mut why = Vec::new();
+    let mut inputs = Vec::with_capacity(record.parts.inputs.len());
+    for (path, _) in &record.parts.inputs {
+        let hash = paths::resolve_in_root(root, path)
+            .map_err(|e| e.to_string())
+            .and_then(|real| hashes.hash(path, &real).map_err(|e| format!("{path}: {e}")));
+        match hash {
+            Ok(h) => inputs.push((path.clone(), h)),
+            Err(e) => why.push(format!("input {e}")),
+        }
+    }
+    if !why.is_empty() {
+        return Err(why);
+    }
+    let parts = KeyParts::of(job, inputs);
+    if parts.key() != record.key {
+        let mut why = fingerprint::explain(&record.parts, &parts);
+        if why.is_empty() {
+            why.push("the cache key changed".to_string());
+        }
+        return Err(why);
+    }
+    let expected: Vec<String> = job.outputs().iter().map(|o| o.to_string()).collect();
+    let recorded: Vec<&str> = record.outputs.iter().map(|o| o.path.as_str()).collect();
+    if expected != recorded {
+        return Err(vec!["the outputs changed".to_string()]);
+    }
+    for o in &record.outputs {
+        let path = out.join(&o.path);
+        match fs::metadata(&path) {
+            Ok(meta) if meta.len() == o.bytes && FileSig::of(&meta).mtime_ns == o.mtime_ns => {}
+            Ok(_) => why.push(format!("output {} was modified", o.path)),
+            Err(_) => why.push(format!("output {} is missing", o.path)),
+        }
+    }
+    if why.is_empty() { Ok(record) } else { Err(why) }
+}
+
+fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputReport> {
+    outputs
+        .iter()
+        .map(|o| OutputReport {
+            path: display_out.join(&o.path),
+            bytes: o.bytes,
+            sha256: o.sha256.clone(),
+        })
+        .collect()
+}
+
+fn fresh_report(job: &Job, record: &Record, display_out: &Path) -> JobReport {
+    JobReport {
+        id: job.id.clone(),
+        kind: job.kind(),
+        manifest: job.manifest.clone(),
+        status: Status::Fresh,
+        outputs: output_reports(&record.outputs, display_out),
+        time: Duration::ZERO,
+        dirty_because: Vec::new(),
+        error: None,
+    }
+}
+
+struct Shared<'a> {
+    root: &'a Path,
+    out: &'a Path,
+    display_out: &'a Path,
+    journal: Mutex<&'a mut Journal>,
+    hashes: Mutex<&'a mut HashCache>,
+}
+
+fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
+    let started = Instant::now();
+    let result = build_job(job, shared);
+    let mut report = JobReport {
+        id: job.id.clone(),
+        kind: job.kind(),
+        manifest: job.manifest.clone(),
+        status: Status::Built,
+        outputs: Vec::new(),
+        time: Duration::ZERO,
+        dirty_because: why,
+        error: None,
+    };
+    match result {
+        Ok(outputs) => report.outputs = output_reports(&outputs, shared.display_out),
+        Err(e) => {
+            report.status = Status::Failed;
+            report.error = Some(Diagnostic {
+                file: job.manifest.clone(),
+                pos: job.pos_of(e.field),
+                message: format!("job {:?}: {}", job.id, e.message),
+            });
+        }
+    }
+    report.time = started.elapsed();
+    report
+}
+
+/// Runs the recipe, writes its outputs, records the job.
+fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::jobs::JobError> {
+    let mut io = JobIo::new(shared.root);
+    let outputs = job.run(&mut io)?;
+    let reads = io.into_reads();
+    let io_error = |what: &str, e: std::io::Error| super::jobs::JobError {
+        field: None,
+        message: format!("{what}: {e}"),
+    };
+    let mut records = Vec::with_capacity(outputs.len());
+    for output in &outputs {
+        let path = output.path.under(shared.out);
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
+        }
+        state::write_atomic(&path, &output.bytes)
+            .map_err(|e| io_error(&path.display().to_string(), e))?;
+        let meta = fs::metadata(&path).map_err(|e| io_error(&path.display().to_string(), e))?;
+        records.push(OutputRecord {
+            path: output.path.to_string(),
+            bytes: output.bytes.len() as u64,
+            sha256: state::to_hex(&Sha256::digest(&output.bytes)),
+            mtime_ns: FileSig::of(&meta).mtime_ns,
+        });
+    }
+    {
+        let mut hashes = shared.hashes.lock().expect("no panics while held");
+        for read in &reads {
+            if let Some(sig) = read.sig {
+                hashes.remember(&read.path, sig, read.hash);
+            }
+        }
+    }
+    let parts = KeyParts::of(job, reads.into_iter().map(|r| (r.path, r.hash)).collect());
+    let record = Record {
+        id: job.id.clone(),
+        key: parts.key(),
+        parts,
+        outputs: records.clone(),
+    };
+    shared
+        .journal
+        .lock()
+        .expect("no panics while held")
+        .append(record)
+        .map_err(|e| io_error("appending to the build journal", e))?;
+    Ok(records)
+}
+
+/// Removes the output folder after checking it is one kiln made (it holds
+/// `.kiln/`), holding its lock while it does.
+pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, BuildError> {
+    let root = root.canonicalize().map_err(|e| {
+        BuildError::Usage(format!(
+            "project root {}: {}",
+            root.display(),
+            paths::describe_io(&e)
+        ))
+    })?;
+    let out = out.map_or_else(|| root.join("out"), Path::to_path_buf);
+    if !out.exists() {
+        return Ok(None);
+    }
+    let state_dir = out.join(state::STATE_DIR);
+    if !state_dir.is_dir() {
+        return Err(BuildError::Usage(format!(
+            "{} has no .kiln folder, so kiln did not make it; not removing it",
+            out.display()
+        )));
+    }
+    let _lock = lock(&state_dir, &|_| {})?;
+    fs::remove_dir_all(&out)
+        .map_err(|e| BuildError::Io(format!("cannot remove {}: {e}", out.display())))?;
+    Ok(Some(out))
+}

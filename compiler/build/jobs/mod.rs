@@ -1,0 +1,152 @@
+//! Job kinds. A job kind is a recipe: named stage functions called in
+//! order, plus a version number that goes into its cache key and changes
+//! whenever its output bytes would.
+
+pub mod pose_cache;
+
+use std::path::Path;
+
+use super::manifest::Pos;
+use super::paths::{self, RelPath};
+use super::state::FileSig;
+
+/// One output to build, from one manifest entry.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Unique across all manifests; names the output file.
+    pub id: String,
+    /// The manifest (relative to the root) and the entry's position.
+    pub manifest: String,
+    pub pos: Pos,
+    /// Where each setting was written, for errors found while running.
+    pub positions: Vec<(&'static str, Pos)>,
+    pub spec: JobSpec,
+}
+
+/// What a job does, by kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JobSpec {
+    PoseCache(pose_cache::PoseCacheJob),
+}
+
+impl Job {
+    pub fn kind(&self) -> &'static str {
+        match &self.spec {
+            JobSpec::PoseCache(_) => pose_cache::KIND,
+        }
+    }
+
+    /// The kind's version: bumped whenever its output bytes change.
+    pub fn kind_version(&self) -> u32 {
+        match &self.spec {
+            JobSpec::PoseCache(_) => pose_cache::VERSION,
+        }
+    }
+
+    /// Every setting, by name, in canonical text form, in a fixed order.
+    pub fn settings(&self) -> Vec<(&'static str, String)> {
+        match &self.spec {
+            JobSpec::PoseCache(j) => pose_cache::settings(j),
+        }
+    }
+
+    /// The files the job reads before it has read anything (the rest are
+    /// discovered while it runs).
+    pub fn declared_inputs(&self) -> Vec<RelPath> {
+        match &self.spec {
+            JobSpec::PoseCache(j) => vec![j.source.clone()],
+        }
+    }
+
+    /// Paths of the outputs, relative to the output folder.
+    pub fn outputs(&self) -> Vec<RelPath> {
+        match &self.spec {
+            JobSpec::PoseCache(j) => vec![j.output.clone()],
+        }
+    }
+
+    pub fn run(&self, io: &mut JobIo) -> Result<Vec<Output>, JobError> {
+        match &self.spec {
+            JobSpec::PoseCache(j) => pose_cache::run(j, io),
+        }
+    }
+
+    /// Where the manifest wrote `field` (the entry itself if it did not).
+    pub fn pos_of(&self, field: Option<&str>) -> Pos {
+        field
+            .and_then(|f| self.positions.iter().find(|(name, _)| *name == f))
+            .map_or(self.pos, |(_, pos)| *pos)
+    }
+}
+
+/// A finished output's bytes.
+pub struct Output {
+    pub path: RelPath,
+    pub bytes: Vec<u8>,
+}
+
+/// Why a job failed, and which manifest setting the problem concerns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobError {
+    pub field: Option<&'static str>,
+    pub message: String,
+}
+
+impl JobError {
+    pub fn at(field: &'static str, message: impl Into<String>) -> JobError {
+        JobError {
+            field: Some(field),
+            message: message.into(),
+        }
+    }
+}
+
+/// A file a job read, and the BLAKE3 hash of the bytes it read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputRead {
+    pub path: RelPath,
+    pub hash: [u8; 32],
+    /// The file's stat signature, if it did not change while being read
+    /// (then the hash may go into the hash cache).
+    pub sig: Option<FileSig>,
+}
+
+/// The only way a recipe reads files: paths relative to the project root,
+/// checked not to leave it, and every read recorded (with the hash of the
+/// bytes actually read) so the next build knows what the job depended on.
+pub struct JobIo<'a> {
+    root: &'a Path,
+    reads: Vec<InputRead>,
+}
+
+impl<'a> JobIo<'a> {
+    pub fn new(root: &'a Path) -> JobIo<'a> {
+        JobIo {
+            root,
+            reads: Vec::new(),
+        }
+    }
+
+    /// Reads a file under the root; `field` is the manifest setting to blame
+    /// if it cannot be read.
+    pub fn read(&mut self, path: &RelPath, field: &'static str) -> Result<Vec<u8>, JobError> {
+        let real = paths::resolve_in_root(self.root, path).map_err(|e| JobError::at(field, e))?;
+        let read_error =
+            |e: std::io::Error| JobError::at(field, format!("{path}: {}", paths::describe_io(&e)));
+        let before = std::fs::metadata(&real).map_err(read_error)?;
+        let bytes = std::fs::read(&real).map_err(read_error)?;
+        let after = std::fs::metadata(&real).map_err(read_error)?;
+        let sig = FileSig::of(&before);
+        self.reads.push(InputRead {
+            path: path.clone(),
+            hash: *blake3::hash(&bytes).as_bytes(),
+            sig: (FileSig::of(&after) == sig).then_some(sig),
+        });
+        Ok(bytes)
+    }
+
+    /// Every file read, in the order read.
+    pub fn into_reads(self) -> Vec<InputRead> {
+        self.reads
+    }
+}

@@ -1,0 +1,113 @@
+//! Recipe: a glTF clip baked into a OneScope pose cache (`poses/<id>.ospc`).
+//!
+//! read source -> read external buffers -> import scene -> bake -> encode.
+
+use super::{JobError, JobIo, Output};
+use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
+use crate::build::paths::RelPath;
+use crate::formats::ospc::{self, Shape};
+use crate::import::gltf;
+
+pub const KIND: &str = "pose_cache";
+
+/// Bump whenever the bytes this recipe writes for the same inputs and
+/// settings would change (importer, sampler, baker or encoder changes).
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseCacheJob {
+    pub source: RelPath,
+    pub clip: ClipRef,
+    pub settings: Settings,
+    /// Relative to the output folder.
+    pub output: RelPath,
+}
+
+/// The settings in canonical text form, for the cache key and `--explain`.
+/// Floats print in Rust's shortest round-trip form, so equal values always
+/// give equal text.
+pub fn settings(job: &PoseCacheJob) -> Vec<(&'static str, String)> {
+    let s = &job.settings;
+    vec![
+        ("source", job.source.to_string()),
+        (
+            "animation",
+            match &job.clip {
+                ClipRef::Name(n) => format!("name {n:?}"),
+                ClipRef::Index(i) => format!("index {i}"),
+            },
+        ),
+        ("rate_hz", format!("{:?}", s.rate_hz)),
+        (
+            "entities",
+            match s.entities {
+                EntitySet::Joints => "joints",
+                EntitySet::Nodes => "nodes",
+            }
+            .to_string(),
+        ),
+        (
+            "shape",
+            match s.shape {
+                Shape::Point => "point",
+                Shape::Sphere => "sphere",
+                Shape::Box => "box",
+                Shape::Capsule => "capsule",
+            }
+            .to_string(),
+        ),
+        ("size", format!("{:?}", s.size)),
+        ("dimensions", s.dimensions.to_string()),
+        ("start_step", s.start_step.to_string()),
+        ("label", format!("{:?}", s.label)),
+        ("replay", format!("{:?}", s.replay)),
+        ("output", job.output.to_string()),
+    ]
+}
+
+pub fn run(job: &PoseCacheJob, io: &mut JobIo) -> Result<Vec<Output>, JobError> {
+    let source = io.read(&job.source, "source")?;
+    let externals = read_externals(job, &source, io)?;
+    let scene = gltf::import_scene(&source, &externals)
+        .map_err(|e| JobError::at("source", format!("{}: {e}", job.source)))?;
+    let cache = bake::bake(&scene, &job.clip, &job.settings).map_err(blame)?;
+    let bytes = ospc::encode(&cache)
+        .map_err(|e| JobError::at("source", format!("the baked pose cache is invalid: {e}")))?;
+    Ok(vec![Output {
+        path: job.output.clone(),
+        bytes,
+    }])
+}
+
+/// The buffers a `.gltf` keeps in files next to it.
+fn read_externals(
+    job: &PoseCacheJob,
+    source: &[u8],
+    io: &mut JobIo,
+) -> Result<Vec<(String, Vec<u8>)>, JobError> {
+    let uris = gltf::external_uris(source)
+        .map_err(|e| JobError::at("source", format!("{}: {e}", job.source)))?;
+    let mut externals = Vec::with_capacity(uris.len());
+    for uri in uris {
+        let path = job
+            .source
+            .sibling(&uri)
+            .map_err(|e| JobError::at("source", format!("{}: buffer {e}", job.source)))?;
+        let bytes = io.read(&path, "source")?;
+        externals.push((uri, bytes));
+    }
+    Ok(externals)
+}
+
+/// Which manifest setting a baking error is about.
+fn blame(e: bake::Error) -> JobError {
+    let field = match e {
+        bake::Error::NoClipNamed { .. } | bake::Error::NoClipIndex { .. } => "animation",
+        bake::Error::NoJoints | bake::Error::NoNodes | bake::Error::TooManyEntities { .. } => {
+            "entities"
+        }
+        bake::Error::TooLarge { .. } => "rate_hz",
+        _ => "source",
+    };
+    JobError::at(field, e.to_string())
+}

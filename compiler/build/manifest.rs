@@ -1,0 +1,255 @@
+//! Manifests: YAML files that say what to build.
+//!
+//! Parsed with serde-saphyr (see ARCHITECTURE.md for why): unknown keys are
+//! errors, and every value keeps the line and column it came from, so an
+//! error found after parsing (a missing source, a clip that does not exist)
+//! still points at the manifest. The schema is documented key by key in
+//! `docs/manifest.md`; `tests/manifest_docs.rs` keeps the two in step via
+//! [`KEYS`].
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+/// Largest manifest kiln reads: 16 MiB of YAML is tens of thousands of jobs.
+pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// Every key of the schema, as `section.key`, for the documentation test.
+pub const KEYS: &[&str] = &[
+    "pose_caches",
+    "pose_caches.id",
+    "pose_caches.source",
+    "pose_caches.animation",
+    "pose_caches.rate_hz",
+    "pose_caches.entities",
+    "pose_caches.shape",
+    "pose_caches.size",
+    "pose_caches.dimensions",
+    "pose_caches.start_step",
+    "pose_caches.label",
+    "pose_caches.replay",
+];
+
+/// A position in a manifest: 1-based line and column.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub line: u64,
+    pub column: u64,
+}
+
+/// A value and where the manifest stated it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct At<T> {
+    pub value: T,
+    pub pos: Pos,
+}
+
+/// One manifest, parsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Manifest {
+    pub pose_caches: Vec<PoseCacheEntry>,
+}
+
+/// How `animation:` names a clip.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum AnimationKey {
+    Index(u64),
+    Name(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntitiesKey {
+    Joints,
+    Nodes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShapeKey {
+    Point,
+    Sphere,
+    Box,
+    Capsule,
+}
+
+/// One `pose_caches` entry, as written (defaults not yet applied).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseCacheEntry {
+    pub pos: Pos,
+    pub id: At<String>,
+    pub source: At<String>,
+    pub animation: At<AnimationKey>,
+    pub rate_hz: At<f64>,
+    pub entities: Option<At<EntitiesKey>>,
+    pub shape: Option<At<ShapeKey>>,
+    pub size: Option<At<[f32; 3]>>,
+    pub dimensions: Option<At<u8>>,
+    pub start_step: Option<At<i64>>,
+    pub label: Option<At<String>>,
+    pub replay: Option<At<String>>,
+}
+
+/// A manifest that could not be parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// Parses one manifest's text.
+pub fn parse(text: &str) -> Result<Manifest, ParseError> {
+    if text.lines().all(|l| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#') || l == "---"
+    }) {
+        return Ok(Manifest::default());
+    }
+    let raw: RawManifest = serde_saphyr::from_str(text).map_err(|e| {
+        let pos = e.location().map(pos_of).unwrap_or_default();
+        ParseError {
+            pos,
+            message: first_line(&e.without_snippet().to_string()),
+        }
+    })?;
+    Ok(Manifest {
+        pose_caches: raw
+            .pose_caches
+            .into_iter()
+            .map(PoseCacheEntry::from)
+            .collect(),
+    })
+}
+
+fn first_line(message: &str) -> String {
+    // serde-saphyr's message may carry its own location suffix; keep the
+    // sentence, we print the position ourselves.
+    let line = message.lines().next().unwrap_or("").trim();
+    match line.find(" at line ") {
+        Some(i) => line[..i].to_string(),
+        None => line.to_string(),
+    }
+}
+
+fn pos_of(loc: serde_saphyr::Location) -> Pos {
+    Pos {
+        line: loc.line(),
+        column: loc.column(),
+    }
+}
+
+fn at<T>(s: Spanned<T>) -> At<T> {
+    At {
+        value: s.value,
+        pos: pos_of(s.referenced),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    #[serde(default)]
+    pose_caches: Vec<Spanned<RawPoseCache>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPoseCache {
+    id: Spanned<String>,
+    source: Spanned<String>,
+    animation: Spanned<AnimationKey>,
+    rate_hz: Spanned<f64>,
+    #[serde(default)]
+    entities: Option<Spanned<EntitiesKey>>,
+    #[serde(default)]
+    shape: Option<Spanned<ShapeKey>>,
+    #[serde(default)]
+    size: Option<Spanned<[f32; 3]>>,
+    #[serde(default)]
+    dimensions: Option<Spanned<u8>>,
+    #[serde(default)]
+    start_step: Option<Spanned<i64>>,
+    #[serde(default)]
+    label: Option<Spanned<String>>,
+    #[serde(default)]
+    replay: Option<Spanned<String>>,
+}
+
+impl From<Spanned<RawPoseCache>> for PoseCacheEntry {
+    fn from(s: Spanned<RawPoseCache>) -> Self {
+        let pos = pos_of(s.referenced);
+        let r = s.value;
+        PoseCacheEntry {
+            pos,
+            id: at(r.id),
+            source: at(r.source),
+            animation: at(r.animation),
+            rate_hz: at(r.rate_hz),
+            entities: r.entities.map(at),
+            shape: r.shape.map(at),
+            size: r.size.map(at),
+            dimensions: r.dimensions.map(at),
+            start_step: r.start_step.map(at),
+            label: r.label.map(at),
+            replay: r.replay.map(at),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "\
+pose_caches:
+  - id: fox-run
+    source: sources/characters/Fox.glb
+    animation: Run
+    rate_hz: 60
+  - id: fox-0
+    source: sources/characters/Fox.glb
+    animation: 0
+    rate_hz: 30.5
+    shape: capsule
+    size: [0.1, 0.2, 0]
+    entities: nodes
+    dimensions: 2
+";
+
+    #[test]
+    fn parses_entries_with_positions() {
+        let m = parse(GOOD).unwrap();
+        assert_eq!(m.pose_caches.len(), 2);
+        let a = &m.pose_caches[0];
+        assert_eq!(a.id.value, "fox-run");
+        assert_eq!(a.id.pos, Pos { line: 2, column: 9 });
+        assert_eq!(a.animation.value, AnimationKey::Name("Run".into()));
+        assert_eq!(a.animation.pos.line, 4);
+        let b = &m.pose_caches[1];
+        assert_eq!(b.animation.value, AnimationKey::Index(0));
+        assert_eq!(b.shape.as_ref().unwrap().value, ShapeKey::Capsule);
+        assert_eq!(b.size.as_ref().unwrap().value, [0.1, 0.2, 0.0]);
+        assert_eq!(b.rate_hz.value, 30.5);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_with_its_position() {
+        let text = GOOD.replace("    rate_hz: 60\n", "    rate_hz: 60\n    speed: 2\n");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.pos.line, 6, "{e:?}");
+        assert!(e.message.contains("speed"), "{e:?}");
+    }
+
+    #[test]
+    fn wrong_type_is_an_error_with_its_position() {
+        let text = GOOD.replace("rate_hz: 60", "rate_hz: fast");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.pos.line, 5, "{e:?}");
+    }
+
+    #[test]
+    fn empty_manifest_has_no_jobs() {
+        assert_eq!(parse("# nothing yet\n").unwrap(), Manifest::default());
+        assert_eq!(parse("").unwrap(), Manifest::default());
+    }
+}

@@ -1,0 +1,157 @@
+//! Paths named by manifests: relative to the project root, never leaving it.
+//!
+//! A manifest path is checked twice: lexically when the manifest is read
+//! (not empty, not absolute, no `..`, no backslash, no drive letter), and
+//! on the file system before it is read (the canonical path, symlinks
+//! resolved, must still be under the canonical root).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// A normalized, `/`-separated path relative to some base folder (the
+/// project root or the output folder). Never empty, absolute or `..`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RelPath(String);
+
+impl RelPath {
+    /// Checks and normalizes `text` (drops `.` components and repeated
+    /// slashes).
+    pub fn parse(text: &str) -> Result<RelPath, String> {
+        if text.is_empty() {
+            return Err("the path is empty".into());
+        }
+        if text.contains('\\') {
+            return Err(format!("{text:?} contains a backslash; use '/'"));
+        }
+        if text.starts_with('/') || text.as_bytes().get(1) == Some(&b':') {
+            return Err(format!(
+                "{text:?} is absolute; paths are relative to the project root"
+            ));
+        }
+        if text.contains('\0') {
+            return Err(format!("{text:?} contains a NUL byte"));
+        }
+        let mut parts = Vec::new();
+        for part in text.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    return Err(format!(
+                        "{text:?} uses '..'; paths may not leave the project root"
+                    ));
+                }
+                p => parts.push(p),
+            }
+        }
+        if parts.is_empty() {
+            return Err(format!("{text:?} names no file"));
+        }
+        Ok(RelPath(parts.join("/")))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The last component.
+    pub fn file_name(&self) -> &str {
+        self.0.rsplit('/').next().unwrap_or(&self.0)
+    }
+
+    /// A file in the same folder as this one; `name` must be a plain file
+    /// name (no directory part).
+    pub fn sibling(&self, name: &str) -> Result<RelPath, String> {
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(format!(
+                "{name:?} is not a plain file name next to {}",
+                self.0
+            ));
+        }
+        match self.0.rfind('/') {
+            Some(i) => RelPath::parse(&format!("{}/{name}", &self.0[..i])),
+            None => RelPath::parse(name),
+        }
+    }
+
+    /// `base` joined with this path.
+    pub fn under(&self, base: &Path) -> PathBuf {
+        base.join(&self.0)
+    }
+}
+
+impl fmt::Display for RelPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A plain file name: no directory part, not `.` or `..`, not empty.
+pub fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.contains(['/', '\\', '\0'])
+        && name != "."
+        && name != ".."
+        && name.as_bytes().get(1) != Some(&b':')
+}
+
+/// The file `rel` names under `root` (already canonical), with symlinks
+/// resolved; an error if it does not exist or resolves outside the root.
+pub fn resolve_in_root(root: &Path, rel: &RelPath) -> Result<PathBuf, String> {
+    let joined = rel.under(root);
+    let real = joined
+        .canonicalize()
+        .map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+    if !real.starts_with(root) {
+        return Err(format!(
+            "{rel} resolves (through a symlink) outside the project root"
+        ));
+    }
+    Ok(real)
+}
+
+/// An I/O error in words a user acts on.
+pub fn describe_io(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_and_rejects_escapes() {
+        assert_eq!(
+            RelPath::parse("./a//b/./c.glb").unwrap().as_str(),
+            "a/b/c.glb"
+        );
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a/..",
+            "C:/x",
+            "a\\b",
+            ".",
+        ] {
+            assert!(RelPath::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn siblings_stay_in_the_folder() {
+        let p = RelPath::parse("sources/a/model.gltf").unwrap();
+        assert_eq!(
+            p.sibling("model.bin").unwrap().as_str(),
+            "sources/a/model.bin"
+        );
+        assert!(p.sibling("../x.bin").is_err());
+        assert!(p.sibling("sub/x.bin").is_err());
+        let top = RelPath::parse("model.gltf").unwrap();
+        assert_eq!(top.sibling("m.bin").unwrap().as_str(), "m.bin");
+    }
+}

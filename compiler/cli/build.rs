@@ -1,0 +1,216 @@
+//! `kiln build`: runs the engine, shows progress, prints the outcome.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{Value, json};
+
+use super::{EXIT_FAILURE, report_build_error};
+use crate::build::{self, BuildError, Event, Options, Report, Status};
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Manifests to build [default: every ROOT/manifests/*.yaml]
+    manifests: Vec<PathBuf>,
+    /// Project root; manifest paths are resolved against it
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    root: PathBuf,
+    /// Output folder [default: ROOT/out]
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Parallel jobs [default: all cores]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Print a machine-readable summary on stdout
+    #[arg(long)]
+    json: bool,
+    /// Say why each rebuilt job was dirty
+    #[arg(long)]
+    explain: bool,
+    /// Rebuild every job, fresh or not
+    #[arg(long)]
+    force: bool,
+    /// Print nothing but errors
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: &BuildArgs) -> u8 {
+    let options = Options {
+        root: args.root.clone(),
+        out: args.out.clone(),
+        manifests: args.manifests.clone(),
+        threads: args.jobs.map_or(0, usize::from),
+        force: args.force,
+    };
+    let progress = Progress::new(show_progress(args));
+    let on_event = |event: Event| progress.on(event);
+    let result = build::build(&options, &on_event);
+    progress.finish();
+    match result {
+        Ok(report) => {
+            print_report(&report, args);
+            if report.count(Status::Failed) > 0 {
+                EXIT_FAILURE
+            } else {
+                0
+            }
+        }
+        Err(e) => {
+            if args.json {
+                println!("{}", error_json(&e));
+            }
+            report_build_error(&e)
+        }
+    }
+}
+
+/// A bar on a terminal only: never in CI, with `--json` or `--quiet`.
+fn show_progress(args: &BuildArgs) -> bool {
+    !args.json
+        && !args.quiet
+        && std::io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false")
+}
+
+struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    fn new(enabled: bool) -> Progress {
+        Progress {
+            bar: enabled.then(|| {
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {wide_msg}")
+                        .expect("a valid template")
+                        .progress_chars("=> "),
+                );
+                bar
+            }),
+        }
+    }
+
+    fn on(&self, event: Event) {
+        match event {
+            // Always said, bar or not: the user should know why nothing moves.
+            Event::WaitingForLock(path) => eprintln!(
+                "waiting for another kiln build to release {}",
+                path.display()
+            ),
+            Event::Running { dirty, .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_length(dirty as u64);
+                }
+            }
+            Event::JobDone { id, .. } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(id.to_string());
+                    bar.inc(1);
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn print_report(report: &Report, args: &BuildArgs) {
+    for job in &report.jobs {
+        if let Some(d) = &job.error {
+            eprintln!("error: {d}");
+        }
+    }
+    if args.json {
+        println!("{}", report_json(report));
+        return;
+    }
+    if args.explain && !args.quiet {
+        for job in report.jobs.iter().filter(|j| j.status != Status::Fresh) {
+            println!(
+                "{}: rebuilt because {}",
+                job.id,
+                job.dirty_because.join("; ")
+            );
+        }
+    }
+    if !args.quiet {
+        let failed = report.count(Status::Failed);
+        eprintln!(
+            "{} {} jobs: {} built, {} fresh, {} failed in {:.2} s",
+            if failed > 0 { "failed:" } else { "finished:" },
+            report.jobs.len(),
+            report.count(Status::Built),
+            report.count(Status::Fresh),
+            failed,
+            report.time.as_secs_f64()
+        );
+    }
+}
+
+fn report_json(report: &Report) -> Value {
+    let jobs: Vec<Value> = report
+        .jobs
+        .iter()
+        .map(|j| {
+            let mut v = json!({
+                "id": j.id,
+                "kind": j.kind,
+                "manifest": j.manifest,
+                "status": j.status.as_str(),
+                "outputs": j.outputs.iter().map(|o| json!({
+                    "path": o.path.display().to_string(),
+                    "bytes": o.bytes,
+                    "sha256": o.sha256,
+                })).collect::<Vec<_>>(),
+                "time_ms": millis(j.time),
+            });
+            if j.status != Status::Fresh {
+                v["dirty_because"] = json!(j.dirty_because);
+            }
+            if let Some(d) = &j.error {
+                v["error"] = diagnostic_json(d);
+            }
+            v
+        })
+        .collect();
+    json!({
+        "kiln": crate::VERSION,
+        "jobs": jobs,
+        "totals": {
+            "jobs": report.jobs.len(),
+            "built": report.count(Status::Built),
+            "fresh": report.count(Status::Fresh),
+            "failed": report.count(Status::Failed),
+            "time_ms": millis(report.time),
+        }
+    })
+}
+
+fn millis(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+fn diagnostic_json(d: &build::Diagnostic) -> Value {
+    json!({
+        "file": d.file,
+        "line": d.pos.line,
+        "column": d.pos.column,
+        "message": d.message,
+    })
+}
+
+fn error_json(e: &BuildError) -> Value {
+    let errors: Vec<Value> = match e {
+        BuildError::Manifests(diags) => diags.iter().map(diagnostic_json).collect(),
+        other => vec![json!({ "message": other.to_string() })],
+    };
+    json!({ "kiln": crate::VERSION, "errors": errors })
+}

@@ -1,0 +1,181 @@
+//! `kiln inspect`: what a file holds, as text or JSON.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::EXIT_FAILURE;
+use crate::formats::ospc::{self, PoseCache, Shape};
+use crate::import::gltf;
+use crate::model::Scene;
+
+/// A file kiln understands, decoded.
+pub enum FileKind {
+    PoseCache(PoseCache),
+    Gltf(Scene),
+}
+
+/// Reads and fully decodes `file`; an error names the format and the rule.
+pub fn load(file: &Path) -> Result<FileKind, String> {
+    let bytes = std::fs::read(file).map_err(|e| crate::build::paths::describe_io(&e))?;
+    if bytes.starts_with(&ospc::MAGIC) {
+        return ospc::decode(&bytes)
+            .map(FileKind::PoseCache)
+            .map_err(|e| format!("invalid pose cache: {e}"));
+    }
+    let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
+    if bytes.starts_with(b"glTF") || is_gltf_json {
+        let externals = read_externals(file, &bytes)?;
+        return gltf::import_scene(&bytes, &externals)
+            .map(FileKind::Gltf)
+            .map_err(|e| format!("invalid glTF: {e}"));
+    }
+    Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
+}
+
+/// The buffer files a `.gltf` names, read from beside it (plain names only).
+fn read_externals(file: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let uris = gltf::external_uris(bytes).map_err(|e| format!("invalid glTF: {e}"))?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    uris.into_iter()
+        .map(|uri| {
+            if !crate::build::paths::is_plain_file_name(&uri) {
+                return Err(format!(
+                    "buffer {uri:?} is not a plain file name next to the source"
+                ));
+            }
+            let data = std::fs::read(dir.join(&uri))
+                .map_err(|e| format!("buffer {uri}: {}", crate::build::paths::describe_io(&e)))?;
+            Ok((uri, data))
+        })
+        .collect()
+}
+
+pub fn run(file: &Path, as_json: bool) -> u8 {
+    let kind = match load(file) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return EXIT_FAILURE;
+        }
+    };
+    let value = match &kind {
+        FileKind::PoseCache(c) => pose_cache_json(c),
+        FileKind::Gltf(s) => scene_json(s),
+    };
+    if as_json {
+        println!("{value}");
+    } else {
+        match &kind {
+            FileKind::PoseCache(c) => print_pose_cache(file, c),
+            FileKind::Gltf(s) => print_scene(file, s),
+        }
+    }
+    0
+}
+
+fn shape_name(s: Shape) -> &'static str {
+    match s {
+        Shape::Point => "point",
+        Shape::Sphere => "sphere",
+        Shape::Box => "box",
+        Shape::Capsule => "capsule",
+    }
+}
+
+fn absent_count(c: &PoseCache) -> usize {
+    c.poses.iter().filter(|p| p.is_absent()).count()
+}
+
+fn pose_cache_json(c: &PoseCache) -> Value {
+    json!({
+        "format": "onescope pose cache",
+        "version": ospc::VERSION,
+        "dimensions": c.dimensions,
+        "start_step": c.start_step,
+        "frames": c.n_frames(),
+        "metres_per_unit": c.metres_per_unit,
+        "unit_name": c.unit_name,
+        "module_id": c.module_id,
+        "library_version": c.library_version,
+        "scene": c.scene,
+        "replay": c.replay,
+        "label": c.label,
+        "absent_poses": absent_count(c),
+        "entities": c.entities.iter().map(|e| json!({
+            "id": e.id,
+            "name": e.name,
+            "shape": shape_name(e.shape),
+            "size": e.size,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_pose_cache(file: &Path, c: &PoseCache) {
+    println!("{}: OneScope pose cache v{}", file.display(), ospc::VERSION);
+    println!(
+        "  {} entities x {} frames, {}-D, steps {}..{}",
+        c.entities.len(),
+        c.n_frames(),
+        c.dimensions,
+        c.start_step,
+        c.start_step + c.n_frames() as i64 - 1
+    );
+    println!(
+        "  unit: {:?} ({} m per unit)",
+        c.unit_name, c.metres_per_unit
+    );
+    println!(
+        "  origin: module {:?}, version {:?}, scene {:?}, replay {:?}",
+        c.module_id, c.library_version, c.scene, c.replay
+    );
+    println!("  label: {:?}", c.label);
+    println!("  absent poses: {}", absent_count(c));
+    for e in &c.entities {
+        println!(
+            "  entity {:016x} {:<8} {:?} {:?}",
+            e.id,
+            shape_name(e.shape),
+            e.size,
+            e.name
+        );
+    }
+}
+
+fn scene_json(s: &Scene) -> Value {
+    json!({
+        "format": "gltf",
+        "nodes": s.nodes.len(),
+        "roots": s.roots,
+        "skins": s.skins.iter().map(|k| json!({
+            "name": k.name,
+            "joints": k.joints.len(),
+        })).collect::<Vec<_>>(),
+        "animations": s.clips.iter().enumerate().map(|(i, c)| json!({
+            "index": i,
+            "name": c.name,
+            "channels": c.channels.len(),
+            "duration_s": c.duration_s(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_scene(file: &Path, s: &Scene) {
+    println!("{}: glTF 2.0", file.display());
+    println!("  {} nodes, {} roots", s.nodes.len(), s.roots.len());
+    for (i, k) in s.skins.iter().enumerate() {
+        println!(
+            "  skin {i} {:?}: {} joints",
+            k.name.as_deref().unwrap_or(""),
+            k.joints.len()
+        );
+    }
+    for (i, c) in s.clips.iter().enumerate() {
+        println!(
+            "  animation {i} {:?}: {:.3} s, {} channels",
+            c.name.as_deref().unwrap_or(""),
+            c.duration_s(),
+            c.channels.len()
+        );
+    }
+}
