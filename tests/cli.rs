@@ -1,0 +1,558 @@
+//! End-to-end tests: the `kiln` binary driven like a user drives it, on a
+//! copy of the demo project.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const KILN: &str = env!("CARGO_BIN_EXE_kiln");
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A throwaway copy of the demo project (manifests + sources).
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn demo() -> Project {
+        let dir = tempfile::Builder::new()
+            .prefix("kiln-e2e-")
+            .tempdir()
+            .unwrap();
+        copy_dir(
+            &Path::new(REPO).join("manifests"),
+            &dir.path().join("manifests"),
+        );
+        copy_dir(
+            &Path::new(REPO).join("sources"),
+            &dir.path().join("sources"),
+        );
+        Project { dir }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    fn kiln(&self, args: &[&str]) -> Output {
+        let out = Command::new(KILN)
+            .args(args)
+            .current_dir(self.root())
+            .env_remove("CI")
+            .output()
+            .unwrap();
+        out
+    }
+
+    fn build_json(&self, extra: &[&str]) -> (Value, Output) {
+        let mut args = vec!["build", "--json"];
+        args.extend_from_slice(extra);
+        let out = self.kiln(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (v, out)
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        fs::write(self.path(rel), text).unwrap();
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let text = fs::read_to_string(self.path(rel)).unwrap();
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        self.write(rel, &text.replacen(from, to, 1));
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// id -> status of every job in a `--json` report.
+fn statuses(report: &Value) -> BTreeMap<String, String> {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["id"].as_str().unwrap().to_string(),
+                j["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn ids_with(report: &Value, status: &str) -> Vec<String> {
+    statuses(report)
+        .into_iter()
+        .filter(|(_, s)| s == status)
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot_bytes(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut |rel, path| {
+        out.insert(rel.to_path_buf(), fs::read(path).unwrap());
+    });
+    out
+}
+
+/// Every file under `dir` with its size and modification time.
+fn snapshot_stat(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut |rel, path| {
+        let m = fs::metadata(path).unwrap();
+        out.insert(rel.to_path_buf(), (m.len(), m.modified().unwrap()));
+    });
+    out
+}
+
+fn walk(base: &Path, dir: &Path, f: &mut dyn FnMut(&Path, &Path)) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(base, &path, f);
+        } else {
+            f(path.strip_prefix(base).unwrap(), &path);
+        }
+    }
+}
+
+fn demo_job_count() -> usize {
+    let mut n = 0;
+    for entry in fs::read_dir(Path::new(REPO).join("manifests")).unwrap() {
+        let text = fs::read_to_string(entry.unwrap().path()).unwrap();
+        n += text.matches("- id:").count();
+    }
+    n
+}
+
+#[test]
+fn clean_build_builds_every_job_and_reports_true_hashes() {
+    let p = Project::demo();
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let jobs = report["jobs"].as_array().unwrap();
+    assert_eq!(jobs.len(), demo_job_count());
+    assert_eq!(report["totals"]["built"], demo_job_count());
+    for job in jobs {
+        assert_eq!(job["kind"], "pose_cache");
+        assert_eq!(job["status"], "built");
+        let output = &job["outputs"][0];
+        let path = p.path(output["path"].as_str().unwrap());
+        let bytes = fs::read(&path).unwrap();
+        assert_eq!(output["bytes"], bytes.len());
+        let sha = sha256_hex(&bytes);
+        assert_eq!(output["sha256"], sha.as_str());
+        kiln::formats::ospc::decode(&bytes).unwrap();
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[test]
+fn second_build_is_all_fresh_and_writes_nothing() {
+    let p = Project::demo();
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Let the hash cache see settled timestamps, as a later build would.
+    std::thread::sleep(Duration::from_millis(2100));
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success());
+    let before = snapshot_stat(&p.path("out"));
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success());
+    assert_eq!(ids_with(&report, "fresh").len(), demo_job_count());
+    assert_eq!(report["totals"]["built"], 0);
+    // Fresh jobs still report their outputs' hashes.
+    assert_eq!(
+        report["jobs"][0]["outputs"][0]["sha256"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
+    assert_eq!(
+        snapshot_stat(&p.path("out")),
+        before,
+        "a no-op build wrote something"
+    );
+}
+
+#[test]
+fn touching_a_source_rebuilds_nothing_and_editing_it_rebuilds_only_its_jobs() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    // Same content, new mtime: the content hash decides.
+    let src = p.path("sources/characters/SimpleSkin.glb");
+    let bytes = fs::read(&src).unwrap();
+    fs::write(&src, &bytes).unwrap();
+    let (report, _) = p.build_json(&[]);
+    assert!(ids_with(&report, "built").is_empty(), "{report}");
+    // New content: only the jobs reading this file rebuild.
+    fs::copy(
+        Path::new(REPO).join("tests/corpus/glb-meshopt/SimpleSkin.q.glb"),
+        &src,
+    )
+    .unwrap();
+    let (report, out) = p.build_json(&["--explain"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built"), ["simple-skin"]);
+    let job = report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == "simple-skin")
+        .unwrap();
+    assert_eq!(
+        job["dirty_because"][0],
+        "input sources/characters/SimpleSkin.glb changed"
+    );
+}
+
+#[test]
+fn changing_one_setting_rebuilds_only_that_job_and_explains_why() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.edit(
+        "manifests/characters.yaml",
+        "animation: Walk\n    rate_hz: 30",
+        "animation: Walk\n    rate_hz: 24",
+    );
+    let out = p.kiln(&["build", "--explain"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.trim(),
+        "fox-walk: rebuilt because setting rate_hz changed: 30.0 -> 24.0"
+    );
+}
+
+#[test]
+fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
+    let a = Project::demo();
+    let b = Project::demo();
+    assert!(a.kiln(&["build", "-j", "1", "--quiet"]).status.success());
+    assert!(b.kiln(&["build", "-j", "2", "--quiet"]).status.success());
+    let outputs = |p: &Project| snapshot_bytes(&p.path("out/poses"));
+    let (oa, ob) = (outputs(&a), outputs(&b));
+    assert_eq!(oa.len(), demo_job_count());
+    assert!(
+        oa == ob,
+        "outputs differ between -j 1 and -j 2 in two roots"
+    );
+}
+
+#[test]
+fn demo_outputs_match_their_golden_hashes() {
+    // A change here means the output bytes changed: bump the job kind's
+    // VERSION, then re-bless with KILN_BLESS=1.
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let actual: String = snapshot_bytes(&p.path("out/poses"))
+        .iter()
+        .map(|(path, bytes)| format!("{}  {}\n", sha256_hex(bytes), path.display()))
+        .collect();
+    let golden = Path::new(REPO).join("tests/golden/demo-poses.sha256");
+    if std::env::var_os("KILN_BLESS").is_some() {
+        fs::create_dir_all(golden.parent().unwrap()).unwrap();
+        fs::write(&golden, &actual).unwrap();
+    }
+    let expected = fs::read_to_string(&golden).expect("golden file (bless with KILN_BLESS=1)");
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn killed_builds_leave_no_torn_file_and_the_next_build_is_correct() {
+    let reference = Project::demo();
+    assert!(reference.kiln(&["build", "--quiet"]).status.success());
+    let expected = snapshot_bytes(&reference.path("out/poses"));
+
+    let p = Project::demo();
+    for delay_ms in [0, 5, 15, 30, 60, 100, 200] {
+        let mut child = Command::new(KILN)
+            .args(["build", "--quiet", "--force"])
+            .current_dir(p.root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        // Whatever is in place is a complete, valid file.
+        if let Ok(entries) = fs::read_dir(p.path("out/poses")) {
+            for entry in entries {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if name.ends_with(".kiln-tmp") {
+                    continue; // a temporary file, never a real output
+                }
+                let bytes = fs::read(&path).unwrap();
+                kiln::formats::ospc::decode(&bytes)
+                    .unwrap_or_else(|e| panic!("torn {name} after {delay_ms} ms: {e}"));
+            }
+        }
+    }
+    let out = p.kiln(&["build", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(snapshot_bytes(&p.path("out/poses")) == expected);
+    // And the build after that is a no-op.
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(report["totals"]["built"], 0, "{report}");
+}
+
+#[test]
+fn a_second_build_waits_for_the_lock() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let lock = fs::OpenOptions::new()
+        .write(true)
+        .open(p.path("out/.kiln/lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let child = Command::new(KILN)
+        .args(["build", "--force", "--quiet"])
+        .current_dir(p.root())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let before_unlock = Instant::now();
+    lock.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).contains("waiting for another kiln build"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(before_unlock.elapsed() < Duration::from_secs(60));
+}
+
+/// Runs a build of a one-entry manifest and returns its stderr.
+fn bad_manifest(entry: &str) -> (Output, String) {
+    let p = Project::demo();
+    fs::remove_dir_all(p.path("manifests")).unwrap();
+    fs::create_dir(p.path("manifests")).unwrap();
+    p.write("manifests/bad.yaml", &format!("pose_caches:\n{entry}"));
+    let out = p.kiln(&["build"]);
+    let err = stderr(&out);
+    (out, err)
+}
+
+const GOOD_ENTRY: &str =
+    "  - id: fox\n    source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30\n";
+
+#[test]
+fn bad_manifests_name_the_line_and_column() {
+    let cases: [(&str, String, &str); 6] = [
+        (
+            "unknown key",
+            GOOD_ENTRY.replace("    rate_hz: 30\n", "    rate_hz: 30\n    speed: 3\n"),
+            "manifests/bad.yaml:6:",
+        ),
+        (
+            "missing source",
+            GOOD_ENTRY.replace("Fox.glb", "Wolf.glb"),
+            "manifests/bad.yaml:3:13: source sources/characters/Wolf.glb: no such file",
+        ),
+        (
+            "escaping path",
+            GOOD_ENTRY.replace("sources/characters/Fox.glb", "../outside.glb"),
+            "manifests/bad.yaml:3:13: source \"../outside.glb\" uses '..'",
+        ),
+        (
+            "absolute path",
+            GOOD_ENTRY.replace("sources/characters/Fox.glb", "/etc/passwd"),
+            "manifests/bad.yaml:3:13: source \"/etc/passwd\" is absolute",
+        ),
+        (
+            "no such animation",
+            GOOD_ENTRY.replace("Run", "Fly"),
+            "manifests/bad.yaml:4:16: job \"fox\": no animation named \"Fly\"",
+        ),
+        (
+            "bad value",
+            GOOD_ENTRY.replace("rate_hz: 30", "rate_hz: -5"),
+            "manifests/bad.yaml:5:14: rate_hz must be a number above 0",
+        ),
+    ];
+    for (what, entry, expected) in cases {
+        let (out, err) = bad_manifest(&entry);
+        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        assert!(
+            err.contains(expected),
+            "{what}: expected {expected:?} in:\n{err}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_root_is_refused() {
+    let outside = tempfile::NamedTempFile::new().unwrap();
+    let p = Project::demo();
+    std::os::unix::fs::symlink(outside.path(), p.path("sources/link.glb")).unwrap();
+    p.write(
+        "manifests/link.yaml",
+        "pose_caches:\n  - id: link\n    source: sources/link.glb\n    animation: 0\n    rate_hz: 30\n",
+    );
+    let out = p.kiln(&["build", "manifests/link.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("manifests/link.yaml:3:13: source sources/link.glb resolves (through a symlink) outside the project root"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_failing_job_does_not_stop_the_others() {
+    let p = Project::demo();
+    p.edit(
+        "manifests/robot.yaml",
+        "animation: Wave",
+        "animation: Juggle",
+    );
+    let (report, out) = p.build_json(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(ids_with(&report, "failed"), ["robot-wave"]);
+    assert_eq!(report["totals"]["built"], demo_job_count() - 1);
+    let job = report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == "robot-wave")
+        .unwrap();
+    assert_eq!(job["error"]["file"], "manifests/robot.yaml");
+    assert_eq!(job["error"]["line"], 19);
+    assert!(
+        stderr(&out).contains(
+            "manifests/robot.yaml:19:16: job \"robot-wave\": no animation named \"Juggle\""
+        )
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let p = Project::demo();
+    assert_eq!(p.kiln(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(p.kiln(&["build", "--jobs", "0"]).status.code(), Some(2));
+    assert_eq!(
+        p.kiln(&["build", "--root", "no/such/dir"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        p.kiln(&["build", "manifests/none.yaml"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(p.kiln(&["verify"]).status.code(), Some(2));
+    let help = p.kiln(&["build", "--help"]);
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--explain"));
+}
+
+#[test]
+fn out_dir_and_root_flags_work_from_elsewhere() {
+    let p = Project::demo();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = Command::new(KILN)
+        .args(["build", "--quiet", "--root"])
+        .arg(p.root())
+        .arg("--out")
+        .arg(out_dir.path())
+        .arg(p.path("manifests/robot.yaml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out_dir.path().join("poses/robot-dance.ospc").is_file());
+    assert!(!p.path("out").exists());
+}
+
+#[test]
+fn verify_and_inspect_read_what_build_wrote() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let cache = "out/poses/fox-run.ospc";
+    let out = p.kiln(&["verify", cache, "sources/characters/Fox.glb"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let out = p.kiln(&["inspect", cache, "--json"]);
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["module_id"], "kiln");
+    assert_eq!(v["unit_name"], "metre");
+    assert_eq!(v["scene"], "Fox.glb");
+    assert_eq!(v["label"], "Fox run, baked");
+    assert_eq!(v["entities"].as_array().unwrap().len(), 24);
+
+    let out = p.kiln(&["inspect", "sources/characters/Fox.glb", "--json"]);
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["animations"].as_array().unwrap().len(), 3);
+
+    // A corrupted cache: exit 1, naming the file, the rule and the offset.
+    let mut bytes = fs::read(p.path(cache)).unwrap();
+    bytes[6] = 1; // flags
+    p.write("bad.ospc", "");
+    fs::write(p.path("bad.ospc"), &bytes).unwrap();
+    let out = p.kiln(&["verify", "bad.ospc"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("bad.ospc") && err.contains("byte 6"), "{err}");
+
+    // Truncated.
+    let bytes = fs::read(p.path(cache)).unwrap();
+    fs::write(p.path("short.ospc"), &bytes[..bytes.len() - 1]).unwrap();
+    let out = p.kiln(&["verify", "short.ospc"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn clean_removes_only_what_kiln_made() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    assert!(p.kiln(&["clean"]).status.success());
+    assert!(!p.path("out").exists());
+    fs::create_dir(p.path("precious")).unwrap();
+    let out = p.kiln(&["clean", "--out", "precious"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(p.path("precious").exists());
+}

@@ -1,0 +1,59 @@
+//! docs/manifest.md stays in step with the schema: it documents exactly the
+//! keys kiln accepts, and every YAML example on it parses.
+
+use std::collections::BTreeSet;
+
+use kiln::build::manifest::{self, KEYS};
+
+const DOC: &str = include_str!("../docs/manifest.md");
+
+/// The keys the page documents: its "### `key`" headings.
+fn documented_keys() -> BTreeSet<String> {
+    DOC.lines()
+        .filter_map(|l| l.strip_prefix("### `"))
+        .filter_map(|l| l.strip_suffix('`'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn yaml_examples() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in DOC.lines() {
+        match (&mut current, line) {
+            (None, "```yaml") => current = Some(String::new()),
+            (Some(block), "```") => {
+                out.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), l) => {
+                block.push_str(l);
+                block.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_key_is_documented_and_nothing_else() {
+    let schema: BTreeSet<String> = KEYS.iter().map(|k| k.to_string()).collect();
+    assert_eq!(documented_keys(), schema);
+}
+
+#[test]
+fn every_example_parses_and_uses_only_known_keys() {
+    let examples = yaml_examples();
+    assert!(examples.len() >= 4);
+    for text in examples {
+        let m = manifest::parse(&text).unwrap_or_else(|e| panic!("{e:?} in:\n{text}"));
+        assert!(!m.pose_caches.is_empty());
+    }
+}
+
+#[test]
+fn an_undocumented_key_is_refused() {
+    let text = "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n    colour: red\n";
+    assert!(manifest::parse(text).is_err());
+}
