@@ -43,13 +43,12 @@ impl Project {
     }
 
     fn kiln(&self, args: &[&str]) -> Output {
-        let out = Command::new(KILN)
+        Command::new(KILN)
             .args(args)
             .current_dir(self.root())
             .env_remove("CI")
             .output()
-            .unwrap();
-        out
+            .unwrap()
     }
 
     fn build_json(&self, extra: &[&str]) -> (Value, Output) {
