@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use super::fingerprint::{self, KeyParts};
 use super::jobs::{Job, JobIo};
 use super::manifest::MAX_MANIFEST_BYTES;
-use super::paths;
+use super::paths::{self, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::state::{self, FileSig, HashCache, Journal, OutputRecord, Record};
 
@@ -129,7 +129,8 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         ))
     })?;
     let manifests = read_manifests(&root, &opts.manifests)?;
-    let jobs = plan::plan(&root, &manifests).map_err(BuildError::Manifests)?;
+    let resolver = Resolver::new(&root);
+    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
 
     let out = prepare_out_dir(&root, opts.out.as_deref())?;
     let state_dir = out.join(state::STATE_DIR);
@@ -142,7 +143,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let mut slots: Vec<Option<JobReport>> = vec![None; jobs.len()];
     let mut dirty: Vec<(usize, Vec<String>)> = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
-        match freshness(job, &root, &out, &journal, &mut hashes, opts.force) {
+        match freshness(job, &resolver, &out, &journal, &mut hashes, opts.force) {
             Ok(record) => slots[i] = Some(fresh_report(job, record, &display_out)),
             Err(why) => dirty.push((i, why)),
         }
@@ -153,34 +154,13 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     });
 
     let shared = Shared {
-        root: &root,
+        resolver: &resolver,
         out: &out,
         display_out: &display_out,
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
     };
-    let threads = if opts.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        opts.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| BuildError::Io(format!("cannot start {threads} worker threads: {e}")))?;
-    let results: Vec<(usize, JobReport)> = pool.install(|| {
-        dirty
-            .into_par_iter()
-            .map(|(i, why)| {
-                let report = run_job(&jobs[i], why, &shared);
-                on_event(Event::JobDone {
-                    id: &jobs[i].id,
-                    status: report.status,
-                });
-                (i, report)
-            })
-            .collect()
-    });
+    let results = run_dirty(dirty, &jobs, &shared, opts.threads, on_event)?;
     for (i, report) in results {
         slots[i] = Some(report);
     }
@@ -198,6 +178,42 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             .collect(),
         time: started.elapsed(),
     })
+}
+
+/// Runs the dirty jobs on `threads` workers (all cores when 0); each
+/// result carries its job's index. No pool is started for a no-op build.
+fn run_dirty(
+    dirty: Vec<(usize, Vec<String>)>,
+    jobs: &[Job],
+    shared: &Shared,
+    threads: usize,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Vec<(usize, JobReport)>, BuildError> {
+    if dirty.is_empty() {
+        return Ok(Vec::new());
+    }
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BuildError::Io(format!("cannot start {threads} worker threads: {e}")))?;
+    Ok(pool.install(|| {
+        dirty
+            .into_par_iter()
+            .map(|(i, why)| {
+                let report = run_job(&jobs[i], why, shared);
+                on_event(Event::JobDone {
+                    id: &jobs[i].id,
+                    status: report.status,
+                });
+                (i, report)
+            })
+            .collect()
+    }))
 }
 
 /// Lists and reads the manifests, each at most `MAX_MANIFEST_BYTES`.
@@ -323,7 +339,7 @@ fn remove_stale_temps(out: &Path, jobs: &[Job]) {
 /// The job's record if it is fresh, else why it is dirty.
 fn freshness<'j>(
     job: &Job,
-    root: &Path,
+    resolver: &Resolver,
     out: &Path,
     journal: &'j Journal,
     hashes: &mut HashCache,
@@ -338,9 +354,11 @@ fn freshness<'j>(
     let mut why = Vec::new();
     let mut inputs = Vec::with_capacity(record.parts.inputs.len());
     for (path, _) in &record.parts.inputs {
-        let hash = paths::resolve_in_root(root, path)
-            .map_err(|e| e.to_string())
-            .and_then(|real| hashes.hash(path, &real).map_err(|e| format!("{path}: {e}")));
+        let hash = resolver.resolve(path).and_then(|(real, meta)| {
+            hashes
+                .hash(path, &real, &meta)
+                .map_err(|e| format!("{path}: {e}"))
+        });
         match hash {
             Ok(h) => inputs.push((path.clone(), h)),
             Err(e) => why.push(format!("input {e}")),
@@ -398,7 +416,7 @@ fn fresh_report(job: &Job, record: &Record, display_out: &Path) -> JobReport {
 }
 
 struct Shared<'a> {
-    root: &'a Path,
+    resolver: &'a Resolver,
     out: &'a Path,
     display_out: &'a Path,
     journal: Mutex<&'a mut Journal>,
@@ -435,7 +453,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
 
 /// Runs the recipe, writes its outputs, records the job.
 fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::jobs::JobError> {
-    let mut io = JobIo::new(shared.root);
+    let mut io = JobIo::new(shared.resolver);
     let outputs = job.run(&mut io)?;
     let reads = io.into_reads();
     let io_error = |what: &str, e: std::io::Error| super::jobs::JobError {

@@ -5,8 +5,11 @@
 //! on the file system before it is read (the canonical path, symlinks
 //! resolved, must still be under the canonical root).
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// A normalized, `/`-separated path relative to some base folder (the
 /// project root or the output folder). Never empty, absolute or `..`.
@@ -94,19 +97,76 @@ pub fn is_plain_file_name(name: &str) -> bool {
         && name.as_bytes().get(1) != Some(&b':')
 }
 
-/// The file `rel` names under `root` (already canonical), with symlinks
-/// resolved; an error if it does not exist or resolves outside the root.
-pub fn resolve_in_root(root: &Path, rel: &RelPath) -> Result<PathBuf, String> {
-    let joined = rel.under(root);
-    let real = joined
-        .canonicalize()
-        .map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
-    if !real.starts_with(root) {
-        return Err(format!(
-            "{rel} resolves (through a symlink) outside the project root"
-        ));
+/// Resolves root-relative paths to real files, checking that each one
+/// (symlinks resolved) stays under the root. Folders are canonicalized once
+/// per build and remembered, so resolving a file in a known folder costs
+/// one `lstat`.
+pub struct Resolver {
+    root: PathBuf,
+    dirs: Mutex<BTreeMap<String, Result<PathBuf, String>>>,
+}
+
+impl Resolver {
+    /// `root` must already be canonical.
+    pub fn new(root: &Path) -> Resolver {
+        Resolver {
+            root: root.to_path_buf(),
+            dirs: Mutex::new(BTreeMap::new()),
+        }
     }
-    Ok(real)
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The real path of `rel` and its metadata; an error if it does not
+    /// exist or resolves outside the root.
+    pub fn resolve(&self, rel: &RelPath) -> Result<(PathBuf, fs::Metadata), String> {
+        let (dir, name) = match rel.0.rfind('/') {
+            Some(i) => (&rel.0[..i], &rel.0[i + 1..]),
+            None => ("", rel.0.as_str()),
+        };
+        let real_dir = self.real_dir(dir, rel)?;
+        let path = real_dir.join(name);
+        let meta =
+            fs::symlink_metadata(&path).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+        if !meta.file_type().is_symlink() {
+            return Ok((path, meta));
+        }
+        let real = path
+            .canonicalize()
+            .map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+        if !real.starts_with(&self.root) {
+            return Err(format!(
+                "{rel} resolves (through a symlink) outside the project root"
+            ));
+        }
+        let meta = fs::metadata(&real).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+        Ok((real, meta))
+    }
+
+    fn real_dir(&self, dir: &str, rel: &RelPath) -> Result<PathBuf, String> {
+        let mut dirs = self.dirs.lock().expect("no panics while held");
+        if let Some(known) = dirs.get(dir) {
+            return known.clone().map_err(|e| format!("{rel}: {e}"));
+        }
+        let found = self
+            .root
+            .join(dir)
+            .canonicalize()
+            .map_err(|e| format!("folder {dir}: {}", describe_io(&e)))
+            .and_then(|real| {
+                if real.starts_with(&self.root) {
+                    Ok(real)
+                } else {
+                    Err(format!(
+                        "folder {dir} resolves (through a symlink) outside the project root"
+                    ))
+                }
+            });
+        dirs.insert(dir.to_string(), found.clone());
+        found.map_err(|e| format!("{rel}: {e}"))
+    }
 }
 
 /// An I/O error in words a user acts on.

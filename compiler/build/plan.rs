@@ -6,11 +6,10 @@
 //! line and column.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use super::jobs::{Job, JobSpec, pose_cache::PoseCacheJob};
 use super::manifest::{self, AnimationKey, EntitiesKey, Manifest, Pos, ShapeKey};
-use super::paths::{self, RelPath};
+use super::paths::{self, RelPath, Resolver};
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
 use crate::formats::ospc::{self, Shape};
 
@@ -45,12 +44,12 @@ pub struct ManifestText {
 
 /// Parses and checks every manifest; the jobs in build order, or every
 /// problem found.
-pub fn plan(root: &Path, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
+pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
     let mut jobs = Vec::new();
     let mut problems = Vec::new();
     for m in manifests {
         match manifest::parse(&m.text) {
-            Ok(parsed) => plan_manifest(root, &m.file, &parsed, &mut jobs, &mut problems),
+            Ok(parsed) => plan_manifest(resolver, &m.file, &parsed, &mut jobs, &mut problems),
             Err(e) => problems.push(Diagnostic {
                 file: m.file.clone(),
                 pos: e.pos,
@@ -98,7 +97,7 @@ pub fn check_id(id: &str) -> Result<(), String> {
 }
 
 fn plan_manifest(
-    root: &Path,
+    resolver: &Resolver,
     file: &str,
     m: &Manifest,
     jobs: &mut Vec<Job>,
@@ -112,8 +111,8 @@ fn plan_manifest(
             fail(entry.id.pos, e);
         }
         let source = match RelPath::parse(&entry.source.value) {
-            Ok(p) => match paths::resolve_in_root(root, &p) {
-                Ok(real) if real.is_file() => Some(p),
+            Ok(p) => match resolver.resolve(&p) {
+                Ok((_, meta)) if meta.is_file() => Some(p),
                 Ok(_) => {
                     fail(entry.source.pos, format!("source {p} is not a file"));
                     None

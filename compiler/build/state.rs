@@ -102,10 +102,16 @@ impl HashCache {
         }
     }
 
-    /// The content hash of `real` (the resolved file of `rel`), from the
-    /// cache when its stat signature is unchanged.
-    pub fn hash(&mut self, rel: &RelPath, real: &Path) -> io::Result<[u8; 32]> {
-        let sig = FileSig::of(&fs::metadata(real)?);
+    /// The content hash of `real` (the resolved file of `rel`, whose
+    /// metadata is `meta`), from the cache when its stat signature is
+    /// unchanged.
+    pub fn hash(
+        &mut self,
+        rel: &RelPath,
+        real: &Path,
+        meta: &fs::Metadata,
+    ) -> io::Result<[u8; 32]> {
+        let sig = FileSig::of(meta);
         if let Some((cached, hash)) = self.entries.get(rel.as_str())
             && *cached == sig
         {

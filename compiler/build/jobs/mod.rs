@@ -4,10 +4,8 @@
 
 pub mod pose_cache;
 
-use std::path::Path;
-
 use super::manifest::Pos;
-use super::paths::{self, RelPath};
+use super::paths::{self, RelPath, Resolver};
 use super::state::FileSig;
 
 /// One output to build, from one manifest entry.
@@ -115,14 +113,14 @@ pub struct InputRead {
 /// checked not to leave it, and every read recorded (with the hash of the
 /// bytes actually read) so the next build knows what the job depended on.
 pub struct JobIo<'a> {
-    root: &'a Path,
+    resolver: &'a Resolver,
     reads: Vec<InputRead>,
 }
 
 impl<'a> JobIo<'a> {
-    pub fn new(root: &'a Path) -> JobIo<'a> {
+    pub fn new(resolver: &'a Resolver) -> JobIo<'a> {
         JobIo {
-            root,
+            resolver,
             reads: Vec::new(),
         }
     }
@@ -130,10 +128,12 @@ impl<'a> JobIo<'a> {
     /// Reads a file under the root; `field` is the manifest setting to blame
     /// if it cannot be read.
     pub fn read(&mut self, path: &RelPath, field: &'static str) -> Result<Vec<u8>, JobError> {
-        let real = paths::resolve_in_root(self.root, path).map_err(|e| JobError::at(field, e))?;
+        let (real, before) = self
+            .resolver
+            .resolve(path)
+            .map_err(|e| JobError::at(field, e))?;
         let read_error =
             |e: std::io::Error| JobError::at(field, format!("{path}: {}", paths::describe_io(&e)));
-        let before = std::fs::metadata(&real).map_err(read_error)?;
         let bytes = std::fs::read(&real).map_err(read_error)?;
         let after = std::fs::metadata(&real).map_err(read_error)?;
         let sig = FileSig::of(&before);
