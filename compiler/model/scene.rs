@@ -67,7 +67,9 @@ pub enum Target {
     Rotation,
     Scale,
     /// Morph target weights; `n` weights per key.
-    Weights { n: usize },
+    Weights {
+        n: usize,
+    },
 }
 
 impl Target {
