@@ -8,9 +8,12 @@
 //! vertex codec versions: meshoptimizer's own decoders do, and the EXT
 //! spec's "version 0" is a statement about what encoders write.
 //!
+//! The filters run in Rust ([`super::filters`]): meshoptimizer's C
+//! filters give different bytes on different CPUs.
+//!
 //! Every precondition of the C decoders (their `assert`s: vertex size a
 //! multiple of 4 and at most 256, index size 2 or 4, triangle count a
-//! multiple of 3, the filters' strides) is checked here first, and the
+//! multiple of 3) and of the filters (their strides) is checked here first, and the
 //! decoded size `count * byteStride` is bounded by [`MAX_DECODED_BYTES`]
 //! (across all views of an asset) and by the view's `byteLength` before
 //! anything is allocated.
@@ -20,6 +23,7 @@ use std::ffi::c_void;
 use meshopt::ffi;
 
 use super::Error;
+use super::filters;
 use super::json::MeshoptView;
 
 /// Most bytes all compressed views of one asset may decode to (1 GiB): far
@@ -125,19 +129,15 @@ pub(crate) fn decode(
         };
         return Err(Error::at(path, format!("{mode:?} decode failed: {why}")));
     }
-    // SAFETY: as above; strides were checked against each filter's rule.
-    unsafe {
-        let (n, s) = (m.count, m.byte_stride);
-        match filter {
-            Filter::None => {}
-            Filter::Octahedral => ffi::meshopt_decodeFilterOct(dst, n, s),
-            Filter::Quaternion => ffi::meshopt_decodeFilterQuat(dst, n, s),
-            Filter::Exponential => ffi::meshopt_decodeFilterExp(dst, n, s),
-            Filter::Color => ffi::meshopt_decodeFilterColor(dst, n, s),
-        }
-    }
     let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
     bytes.truncate(size);
+    match filter {
+        Filter::None => {}
+        Filter::Octahedral => filters::octahedral(&mut bytes, m.byte_stride),
+        Filter::Quaternion => filters::quaternion(&mut bytes),
+        Filter::Exponential => filters::exponential(&mut bytes),
+        Filter::Color => filters::color(&mut bytes, m.byte_stride),
+    }
     Ok(bytes)
 }
 

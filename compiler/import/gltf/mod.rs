@@ -25,6 +25,7 @@ mod animation;
 mod asset;
 mod buffers;
 mod container;
+mod filters;
 pub mod json;
 mod meshopt;
 mod scene;
