@@ -166,3 +166,144 @@ fn meshopt_decodes_match_reference_digests() {
     );
     assert!(exact > 500);
 }
+
+// ---------------------------------------------------------------------------
+// Twins: the same model through different encoders agrees within tolerance
+
+use kiln::model::{Channel, Scene, Target};
+
+fn scene(rel: &str) -> Scene {
+    import_scene(&read(rel), &[]).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Largest difference between two channels' values, relative to the
+/// key's largest component when that exceeds 1 (lossy float filters keep
+/// a number of significant bits, not an absolute error); rotations
+/// compare each key modulo sign (q and -q are the same rotation, and the
+/// quaternion filter may flip it).
+fn channel_difference(a: &Channel, b: &Channel) -> f32 {
+    assert_eq!(a.target, b.target);
+    assert_eq!(a.values.len(), b.values.len());
+    let width = a.target.width();
+    a.values
+        .chunks(width)
+        .zip(b.values.chunks(width))
+        .map(|(x, y)| {
+            let magnitude = x.iter().map(|v| v.abs()).fold(1.0, f32::max);
+            let diff = |sign: f32| {
+                x.iter()
+                    .zip(y)
+                    .map(|(p, q)| (p - sign * q).abs() / magnitude)
+                    .fold(0.0, f32::max)
+            };
+            if a.target == Target::Rotation {
+                diff(1.0).min(diff(-1.0))
+            } else {
+                diff(1.0)
+            }
+        })
+        .fold(0.0, f32::max)
+}
+
+/// Compares every clip of `a` and `b` (same clips, channels, nodes, key
+/// times up to `time_tolerance`), returning the largest value difference
+/// per target kind (translation, rotation, scale, weights).
+fn compare_animations(a: &Scene, b: &Scene, time_tolerance: f32, what: &str) -> [f32; 4] {
+    assert_eq!(a.clips.len(), b.clips.len(), "{what}");
+    let mut worst = [0.0f32; 4];
+    for (ca, cb) in a.clips.iter().zip(&b.clips) {
+        assert_eq!(ca.name, cb.name, "{what}");
+        assert_eq!(ca.channels.len(), cb.channels.len(), "{what} {:?}", ca.name);
+        for (x, y) in ca.channels.iter().zip(&cb.channels) {
+            assert_eq!(a.nodes[x.node].name, b.nodes[y.node].name, "{what}");
+            assert_eq!((x.target, x.interpolation), (y.target, y.interpolation), "{what}");
+            assert_eq!(x.times_s.len(), y.times_s.len(), "{what}");
+            for (t, u) in x.times_s.iter().zip(&y.times_s) {
+                assert!((t - u).abs() <= time_tolerance, "{what}: time {t} vs {u}");
+            }
+            let k = match x.target {
+                Target::Translation => 0,
+                Target::Rotation => 1,
+                Target::Scale => 2,
+                Target::Weights { .. } => 3,
+            };
+            worst[k] = worst[k].max(channel_difference(x, y));
+        }
+    }
+    worst
+}
+
+/// gltfpack's `.q` (quantized), `.c` (plus lossless meshopt compression)
+/// and `.c-noq` (compression, float geometry) carry the same animation
+/// bytes: equal exactly. `.cc` adds lossy filters: QUATERNION at
+/// gltfpack's 12-bit rotation default (one step is about 3.5e-4; we allow
+/// 1e-3, observed 4.3e-4) and EXPONENTIAL for translation and scale
+/// (relative 1e-4, observed 2.8e-5). Key times are never filtered: equal.
+#[test]
+fn gltfpack_twins_agree_within_quantization_error() {
+    let models = [
+        "Fox",
+        "SimpleSkin",
+        "RiggedSimple-blender",
+        "RobotExpressive",
+        "MorphStressTest",
+        "CesiumMan-blender",
+    ];
+    for m in models {
+        let q = scene(&format!("glb-meshopt/{m}.q.glb"));
+        let c = scene(&format!("glb-meshopt/{m}.c.glb"));
+        assert_eq!(q.clips, c.clips, "{m}: .q vs .c");
+        if m != "MorphStressTest" {
+            // (MorphStressTest.c-noq has one node less, so node indices differ.)
+            let noq = scene(&format!("glb-meshopt/{m}.c-noq.glb"));
+            let worst = compare_animations(&q, &noq, 0.0, m);
+            assert_eq!(worst, [0.0; 4], "{m}: .q vs .c-noq");
+        }
+        let cc = scene(&format!("glb-meshopt/{m}.cc.glb"));
+        let [t, r, s, w] = compare_animations(&q, &cc, 0.0, m);
+        assert!(t <= 1e-4 && s <= 1e-4, "{m}: .q vs .cc translation {t} scale {s}");
+        assert!(r <= 1e-3, "{m}: .q vs .cc rotation {r}");
+        assert_eq!(w, 0.0, "{m}: .q vs .cc weights");
+    }
+}
+
+/// glTF-Transform's meshopt encoder (an independent implementation)
+/// against the original: key times equal, rotations as normalized i16
+/// (one step 3.05e-5; allowed 1e-4, observed 3.3e-5), translation and
+/// scale relative 1e-3 (observed 4.4e-4), weights 1e-4; the hierarchy
+/// and skin joints are equal. (Inverse bind matrices are not compared:
+/// quantizing skinned positions folds the dequantization into them.)
+#[test]
+fn gltf_transform_meshopt_agrees_with_original() {
+    for m in ["Fox", "RobotExpressive", "CesiumMan-blender"] {
+        let a = scene(&format!("glb/{m}.glb"));
+        let b = scene(&format!("glb-meshopt/{m}.gt-meshopt.glb"));
+        let [t, r, s, w] = compare_animations(&a, &b, 0.0, m);
+        assert!(t <= 1e-3 && s <= 1e-3, "{m}: translation {t} scale {s}");
+        assert!(r <= 1e-4 && w <= 1e-4, "{m}: rotation {r} weights {w}");
+        let names = |s: &Scene| -> Vec<_> {
+            s.nodes.iter().map(|n| (n.name.clone(), n.parent)).collect()
+        };
+        assert_eq!(names(&a), names(&b), "{m}");
+        assert_eq!(a.skins.len(), b.skins.len(), "{m}");
+        for (x, y) in a.skins.iter().zip(&b.skins) {
+            assert_eq!((&x.joints, x.skeleton), (&y.joints, y.skeleton), "{m}");
+        }
+    }
+}
+
+/// KHR_meshopt_compression (vertex codec v1) and EXT (v0) of the same
+/// gltfpack run decode to the same bytes, accessor for accessor.
+#[test]
+fn khr_meshopt_equals_ext_meshopt() {
+    let ext_bytes = read("glb-meshopt/Fox.cc.glb");
+    let khr_bytes = read("glb-meshopt/Fox.cc-khr.glb");
+    let ext = Asset::load(&ext_bytes, &[]).unwrap();
+    let khr = Asset::load(&khr_bytes, &[]).unwrap();
+    let n = ext.document().accessors.len();
+    assert_eq!(n, khr.document().accessors.len());
+    for i in 0..n {
+        assert_eq!(ext.accessor(i).unwrap(), khr.accessor(i).unwrap(), "accessor {i}");
+    }
+    assert_eq!(scene("glb-meshopt/Fox.cc.glb"), scene("glb-meshopt/Fox.cc-khr.glb"));
+}
