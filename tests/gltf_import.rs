@@ -307,3 +307,76 @@ fn khr_meshopt_equals_ext_meshopt() {
     }
     assert_eq!(scene("glb-meshopt/Fox.cc.glb"), scene("glb-meshopt/Fox.cc-khr.glb"));
 }
+
+// ---------------------------------------------------------------------------
+// Sparse accessors and accessors without a buffer view
+
+/// Every accessor the document uses, keyed by what uses it, so two files
+/// that order their accessors differently can be compared.
+fn accessors_by_use(asset: &Asset<'_>) -> Vec<(String, usize)> {
+    let doc = asset.document();
+    let mut out = Vec::new();
+    for (m, mesh) in doc.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            let at = format!("meshes[{m}].primitives[{p}]");
+            for (name, &a) in &prim.attributes {
+                out.push((format!("{at}.attributes.{name}"), a));
+            }
+            if let Some(a) = prim.indices {
+                out.push((format!("{at}.indices"), a));
+            }
+            for (t, target) in prim.targets.iter().enumerate() {
+                for (name, &a) in target {
+                    out.push((format!("{at}.targets[{t}].{name}"), a));
+                }
+            }
+        }
+    }
+    for (s, skin) in doc.skins.iter().enumerate() {
+        if let Some(a) = skin.inverse_bind_matrices {
+            out.push((format!("skins[{s}].inverseBindMatrices"), a));
+        }
+    }
+    for (i, anim) in doc.animations.iter().enumerate() {
+        for (s, sampler) in anim.samplers.iter().enumerate() {
+            out.push((format!("animations[{i}].samplers[{s}].input"), sampler.input));
+            out.push((format!("animations[{i}].samplers[{s}].output"), sampler.output));
+        }
+    }
+    out
+}
+
+/// `gltf-transform sparse` output reads back to exactly the original
+/// values, accessor for accessor (sparse substitution over zeros or over
+/// a base buffer view, and RobotExpressive's accessors with no buffer view
+/// at all).
+#[test]
+fn sparse_accessors_equal_the_originals() {
+    for m in ["MorphStressTest", "RobotExpressive"] {
+        let orig_bytes = read(&format!("glb/{m}.glb"));
+        let sparse_bytes = read(&format!("glb-variants/{m}.sparse.glb"));
+        let orig = Asset::load(&orig_bytes, &[]).unwrap();
+        let sparse = Asset::load(&sparse_bytes, &[]).unwrap();
+        let doc = sparse.document();
+        let n_sparse = doc.accessors.iter().filter(|a| a.sparse.is_some()).count();
+        let n_zero = doc.accessors.iter().filter(|a| a.buffer_view.is_none()).count();
+        eprintln!("{m}: {n_sparse} sparse accessors, {n_zero} without a buffer view");
+        assert!(n_sparse + n_zero > 0, "{m}");
+        let (a, b) = (accessors_by_use(&orig), accessors_by_use(&sparse));
+        assert_eq!(
+            a.iter().map(|x| &x.0).collect::<Vec<_>>(),
+            b.iter().map(|x| &x.0).collect::<Vec<_>>(),
+            "{m}"
+        );
+        let mut covered = (0, 0);
+        for ((what, i), (_, j)) in a.iter().zip(&b) {
+            let sj = &doc.accessors[*j];
+            covered.0 += usize::from(sj.sparse.is_some());
+            covered.1 += usize::from(sj.buffer_view.is_none());
+            let x = orig.accessor_f32(*i).unwrap();
+            let y = sparse.accessor_f32(*j).unwrap();
+            assert!(x == y, "{m} {what}: accessors[{i}] vs sparse accessors[{j}]");
+        }
+        assert_eq!(covered, (n_sparse, n_zero), "{m}: every sparse and zero accessor compared");
+    }
+}
