@@ -153,17 +153,30 @@ fn channel(
         .map_err(|e| e.context(&out_path))?;
     check_output_type(&out_path, &output, target)?;
     let values = output.to_f32();
-    let per_key = target.width()
-        * match interpolation {
-            Interpolation::CubicSpline => 3,
-            _ => 1,
-        };
+    let (per_key, rule) = match interpolation {
+        Interpolation::CubicSpline => (
+            3 * target.width(),
+            format!(
+                "CUBICSPLINE {} needs 3 per key (in-tangent, value, out-tangent) of {} values",
+                path_name(target),
+                target.width()
+            ),
+        ),
+        _ => (
+            target.width(),
+            format!(
+                "{} needs {} values per key",
+                path_name(target),
+                target.width()
+            ),
+        ),
+    };
     let expected = times_s.len().checked_mul(per_key);
     if expected != Some(values.len()) {
         return Err(Error::at(
             &out_path,
             format!(
-                "{} output values for {} keys; {interpolation:?} {target:?} needs {per_key} per key",
+                "{} output values for {} keys: {rule}",
                 values.len(),
                 times_s.len()
             ),
@@ -218,6 +231,16 @@ fn times(asset: &Asset<'_>, path: &str, input: usize) -> Result<Vec<f32>, Error>
     Ok(times)
 }
 
+/// The glTF `path` of a target.
+fn path_name(target: Target) -> &'static str {
+    match target {
+        Target::Translation => "translation",
+        Target::Rotation => "rotation",
+        Target::Scale => "scale",
+        Target::Weights { .. } => "weights",
+    }
+}
+
 fn check_output_type(path: &str, output: &Packed, target: Target) -> Result<(), Error> {
     use ComponentType::*;
     let (want_type, type_name) = match target {
@@ -229,7 +252,8 @@ fn check_output_type(path: &str, output: &Packed, target: Target) -> Result<(), 
         return Err(Error::at(
             path,
             format!(
-                "{target:?} outputs must be {type_name}, not {:?}",
+                "{} outputs must be {type_name}, not {:?}",
+                path_name(target),
                 output.element_type
             ),
         ));
@@ -244,7 +268,10 @@ fn check_output_type(path: &str, output: &Packed, target: Target) -> Result<(), 
         let norm = if output.normalized { "normalized " } else { "" };
         return Err(Error::at(
             path,
-            format!("{target:?} outputs cannot be {norm}{ct:?} (KHR_mesh_quantization rules)"),
+            format!(
+                "{} outputs cannot be {norm}{ct:?} (glTF and KHR_mesh_quantization rules)",
+                path_name(target)
+            ),
         ));
     }
     Ok(())
