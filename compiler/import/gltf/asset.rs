@@ -1,0 +1,103 @@
+//! [`Asset`]: a loaded glTF document with its buffers and buffer views
+//! resolved, so any accessor can be read.
+//!
+//! Rejects an `extensionsRequired` entry that kiln does not support (see
+//! [`SUPPORTED_REQUIRED_EXTENSIONS`]), plus everything the container, JSON,
+//! buffer and buffer view stages reject.
+
+use super::accessor::{self, Packed};
+use super::json::Document;
+use super::views::{self, ViewSet};
+use super::{Error, buffers, container};
+
+/// Required extensions kiln honours: it reads quantized attributes and
+/// decodes meshopt-compressed buffer views.
+pub const SUPPORTED_REQUIRED_EXTENSIONS: [&str; 3] = [
+    "KHR_mesh_quantization",
+    "EXT_meshopt_compression",
+    "KHR_meshopt_compression",
+];
+
+/// Required extensions that change only materials or textures, which the
+/// importer does not read, so requiring them changes nothing we produce.
+/// (Extensions that change geometry, nodes or animation, such as
+/// `KHR_draco_mesh_compression`, `EXT_mesh_gpu_instancing` or
+/// `KHR_animation_pointer`, are rejected when required.)
+const MATERIAL_ONLY_EXTENSIONS: [&str; 5] = [
+    "KHR_texture_transform",
+    "KHR_texture_basisu",
+    "EXT_texture_webp",
+    "EXT_texture_avif",
+    "KHR_materials_variants",
+];
+const MATERIAL_ONLY_PREFIX: &str = "KHR_materials_";
+
+/// A glTF asset: its JSON and every buffer view's bytes (compressed views
+/// already decoded). Accessors are read on demand.
+pub struct Asset<'a> {
+    doc: Document,
+    views: ViewSet<'a>,
+}
+
+impl<'a> Asset<'a> {
+    /// Parses the container and JSON, checks required extensions, resolves
+    /// buffers (`externals` holds (uri, bytes) for every name
+    /// [`super::external_uris`] returns) and decodes compressed views.
+    pub fn load(bytes: &'a [u8], externals: &'a [(String, Vec<u8>)]) -> Result<Asset<'a>, Error> {
+        let container = container::parse(bytes)?;
+        let doc = Document::parse(container.json)?;
+        check_required_extensions(&doc)?;
+        let buffers = buffers::resolve(&doc, container.bin, externals)?;
+        let views = views::resolve(&doc, buffers)?;
+        Ok(Asset { doc, views })
+    }
+
+    /// The parsed JSON.
+    pub fn document(&self) -> &Document {
+        &self.doc
+    }
+
+    /// Accessor `index`, tightly packed, sparse substitution applied.
+    pub fn accessor(&self, index: usize) -> Result<Packed, Error> {
+        accessor::read(&self.doc.accessors, index, &self.views)
+    }
+
+    /// Accessor `index` as `f32` (normalized integers converted), with its
+    /// number of components per element.
+    pub fn accessor_f32(&self, index: usize) -> Result<(Vec<f32>, usize), Error> {
+        let packed = self.accessor(index)?;
+        Ok((packed.to_f32(), packed.components()))
+    }
+
+    /// Accessor `index` as `u32` (unsigned integer types only: indices,
+    /// joints), with its number of components per element.
+    pub fn accessor_u32(&self, index: usize) -> Result<(Vec<u32>, usize), Error> {
+        let packed = self.accessor(index)?;
+        match packed.to_u32() {
+            Some(v) => Ok((v, packed.components())),
+            None => Err(Error::at(
+                format!("accessors[{index}].componentType"),
+                format!(
+                    "{:?} components cannot be read as unsigned integers",
+                    packed.component_type
+                ),
+            )),
+        }
+    }
+}
+
+fn check_required_extensions(doc: &Document) -> Result<(), Error> {
+    for (i, name) in doc.extensions_required.iter().enumerate() {
+        let name = name.as_str();
+        let known = SUPPORTED_REQUIRED_EXTENSIONS.contains(&name)
+            || MATERIAL_ONLY_EXTENSIONS.contains(&name)
+            || name.starts_with(MATERIAL_ONLY_PREFIX);
+        if !known {
+            return Err(Error::at(
+                format!("extensionsRequired[{i}]"),
+                format!("required extension {name} is not supported"),
+            ));
+        }
+    }
+    Ok(())
+}
