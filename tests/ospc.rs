@@ -464,7 +464,7 @@ fn hostile_counts_fail_fast_without_big_allocations() {
         (
             header(1, MAX_FRAMES, &entity_record(1)),
             74,
-            "exactly 117440512 bytes of poses",
+            "exactly 117440512 bytes of poses (4194304 frames x 1 entity x 28 bytes)",
         ),
         // Text length at the limit in a short file.
         (
@@ -1355,4 +1355,24 @@ fn fuzz_property_on_deterministic_inputs() {
     eprintln!("ok {ok}, err {err}");
     // Both paths are exercised.
     assert!(ok > 100 && err > 1000, "ok {ok}, err {err}");
+}
+
+/// The error messages quoted in `docs/formats/ospc.md`.
+#[test]
+fn doc_error_examples() {
+    let msg = |b: &[u8]| decode(b).unwrap_err().to_string();
+    assert_eq!(
+        msg(&patched(6, &3u16.to_le_bytes())),
+        "at byte 6: flags must be 0, found 3"
+    );
+    assert_eq!(
+        msg(&header(65_536, MAX_FRAMES, &[0; 52])),
+        "at byte 48: at least 1703936 bytes for 65536 entities (26 bytes each without names), \
+         found 52 bytes before the end of the input"
+    );
+    assert_eq!(
+        msg(&patched(pose_at(1, 1, 6), &f32::NAN.to_le_bytes())),
+        "at byte 232: poses[frame 1, entity 1].rotation: rotation w must be finite, \
+         found NaN (bits 0x7fc00000)"
+    );
 }

@@ -470,6 +470,10 @@ fn fmt_f32(v: f32) -> String {
     }
 }
 
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn pose_path(frame: usize, entity: usize, part: &str) -> String {
     format!("poses[frame {frame}, entity {entity}].{part}")
 }
@@ -714,9 +718,11 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
         return Err(Error::at(
             at,
             format!(
-                "exactly {} bytes of poses ({n_frames} frames x {n_entities} entities x \
-                 {POSE_BYTES} bytes) to the end of the input",
+                "exactly {} bytes of poses ({} x {} x {POSE_BYTES} bytes) to the end of \
+                 the input",
                 pose_bytes.map_or("too many".to_string(), |b| b.to_string()),
+                count(n_frames, "frame", "frames"),
+                count(n_entities, "entity", "entities"),
             ),
             format!("{} bytes", r.remaining()),
         ));
