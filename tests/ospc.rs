@@ -1376,3 +1376,37 @@ fn doc_error_examples() {
          found NaN (bits 0x7fc00000)"
     );
 }
+
+/// `encode` refuses a cache whose bytes would pass 256 MiB. This allocates
+/// one 268 MB pose table (the smallest cache over the limit), once.
+#[test]
+fn encode_refuses_over_256_mib() {
+    let mut c = golden_value();
+    c.entities.push(Entity {
+        id: 11,
+        shape: Shape::Point,
+        size: [0.0; 3],
+        name: String::new(),
+    });
+    let header = c.encoded_len().unwrap() - c.poses.len() * 28;
+    // The fewest frames of 3 entities that pass the limit.
+    let frames = (MAX_FILE_BYTES - header) / (3 * 28) + 1;
+    c.poses = vec![Pose::at([0.0; 3]); frames * 3];
+    assert!(c.encoded_len().unwrap() > MAX_FILE_BYTES);
+    assert!(c.encoded_len().unwrap() - 3 * 28 <= MAX_FILE_BYTES);
+    let problems = validate(&c);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        problems[0].to_string(),
+        format!(
+            "file: an encoded size of at most 268435456 bytes (256 MiB), found {} bytes",
+            c.encoded_len().unwrap()
+        )
+    );
+    let (result, largest) = largest_alloc_in(|| encode(&c));
+    assert!(matches!(result, Err(Error::Invalid(_))));
+    assert!(
+        largest < 4096,
+        "encode allocated {largest} bytes before refusing"
+    );
+}

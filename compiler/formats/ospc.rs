@@ -431,7 +431,6 @@ const AXES: [&str; 4] = ["x", "y", "z", "w"];
 /// Position x may be NaN (absent) but not infinite; every other value must
 /// be finite, even in an absent pose.
 fn rule_pose_value(i: usize, v: f32) -> Rule {
-    let name = pose_value_name(i);
     if i == 0 {
         if v.is_infinite() {
             return Err((
@@ -444,8 +443,21 @@ fn rule_pose_value(i: usize, v: f32) -> Rule {
     if v.is_finite() {
         Ok(())
     } else {
-        Err((format!("{name} must be finite"), fmt_f32(v)))
+        Err((format!("{} must be finite", pose_value_name(i)), fmt_f32(v)))
     }
+}
+
+/// The fast path of [`rule_pose_value`] over a whole pose.
+fn pose_is_valid(p: &Pose) -> bool {
+    let [x, y, z] = p.position;
+    let [rx, ry, rz, rw] = p.rotation;
+    !x.is_infinite()
+        && y.is_finite()
+        && z.is_finite()
+        && rx.is_finite()
+        && ry.is_finite()
+        && rz.is_finite()
+        && rw.is_finite()
 }
 
 fn pose_value_name(i: usize) -> String {
@@ -727,28 +739,35 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
             format!("{} bytes", r.remaining()),
         ));
     }
+    // The length is exact, so the poses are read straight from the rest.
+    let rest = &bytes[r.pos..];
     let mut poses = Vec::with_capacity(n_poses);
-    for f in 0..n_frames {
-        for e in 0..n_entities {
-            let at = r.pos;
-            let mut v = [0f32; 7];
-            for (k, slot) in v.iter_mut().enumerate() {
-                *slot = r.f32("pose")?;
-                rule_pose_value(k, *slot).map_err(|(exp, found)| {
+    for (j, chunk) in rest.chunks_exact(POSE_BYTES).enumerate() {
+        let mut v = [0f32; 7];
+        for (slot, b) in v.iter_mut().zip(chunk.chunks_exact(4)) {
+            *slot = f32::from_bits(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+        let pose = Pose {
+            position: [v[0], v[1], v[2]],
+            rotation: [v[3], v[4], v[5], v[6]],
+        };
+        if !pose_is_valid(&pose) {
+            let at = r.pos + j * POSE_BYTES;
+            let (f, e) = (j / n_entities, j % n_entities);
+            for (k, &value) in v.iter().enumerate() {
+                if let Err((exp, found)) = rule_pose_value(k, value) {
                     let part = if k < 3 { "position" } else { "rotation" };
-                    Error::at(
+                    return Err(Error::at(
                         at + 4 * k,
                         format!("{}: {exp}", pose_path(f, e, part)),
                         found,
-                    )
-                })?;
+                    ));
+                }
             }
-            poses.push(Pose {
-                position: [v[0], v[1], v[2]],
-                rotation: [v[3], v[4], v[5], v[6]],
-            });
         }
+        poses.push(pose);
     }
+    r.pos = bytes.len();
     debug_assert_eq!(r.remaining(), 0);
 
     Ok(PoseCache {
@@ -844,6 +863,9 @@ pub fn validate(cache: &PoseCache) -> Vec<Problem> {
         }
     }
     for (j, pose) in cache.poses.iter().enumerate() {
+        if pose_is_valid(pose) {
+            continue;
+        }
         let (f, e) = match n_entities {
             0 => (0, j),
             n => (j / n, j % n),
@@ -864,7 +886,7 @@ pub fn validate(cache: &PoseCache) -> Vec<Problem> {
     match cache.encoded_len() {
         Some(n) if n <= MAX_FILE_BYTES => {}
         n => push(
-            "".into(),
+            "file".into(),
             (
                 format!("an encoded size of at most {MAX_FILE_BYTES} bytes (256 MiB)"),
                 n.map_or("more than usize::MAX bytes".into(), |n| {
