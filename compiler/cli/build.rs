@@ -60,7 +60,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         }
         Err(e) => {
             if args.json {
-                println!("{}", error_json(&e));
+                out!("{}", error_json(&e));
             }
             report_build_error(&e)
         }
@@ -129,12 +129,12 @@ fn print_report(report: &Report, args: &BuildArgs) {
         }
     }
     if args.json {
-        println!("{}", report_json(report));
+        out!("{}", report_json(report));
         return;
     }
     if args.explain && !args.quiet {
         for job in report.jobs.iter().filter(|j| j.status != Status::Fresh) {
-            println!(
+            out!(
                 "{}: rebuilt because {}",
                 job.id,
                 job.dirty_because.join("; ")

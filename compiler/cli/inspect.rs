@@ -64,7 +64,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         FileKind::Gltf(s) => scene_json(s),
     };
     if as_json {
-        println!("{value}");
+        out!("{value}");
     } else {
         match &kind {
             FileKind::PoseCache(c) => print_pose_cache(file, c),
@@ -112,8 +112,8 @@ fn pose_cache_json(c: &PoseCache) -> Value {
 }
 
 fn print_pose_cache(file: &Path, c: &PoseCache) {
-    println!("{}: OneScope pose cache v{}", file.display(), ospc::VERSION);
-    println!(
+    out!("{}: OneScope pose cache v{}", file.display(), ospc::VERSION);
+    out!(
         "  {} entities x {} frames, {}-D, steps {}..{}",
         c.entities.len(),
         c.n_frames(),
@@ -121,18 +121,22 @@ fn print_pose_cache(file: &Path, c: &PoseCache) {
         c.start_step,
         c.start_step + c.n_frames() as i64 - 1
     );
-    println!(
+    out!(
         "  unit: {:?} ({} m per unit)",
-        c.unit_name, c.metres_per_unit
+        c.unit_name,
+        c.metres_per_unit
     );
-    println!(
+    out!(
         "  origin: module {:?}, version {:?}, scene {:?}, replay {:?}",
-        c.module_id, c.library_version, c.scene, c.replay
+        c.module_id,
+        c.library_version,
+        c.scene,
+        c.replay
     );
-    println!("  label: {:?}", c.label);
-    println!("  absent poses: {}", absent_count(c));
+    out!("  label: {:?}", c.label);
+    out!("  absent poses: {}", absent_count(c));
     for e in &c.entities {
-        println!(
+        out!(
             "  entity {:016x} {:<8} {:?} {:?}",
             e.id,
             shape_name(e.shape),
@@ -161,17 +165,17 @@ fn scene_json(s: &Scene) -> Value {
 }
 
 fn print_scene(file: &Path, s: &Scene) {
-    println!("{}: glTF 2.0", file.display());
-    println!("  {} nodes, {} roots", s.nodes.len(), s.roots.len());
+    out!("{}: glTF 2.0", file.display());
+    out!("  {} nodes, {} roots", s.nodes.len(), s.roots.len());
     for (i, k) in s.skins.iter().enumerate() {
-        println!(
+        out!(
             "  skin {i} {:?}: {} joints",
             k.name.as_deref().unwrap_or(""),
             k.joints.len()
         );
     }
     for (i, c) in s.clips.iter().enumerate() {
-        println!(
+        out!(
             "  animation {i} {:?}: {:.3} s, {} channels",
             c.name.as_deref().unwrap_or(""),
             c.duration_s(),

@@ -4,6 +4,15 @@
 //! Exit status: 0 success, 1 a build or validation failure, 2 a usage
 //! error. Errors go to stderr; `--json` output goes to stdout.
 
+/// `println!` that ignores a closed stdout (`kiln inspect F | head`)
+/// instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod build;
 mod inspect;
 mod verify;

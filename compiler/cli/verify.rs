@@ -9,7 +9,7 @@ pub fn run(files: &[std::path::PathBuf]) -> u8 {
     let mut status = 0;
     for file in files {
         match verify(file) {
-            Ok(summary) => println!("ok: {}: {summary}", file.display()),
+            Ok(summary) => out!("ok: {}: {summary}", file.display()),
             Err(message) => {
                 eprintln!("error: {}: {message}", file.display());
                 status = EXIT_FAILURE;
