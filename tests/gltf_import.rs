@@ -912,3 +912,545 @@ fn broken_animations_and_extensions_are_rejected() {
     let version = patched(base, |j| j["asset"]["version"] = json!("3.0"));
     assert_rejected(&version, &[], &["asset.version"]);
 }
+
+// ---------------------------------------------------------------------------
+// Fixtures written in code, for what the corpus lacks
+
+use kiln::model::{Interpolation, LocalTransform, Trs};
+
+/// Builds a glTF JSON and its BIN buffer (buffer 0) piece by piece.
+struct Fixture {
+    json: Value,
+    bin: Vec<u8>,
+}
+
+fn le_f32(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        Fixture {
+            json: json!({
+                "asset": {"version": "2.0"},
+                "buffers": [{"byteLength": 0}],
+                "bufferViews": [], "accessors": [], "nodes": [], "meshes": [], "animations": []
+            }),
+            bin: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, key: &str, value: Value) -> usize {
+        let list = self.json[key].as_array_mut().unwrap();
+        list.push(value);
+        list.len() - 1
+    }
+
+    fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let mut v = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        if let Some(s) = stride {
+            v["byteStride"] = json!(s);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.push("bufferViews", v)
+    }
+
+    /// A view holding `bytes` and an accessor over all of it.
+    fn accessor(
+        &mut self,
+        bytes: &[u8],
+        component_type: u32,
+        ty: &str,
+        count: usize,
+        normalized: bool,
+    ) -> usize {
+        let view = self.view(bytes, None);
+        self.push(
+            "accessors",
+            json!({"bufferView": view, "componentType": component_type, "type": ty,
+                   "count": count, "normalized": normalized}),
+        )
+    }
+
+    fn floats(&mut self, values: &[f32], ty: &str, components: usize) -> usize {
+        self.accessor(&le_f32(values), 5126, ty, values.len() / components, false)
+    }
+
+    fn channel(
+        &mut self,
+        name: &str,
+        node: usize,
+        path: &str,
+        interpolation: &str,
+        input: usize,
+        output: usize,
+    ) {
+        self.push(
+            "animations",
+            json!({"name": name,
+                   "samplers": [{"input": input, "output": output, "interpolation": interpolation}],
+                   "channels": [{"sampler": 0, "target": {"node": node, "path": path}}]}),
+        );
+    }
+
+    fn glb(&mut self) -> Vec<u8> {
+        self.json["buffers"][0]["byteLength"] = json!(self.bin.len());
+        make_glb(&self.json, &self.bin)
+    }
+}
+
+const MATRIX: [f32; 16] = [
+    2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 2.0, 3.0, 1.0,
+];
+
+/// Nodes: 0 has a matrix and child 1 (TRS); 2 has a mesh with two morph
+/// targets. No `scenes`, so the roots are the parentless nodes.
+fn hierarchy_fixture() -> Fixture {
+    let mut f = Fixture::new();
+    let pos = f.floats(&[0.0; 9], "VEC3", 3);
+    f.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": pos},
+                               "targets": [{"POSITION": pos}, {"POSITION": pos}]}]}),
+    );
+    f.push(
+        "nodes",
+        json!({"name": "m", "matrix": MATRIX, "children": [1]}),
+    );
+    f.push(
+        "nodes",
+        json!({"name": "t", "translation": [1.0, 2.0, 3.0]}),
+    );
+    f.push("nodes", json!({"mesh": 0}));
+    f
+}
+
+#[test]
+fn fixture_samplers_matrix_nodes_and_quantized_outputs() {
+    let mut f = hierarchy_fixture();
+    let times = f.floats(&[0.0, 1.0], "SCALAR", 1);
+    // CUBICSPLINE: 2 keys x (in-tangent, value, out-tangent) x VEC3.
+    let cubic: Vec<f32> = (0..18).map(|i| i as f32 * 0.5).collect();
+    let cubic_out = f.floats(&cubic, "VEC3", 3);
+    f.channel("cubic", 1, "translation", "CUBICSPLINE", times, cubic_out);
+    // STEP rotation as normalized i8 (KHR_mesh_quantization).
+    let rot: Vec<u8> = [0i8, 0, 0, 127, 0, -128, 0, 0]
+        .iter()
+        .map(|&v| v as u8)
+        .collect();
+    let rot_out = f.accessor(&rot, 5120, "VEC4", 2, true);
+    f.channel("step", 1, "rotation", "STEP", times, rot_out);
+    // LINEAR morph weights as normalized u16, 2 targets x 2 keys.
+    let w: Vec<u8> = [0u16, 65535, 32768, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let w_out = f.accessor(&w, 5123, "SCALAR", 4, true);
+    f.channel("weights", 2, "weights", "LINEAR", times, w_out);
+    // Scale as plain (not normalized) u8, interpolation defaulting to LINEAR.
+    let s_out = f.accessor(&[1, 2, 3, 4, 5, 6], 5121, "VEC3", 2, false);
+    f.push(
+        "animations",
+        json!({"samplers": [{"input": times, "output": s_out}],
+               "channels": [{"sampler": 0, "target": {"node": 1, "path": "scale"}}]}),
+    );
+    let scene = import_scene(&f.glb(), &[]).unwrap();
+
+    assert_eq!(scene.nodes[0].local, LocalTransform::Matrix(MATRIX));
+    let trs = Trs {
+        translation: [1.0, 2.0, 3.0],
+        ..Trs::IDENTITY
+    };
+    assert_eq!(scene.nodes[1].local, LocalTransform::Trs(trs));
+    assert_eq!(scene.nodes[2].local, LocalTransform::Trs(Trs::IDENTITY));
+    assert_eq!(
+        (scene.nodes[1].parent, scene.nodes[0].children.clone()),
+        (Some(0), vec![1])
+    );
+    assert_eq!(scene.roots, [0, 2]);
+
+    let c = &scene.clips[0].channels[0];
+    assert_eq!(scene.clips[0].name.as_deref(), Some("cubic"));
+    assert_eq!(
+        (c.node, c.target, c.interpolation),
+        (1, Target::Translation, Interpolation::CubicSpline)
+    );
+    assert_eq!(
+        (c.times_s.clone(), c.values.clone()),
+        (vec![0.0, 1.0], cubic)
+    );
+
+    let c = &scene.clips[1].channels[0];
+    assert_eq!(
+        (c.target, c.interpolation),
+        (Target::Rotation, Interpolation::Step)
+    );
+    assert_eq!(c.values, [0.0, 0.0, 0.0, 1.0, 0.0, -1.0, 0.0, 0.0]);
+
+    let c = &scene.clips[2].channels[0];
+    assert_eq!(c.target, Target::Weights { n: 2 });
+    assert_eq!(c.values, [0.0, 1.0, 32768.0 / 65535.0, 0.0]);
+
+    let c = &scene.clips[3].channels[0];
+    assert_eq!(
+        (c.target, c.interpolation),
+        (Target::Scale, Interpolation::Linear)
+    );
+    assert_eq!(c.values, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+}
+
+#[test]
+fn fixture_animation_rules() {
+    let build = |times: &[f32], edit: &dyn Fn(&mut Fixture, usize)| {
+        let mut f = hierarchy_fixture();
+        let t = f.floats(times, "SCALAR", 1);
+        edit(&mut f, t);
+        f.glb()
+    };
+    let translation = |f: &mut Fixture, t: usize| {
+        let n = f.json["accessors"][t]["count"].as_u64().unwrap() as usize;
+        let out = f.floats(&vec![0.0; 3 * n], "VEC3", 3);
+        f.channel("a", 1, "translation", "LINEAR", t, out);
+    };
+    import_scene(&build(&[0.0, 1.0, 2.0], &translation), &[]).unwrap();
+    assert_rejected(
+        &build(&[0.0, 1.0, 1.0], &translation),
+        &[],
+        &[
+            "animations[0].samplers[0].input",
+            "key time 2 (1 s) of accessor 1 does not strictly increase",
+        ],
+    );
+    assert_rejected(
+        &build(&[-1.0, 1.0], &translation),
+        &[],
+        &["key time 0", "negative"],
+    );
+    assert_rejected(
+        &build(&[0.0, f32::NAN], &translation),
+        &[],
+        &["key time 1", "not finite"],
+    );
+
+    // The matrix node cannot be animated.
+    let on_matrix = |f: &mut Fixture, t: usize| {
+        let out = f.floats(&[0.0; 6], "VEC3", 3);
+        f.channel("a", 0, "translation", "LINEAR", t, out);
+    };
+    assert_rejected(
+        &build(&[0.0, 1.0], &on_matrix),
+        &[],
+        &["animations[0].channels[0].target", "has a matrix"],
+    );
+
+    // Two channels for the same node and path.
+    let twice = |f: &mut Fixture, t: usize| {
+        let out = f.floats(&[0.0; 6], "VEC3", 3);
+        f.push(
+            "animations",
+            json!({"samplers": [{"input": t, "output": out}],
+                   "channels": [{"sampler": 0, "target": {"node": 1, "path": "scale"}},
+                                {"sampler": 0, "target": {"node": 1, "path": "scale"}}]}),
+        );
+    };
+    assert_rejected(
+        &build(&[0.0, 1.0], &twice),
+        &[],
+        &["animations[0].channels[1].target", "already targets node 1"],
+    );
+
+    // Rotation outputs must be float or normalized i8/i16.
+    let u8_rotation = |f: &mut Fixture, t: usize| {
+        let out = f.accessor(&[0; 8], 5121, "VEC4", 2, true);
+        f.channel("a", 1, "rotation", "LINEAR", t, out);
+    };
+    assert_rejected(
+        &build(&[0.0, 1.0], &u8_rotation),
+        &[],
+        &[
+            "animations[0].samplers[0].output",
+            "rotation outputs cannot be normalized U8",
+        ],
+    );
+    let vec4_translation = |f: &mut Fixture, t: usize| {
+        let out = f.floats(&[0.0; 8], "VEC4", 4);
+        f.channel("a", 1, "translation", "LINEAR", t, out);
+    };
+    assert_rejected(
+        &build(&[0.0, 1.0], &vec4_translation),
+        &[],
+        &["translation outputs must be VEC3"],
+    );
+    let nan_output = |f: &mut Fixture, t: usize| {
+        let out = f.floats(&[0.0, 0.0, 0.0, 0.0, f32::INFINITY, 0.0], "VEC3", 3);
+        f.channel("a", 1, "translation", "LINEAR", t, out);
+    };
+    assert_rejected(
+        &build(&[0.0, 1.0], &nan_output),
+        &[],
+        &[
+            "animations[0].samplers[0].output",
+            "value 4 (inf) is not finite",
+        ],
+    );
+}
+
+#[test]
+fn fixture_interleaved_views_and_component_types() {
+    let mut f = Fixture::new();
+    // Two elements of (VEC3 f32, VEC4 u8 normalized), 16 bytes apart.
+    let mut bytes = Vec::new();
+    for (p, c) in [
+        ([1.0f32, 2.0, 3.0], [0u8, 51, 255, 1]),
+        ([4.0, 5.0, 6.0], [255, 0, 0, 0]),
+    ] {
+        bytes.extend(le_f32(&p));
+        bytes.extend(c);
+    }
+    let view = f.view(&bytes, Some(16));
+    let pos = f.push(
+        "accessors",
+        json!({"bufferView": view, "componentType": 5126, "type": "VEC3", "count": 2}),
+    );
+    let col = f.push(
+        "accessors",
+        json!({"bufferView": view, "byteOffset": 12, "componentType": 5121, "type": "VEC4", "count": 2, "normalized": true}),
+    );
+    let big = [0u32, 70_000, u32::MAX];
+    let u32s = f.accessor(
+        &big.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>(),
+        5125,
+        "SCALAR",
+        3,
+        false,
+    );
+    let i8s = f.accessor(&[0xFF, 0x80, 0x7F, 0x00], 5120, "VEC2", 2, false);
+    let i16n: Vec<u8> = [i16::MIN, -16384, 32767]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let i16s = f.accessor(&i16n, 5122, "SCALAR", 3, true);
+    let u16s = f.accessor(&[1, 0, 0, 1], 5123, "SCALAR", 2, false);
+    let no_view = f.push(
+        "accessors",
+        json!({"componentType": 5126, "type": "VEC2", "count": 3}),
+    );
+    let glb = f.glb();
+    let asset = Asset::load(&glb, &[]).unwrap();
+
+    assert_eq!(
+        asset.accessor_f32(pos).unwrap(),
+        (vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 3)
+    );
+    assert_eq!(
+        asset.accessor_f32(col).unwrap(),
+        (vec![0.0, 0.2, 1.0, 1.0 / 255.0, 1.0, 0.0, 0.0, 0.0], 4)
+    );
+    assert_eq!(asset.accessor_u32(u32s).unwrap(), (big.to_vec(), 1));
+    assert_eq!(
+        asset.accessor_f32(u32s).unwrap().0,
+        [0.0, 70_000.0, u32::MAX as f32]
+    );
+    assert_eq!(
+        asset.accessor_f32(i8s).unwrap(),
+        (vec![-1.0, -128.0, 127.0, 0.0], 2)
+    );
+    assert_eq!(
+        asset.accessor_f32(i16s).unwrap().0,
+        [-1.0, -16384.0 / 32767.0, 1.0]
+    );
+    assert_eq!(asset.accessor_u32(u16s).unwrap().0, [1, 256]);
+    assert_eq!(asset.accessor_f32(no_view).unwrap(), (vec![0.0; 6], 2));
+    let e = asset.accessor_u32(pos).unwrap_err().to_string();
+    assert!(e.starts_with("accessors[0].componentType: F32"), "{e}");
+    assert!(asset.accessor_u32(i8s).is_err());
+    assert!(
+        asset
+            .accessor(99)
+            .unwrap_err()
+            .to_string()
+            .starts_with("accessors[99]: out of range")
+    );
+
+    // A stride shorter than the element, normalized floats.
+    let (mut json, bin) = split_glb(&glb);
+    json["bufferViews"][view]["byteStride"] = json!(8);
+    json["accessors"][u32s]["normalized"] = json!(true);
+    let glb = make_glb(&json, &bin);
+    let asset = Asset::load(&glb, &[]).unwrap();
+    let e = asset.accessor(pos).unwrap_err().to_string();
+    assert!(
+        e.starts_with("accessors[0]: byteStride 8 is shorter"),
+        "{e}"
+    );
+    let e = asset.accessor(u32s).unwrap_err().to_string();
+    assert!(e.starts_with("accessors[2].normalized:"), "{e}");
+}
+
+#[test]
+fn fixture_matrix_column_padding() {
+    let mut f = Fixture::new();
+    const P: u8 = 0x55; // padding bytes, which must be skipped
+    // MAT2 of i8: two columns of 2 bytes, each padded to 4.
+    let mat2 = [1, 2, P, P, 3, 0xFF, P, P];
+    let a2 = f.accessor(&mat2, 5120, "MAT2", 1, false);
+    // MAT3 of u16: three columns of 6 bytes, each padded to 8.
+    let mut mat3 = Vec::new();
+    for col in [[1u16, 2, 3], [4, 5, 6], [7, 8, 65535]] {
+        mat3.extend(col.iter().flat_map(|v| v.to_le_bytes()));
+        mat3.extend([P, P]);
+    }
+    let a3 = f.accessor(&mat3, 5123, "MAT3", 1, true);
+    // MAT3 of u8: three columns of 3 bytes, each padded to 4; two elements.
+    let mat3b = [
+        1, 2, 3, P, 4, 5, 6, P, 7, 8, 9, P, 9, 8, 7, P, 6, 5, 4, P, 3, 2, 1, P,
+    ];
+    let a3b = f.accessor(&mat3b, 5121, "MAT3", 2, false);
+    // MAT2 of u16 needs no padding (columns of 4 bytes).
+    let mat2s: Vec<u8> = [1u16, 2, 3, 4]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let a2s = f.accessor(&mat2s, 5123, "MAT2", 1, false);
+    let glb = f.glb();
+    let asset = Asset::load(&glb, &[]).unwrap();
+    assert_eq!(
+        asset.accessor_f32(a2).unwrap(),
+        (vec![1.0, 2.0, 3.0, -1.0], 4)
+    );
+    let (m3, n) = asset.accessor_f32(a3).unwrap();
+    assert_eq!(n, 9);
+    assert_eq!(m3[8], 1.0);
+    assert_eq!(m3[0], 1.0 / 65535.0);
+    assert_eq!(
+        asset.accessor_u32(a3b).unwrap().0,
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    );
+    assert_eq!(asset.accessor_u32(a2s).unwrap().0, [1, 2, 3, 4]);
+    assert_eq!(asset.accessor(a2).unwrap().bytes.len(), 4);
+}
+
+#[test]
+fn fixture_sparse_rules() {
+    let build = |indices: &[u8], index_type: u32| {
+        let mut f = Fixture::new();
+        let base = f.view(&le_f32(&[1.0, 2.0, 3.0, 4.0]), None);
+        let idx = f.view(indices, None);
+        let vals = f.view(&le_f32(&[20.0, 40.0]), None);
+        let a = f.push(
+            "accessors",
+            json!({"bufferView": base, "componentType": 5126, "type": "SCALAR", "count": 4,
+                   "sparse": {"count": 2,
+                              "indices": {"bufferView": idx, "componentType": index_type},
+                              "values": {"bufferView": vals}}}),
+        );
+        (f.glb(), a)
+    };
+    let (glb, a) = build(&[1, 3], 5121);
+    assert_eq!(
+        Asset::load(&glb, &[]).unwrap().accessor_f32(a).unwrap().0,
+        [1.0, 20.0, 3.0, 40.0]
+    );
+    let (glb, a) = build(&[1, 0, 3, 0], 5123);
+    assert_eq!(
+        Asset::load(&glb, &[]).unwrap().accessor_f32(a).unwrap().0,
+        [1.0, 20.0, 3.0, 40.0]
+    );
+    for (indices, want) in [
+        (
+            &[3u8, 1][..],
+            "accessors[0].sparse: indices[1]: index 1 does not strictly increase",
+        ),
+        (
+            &[1, 1][..],
+            "accessors[0].sparse: indices[1]: index 1 does not strictly increase",
+        ),
+        (
+            &[1, 4][..],
+            "accessors[0].sparse: indices[1]: index 4 is out of range (count 4)",
+        ),
+    ] {
+        let (glb, a) = build(indices, 5121);
+        let e = Asset::load(&glb, &[])
+            .unwrap()
+            .accessor(a)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, want);
+    }
+    let (glb, a) = build(&[1, 3], 5126);
+    let e = Asset::load(&glb, &[])
+        .unwrap()
+        .accessor(a)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("accessors[0].sparse: indices.componentType:"),
+        "{e}"
+    );
+    let (glb, a) = build(&[1], 5121);
+    let e = Asset::load(&glb, &[])
+        .unwrap()
+        .accessor(a)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("accessors[0].sparse: indices: byteOffset 0 + 2 elements"),
+        "{e}"
+    );
+}
+
+/// A `.gltf` text (with a BOM) whose buffers are an external file, named
+/// with a percent-escape and used twice, and a data URI.
+#[test]
+fn fixture_gltf_text_with_external_and_data_uri_buffers() {
+    use base64::Engine as _;
+    let times = le_f32(&[0.0, 1.0]);
+    let values = le_f32(&[0.0, 0.0, 0.0, 1.0, 1.0, 1.0]);
+    let text = json!({
+        "asset": {"version": "2.0"},
+        "nodes": [{}],
+        "buffers": [
+            {"uri": "my%20anim.bin", "byteLength": 8},
+            {"uri": format!("data:application/gltf-buffer;base64,{}",
+                            base64::engine::general_purpose::STANDARD.encode(&values)),
+             "byteLength": 24},
+            {"uri": "my anim.bin", "byteLength": 8}
+        ],
+        "bufferViews": [{"buffer": 0, "byteLength": 8}, {"buffer": 1, "byteLength": 24}],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "type": "SCALAR", "count": 2},
+            {"bufferView": 1, "componentType": 5126, "type": "VEC3", "count": 2}
+        ],
+        "animations": [{"samplers": [{"input": 0, "output": 1}],
+                        "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}]}]
+    });
+    let mut bytes = b"\xEF\xBB\xBF\n".to_vec();
+    bytes.extend(serde_json::to_vec_pretty(&text).unwrap());
+    assert_eq!(external_uris(&bytes).unwrap(), ["my anim.bin"]);
+    let externals = vec![("my anim.bin".to_string(), times.clone())];
+    let scene = import_scene(&bytes, &externals).unwrap();
+    assert_eq!(scene.clips[0].channels[0].times_s, [0.0, 1.0]);
+    assert_eq!(
+        scene.clips[0].channels[0].values,
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+    );
+    assert_eq!(scene.roots, [0]);
+    assert_rejected(
+        &bytes,
+        &[],
+        &[
+            "buffers[0].uri",
+            "external file \"my anim.bin\" was not provided",
+        ],
+    );
+    let short = vec![("my anim.bin".to_string(), times[..4].to_vec())];
+    assert_rejected(
+        &bytes,
+        &short,
+        &["buffers[0].byteLength", "byteLength 8 exceeds the 4 bytes"],
+    );
+}
