@@ -726,11 +726,21 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
         m["mode"] = json!("ATTRIBUTES");
         m.as_object_mut().unwrap().remove("filter");
         j["bufferViews"][0]["byteLength"] = json!(1u64 << 39);
+        j["buffers"][1]["byteLength"] = json!(1u64 << 40);
     });
     assert_rejected(
         &bytes,
         &[],
         &["bufferViews[0].extensions.EXT_meshopt_compression", "limit"],
+    );
+    // ... and its view must fit the (data-less) fallback buffer it stands for.
+    let bytes = patched("glb-meshopt/SimpleSkin.cc.glb", |j| {
+        j["bufferViews"][0]["byteLength"] = json!(1u64 << 39);
+    });
+    assert_rejected(
+        &bytes,
+        &[],
+        &["bufferViews[0]: byteOffset 0 + byteLength 549755813888 does not fit buffer 1"],
     );
 }
 

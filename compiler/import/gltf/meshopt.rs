@@ -34,6 +34,14 @@ pub const MAX_DECODED_BYTES: usize = 1 << 30;
 /// meshoptimizer's vertex codec handles vertices of at most 256 bytes.
 const MAX_VERTEX_BYTES: usize = 256;
 
+/// The most bytes one compressed byte can decode to with the vertex codec:
+/// its cheapest encoding (version 1, a block's byte channels marked zero)
+/// spends one control byte per 4 byte channels of a block of at most 256
+/// vertices, i.e. 1 byte for 1024. A larger claimed ratio is a lie, caught
+/// before allocating. (The index codecs need at least a byte per triangle
+/// or index; those are checked too.)
+const MAX_VERTEX_RATIO: usize = 1024;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     Attributes,
@@ -88,6 +96,7 @@ pub(crate) fn decode(
     }
     *budget -= size;
     check_header(path, mode, source)?;
+    check_ratio(path, mode, m, size, source.len())?;
 
     // u32 storage keeps the 2- and 4-byte elements the C code writes
     // through typed pointers aligned.
@@ -213,6 +222,35 @@ fn check_stride(path: &str, mode: Mode, filter: Filter, m: &MeshoptView) -> Resu
     }
 }
 
+/// Rejects a compressed range too short to hold what it claims (the
+/// decoders would fail too, but only after the output was allocated).
+fn check_ratio(
+    path: &str,
+    mode: Mode,
+    m: &MeshoptView,
+    size: usize,
+    source: usize,
+) -> Result<(), Error> {
+    let (needed, rule) = match mode {
+        Mode::Attributes => (
+            size.div_ceil(MAX_VERTEX_RATIO),
+            "1 byte per 1024 decoded bytes",
+        ),
+        Mode::Triangles => (1 + m.count / 3 + 16, "a byte per triangle and 17 more"),
+        Mode::Indices => (1 + m.count + 4, "a byte per index and 5 more"),
+    };
+    if source < needed {
+        return Err(Error::at(
+            path,
+            format!(
+                "{source} compressed bytes cannot hold count {}: {mode:?} needs at least {rule}",
+                m.count
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the codec's header byte so the error says what is wrong.
 fn check_header(path: &str, mode: Mode, source: &[u8]) -> Result<(), Error> {
     let (magic, name) = match mode {
@@ -306,6 +344,19 @@ mod tests {
         assert!(e.0.contains("limit"), "{e}");
         let e = decode("x", false, &huge, &src, 1000, &mut budget).unwrap_err();
         assert!(e.0.contains("byteLength"), "{e}");
+    }
+
+    #[test]
+    fn claims_beyond_the_compressed_size_are_rejected() {
+        let src = [0xA1u8; 64];
+        let e = run(&view("ATTRIBUTES", None, 4, 1 << 20), &src).unwrap_err();
+        assert!(e.0.contains("cannot hold count 1048576"), "{e}");
+        let src = [0xE1u8; 64];
+        let e = run(&view("TRIANGLES", None, 4, 300), &src).unwrap_err();
+        assert!(e.0.contains("a byte per triangle"), "{e}");
+        let src = [0xD1u8; 64];
+        let e = run(&view("INDICES", None, 4, 60), &src).unwrap_err();
+        assert!(e.0.contains("a byte per index"), "{e}");
     }
 
     #[test]

@@ -31,10 +31,11 @@ mod meshopt;
 mod scene;
 mod views;
 
-pub use accessor::{ComponentType, ElementType, Packed};
+pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
 pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
+pub use scene::ROTATION_UNIT_TOLERANCE;
 
 use crate::model::Scene;
 
