@@ -13,10 +13,16 @@
 //!
 //! Every precondition of the C decoders (their `assert`s: vertex size a
 //! multiple of 4 and at most 256, index size 2 or 4, triangle count a
-//! multiple of 3) and of the filters (their strides) is checked here first, and the
-//! decoded size `count * byteStride` is bounded by [`MAX_DECODED_BYTES`]
-//! (across all views of an asset) and by the view's `byteLength` before
-//! anything is allocated.
+//! multiple of 3) and of the filters (their strides) is checked first.
+//! Before anything is allocated, the decoded size `count * byteStride` is
+//! bounded by [`MAX_DECODED_BYTES`] (across all views of an asset), by the
+//! view's `byteLength` and by what the compressed bytes can possibly hold
+//! ([`MAX_VERTEX_RATIO`]).
+//!
+//! Rejects: an unknown mode or filter, a filter with a mode other than
+//! ATTRIBUTES, COLOR under EXT, a stride or count breaking the rules
+//! above, an unknown codec header byte, and data the decoder finds
+//! truncated or malformed.
 
 use std::ffi::c_void;
 
@@ -136,7 +142,7 @@ pub(crate) fn decode(
         } else {
             "the compressed data is malformed"
         };
-        return Err(Error::at(path, format!("{mode:?} decode failed: {why}")));
+        return Err(Error::at(path, format!("{} decode failed: {why}", m.mode)));
     }
     let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
     bytes.truncate(size);
@@ -178,7 +184,10 @@ fn parse_mode_filter(path: &str, khr: bool, m: &MeshoptView) -> Result<(Mode, Fi
     if filter != Filter::None && mode != Mode::Attributes {
         return Err(Error::at(
             format!("{path}.filter"),
-            format!("filter {filter:?} is only allowed with mode ATTRIBUTES"),
+            format!(
+                "filter {} is only allowed with mode ATTRIBUTES",
+                m.filter.as_deref().unwrap_or_default()
+            ),
         ));
     }
     Ok((mode, filter))
@@ -243,8 +252,8 @@ fn check_ratio(
         return Err(Error::at(
             path,
             format!(
-                "{source} compressed bytes cannot hold count {}: {mode:?} needs at least {rule}",
-                m.count
+                "{source} compressed bytes cannot hold count {}: {} needs at least {rule}",
+                m.count, m.mode
             ),
         ));
     }
