@@ -1277,3 +1277,109 @@ fn fixture_gltf_text_with_external_and_data_uri_buffers() {
         &["buffers[0].byteLength", "byteLength 8 exceeds the 4 bytes"],
     );
 }
+
+// ---------------------------------------------------------------------------
+// Accessor layouts, property-tested against a plain reference reader
+
+mod layouts {
+    use super::*;
+    use proptest::prelude::*;
+
+    const TYPES: [(&str, usize, usize); 7] = [
+        ("SCALAR", 1, 1),
+        ("VEC2", 1, 2),
+        ("VEC3", 1, 3),
+        ("VEC4", 1, 4),
+        ("MAT2", 2, 2),
+        ("MAT3", 3, 3),
+        ("MAT4", 4, 4),
+    ];
+    // (componentType, bytes, may be normalized)
+    const COMPONENTS: [(u32, usize, bool); 6] = [
+        (5120, 1, true),
+        (5121, 1, true),
+        (5122, 2, true),
+        (5123, 2, true),
+        (5125, 4, false),
+        (5126, 4, false),
+    ];
+
+    /// What component `raw` (little-endian bytes) means, by the glTF
+    /// formulas, written out case by case.
+    fn reference(ct: u32, normalized: bool, raw: &[u8]) -> f32 {
+        match (ct, normalized) {
+            (5120, false) => raw[0] as i8 as f32,
+            (5120, true) => (raw[0] as i8 as f32 / 127.0).max(-1.0),
+            (5121, false) => raw[0] as f32,
+            (5121, true) => raw[0] as f32 / 255.0,
+            (5122, false) => i16::from_le_bytes([raw[0], raw[1]]) as f32,
+            (5122, true) => (i16::from_le_bytes([raw[0], raw[1]]) as f32 / 32767.0).max(-1.0),
+            (5123, false) => u16::from_le_bytes([raw[0], raw[1]]) as f32,
+            (5123, true) => u16::from_le_bytes([raw[0], raw[1]]) as f32 / 65535.0,
+            (5125, _) => u32::from_le_bytes(raw.try_into().unwrap()) as f32,
+            _ => f32::from_le_bytes(raw.try_into().unwrap()),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn any_layout_reads_like_the_reference(
+            type_index in 0..7usize,
+            component_index in 0..6usize,
+            normalized_wanted: bool,
+            count in 1..20usize,
+            extra_stride in prop::option::of(0..3usize),
+            offset_units in 0..4usize,
+            seed: u64,
+        ) {
+            let (ty, columns, rows) = TYPES[type_index];
+            let (ct, size, may_normalize) = COMPONENTS[component_index];
+            let normalized = normalized_wanted && may_normalize;
+            let column = rows * size;
+            let column_stride = if columns == 1 { column } else { column.next_multiple_of(4) };
+            let element = columns * column_stride;
+            // An explicit stride: a multiple of 4 at least the element size.
+            let stride = extra_stride.map(|x| element.next_multiple_of(4).max(4) + 4 * x);
+            let step = stride.unwrap_or(element);
+            let offset = offset_units * size;
+            // Pseudo-random bytes everywhere, padding included; floats kept
+            // finite so equality is meaningful.
+            let mut x = seed | 1;
+            let mut bytes: Vec<u8> = (0..offset + step * count)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 24) as u8
+                })
+                .collect();
+            if ct == 5126 {
+                for (i, chunk) in bytes.chunks_exact_mut(4).enumerate() {
+                    chunk.copy_from_slice(&(i as f32 * 0.25 - 3.0).to_le_bytes());
+                }
+            }
+            let mut want = Vec::new();
+            for e in 0..count {
+                for c in 0..columns {
+                    for r in 0..rows {
+                        let at = offset + e * step + c * column_stride + r * size;
+                        want.push(reference(ct, normalized, &bytes[at..at + size]));
+                    }
+                }
+            }
+            let mut f = Fixture::new();
+            let view = f.view(&bytes, stride);
+            let a = f.push(
+                "accessors",
+                json!({"bufferView": view, "byteOffset": offset, "componentType": ct,
+                       "type": ty, "count": count, "normalized": normalized}),
+            );
+            let glb = f.glb();
+            let asset = Asset::load(&glb, &[]).unwrap();
+            let (got, n) = asset.accessor_f32(a).unwrap();
+            prop_assert_eq!(n, columns * rows);
+            prop_assert_eq!(got, want);
+        }
+    }
+}
