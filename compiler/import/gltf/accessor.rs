@@ -276,7 +276,7 @@ pub(crate) fn read(
 fn view_bytes<'v>(views: &'v ViewSet<'_>, view: usize) -> Result<(&'v [u8], Option<usize>), Error> {
     views.get(view).ok_or_else(|| {
         Error(format!(
-            "{view} is out of range ({} buffer views)",
+            "buffer view {view} is out of range ({} buffer views)",
             views.len()
         ))
     })

@@ -184,4 +184,153 @@ mod tests {
             .collect();
         assert_eq!(v, [0, 0, 32767, -5]);
     }
+
+    /// Deterministic pseudo-random floats in [-1, 1).
+    fn noise(n: usize, seed: u64) -> Vec<f32> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+            })
+            .collect()
+    }
+
+    fn normalized4(n: usize, seed: u64, dims: usize) -> Vec<[f32; 4]> {
+        noise(n * 4, seed)
+            .chunks(4)
+            .map(|c| {
+                let len = c[..dims]
+                    .iter()
+                    .map(|v| v * v)
+                    .sum::<f32>()
+                    .sqrt()
+                    .max(1e-3);
+                let mut v = [0.0; 4];
+                for k in 0..dims {
+                    v[k] = c[k] / len;
+                }
+                v
+            })
+            .collect()
+    }
+
+    fn bytes_of<T: Copy, const N: usize>(v: &[[T; N]], to: impl Fn(T) -> Vec<u8>) -> Vec<u8> {
+        v.iter().flatten().flat_map(|&c| to(c)).collect()
+    }
+
+    /// Our filters against meshoptimizer's C filters (which round half
+    /// away from zero, and on x86 use an approximate `1 / sqrt`): within
+    /// one step per component, and close to the encoded floats. Covers the
+    /// 16-bit octahedral and the color filters, which the corpus lacks.
+    #[test]
+    fn agree_with_meshoptimizer_within_one_step() {
+        use meshopt::encoding as enc;
+        let close = |a: &[i32], b: &[i32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1);
+
+        let normals = normalized4(500, 1, 3);
+        let mut c8 = enc::encode_filter_oct::<i8>(&normals, 8);
+        let mut ours = bytes_of(&c8, |v| vec![v as u8]);
+        enc::decode_filter_oct(&mut c8);
+        octahedral(&mut ours, 4);
+        let a: Vec<i32> = ours.iter().map(|&b| b as i8 as i32).collect();
+        let b: Vec<i32> = c8.iter().flatten().map(|&v| v as i32).collect();
+        assert!(close(&a, &b));
+        for (n, got) in normals.iter().zip(a.chunks(4)) {
+            for k in 0..3 {
+                assert!((n[k] - got[k] as f32 / 127.0).abs() < 0.03, "{n:?} {got:?}");
+            }
+        }
+
+        let mut c16 = enc::encode_filter_oct::<i16>(&normals, 16);
+        let mut ours = bytes_of(&c16, |v| v.to_le_bytes().to_vec());
+        enc::decode_filter_oct(&mut c16);
+        octahedral(&mut ours, 8);
+        let a: Vec<i32> = ours
+            .chunks(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]) as i32)
+            .collect();
+        let b: Vec<i32> = c16.iter().flatten().map(|&v| v as i32).collect();
+        assert!(close(&a, &b));
+        for (n, got) in normals.iter().zip(a.chunks(4)) {
+            for k in 0..3 {
+                assert!(
+                    (n[k] - got[k] as f32 / 32767.0).abs() < 1e-3,
+                    "{n:?} {got:?}"
+                );
+            }
+        }
+
+        let quats = normalized4(500, 2, 4);
+        let mut q = enc::encode_filter_quat(&quats, 12);
+        let mut ours = bytes_of(&q, |v| v.to_le_bytes().to_vec());
+        enc::decode_filter_quat(&mut q);
+        quaternion(&mut ours);
+        let a: Vec<i32> = ours
+            .chunks(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]) as i32)
+            .collect();
+        let b: Vec<i32> = q.iter().flatten().map(|&v| v as i32).collect();
+        assert!(close(&a, &b));
+        for (n, got) in quats.iter().zip(a.chunks(4)) {
+            let sign = if n.iter().zip(got).map(|(x, &y)| x * y as f32).sum::<f32>() < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            for k in 0..4 {
+                assert!(
+                    (n[k] - sign * got[k] as f32 / 32767.0).abs() < 2e-3,
+                    "{n:?} {got:?}"
+                );
+            }
+        }
+
+        let colors: Vec<[f32; 4]> = noise(2000, 3)
+            .chunks(4)
+            .map(|c| [c[0].abs(), c[1].abs(), c[2].abs(), c[3].abs()])
+            .collect();
+        let mut c8 = enc::encode_filter_color::<u8>(&colors, 8);
+        let mut ours = bytes_of(&c8, |v| vec![v]);
+        enc::decode_filter_color(&mut c8);
+        color(&mut ours, 4);
+        let a: Vec<i32> = ours.iter().map(|&b| b as i32).collect();
+        let b: Vec<i32> = c8.iter().flatten().map(|&v| v as i32).collect();
+        assert!(close(&a, &b));
+        for (n, got) in colors.iter().zip(a.chunks(4)) {
+            for k in 0..4 {
+                assert!((n[k] - got[k] as f32 / 255.0).abs() < 0.02, "{n:?} {got:?}");
+            }
+        }
+        let mut c16 = enc::encode_filter_color::<u16>(&colors, 16);
+        let mut ours = bytes_of(&c16, |v| v.to_le_bytes().to_vec());
+        enc::decode_filter_color(&mut c16);
+        color(&mut ours, 8);
+        let a: Vec<i32> = ours
+            .chunks(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]) as i32)
+            .collect();
+        let b: Vec<i32> = c16.iter().flatten().map(|&v| v as i32).collect();
+        assert!(close(&a, &b));
+        for (n, got) in colors.iter().zip(a.chunks(4)) {
+            for k in 0..4 {
+                assert!(
+                    (n[k] - got[k] as f32 / 65535.0).abs() < 1e-3,
+                    "{n:?} {got:?}"
+                );
+            }
+        }
+
+        let floats: Vec<[f32; 3]> = noise(300, 4)
+            .chunks(3)
+            .map(|c| [c[0] * 1e3, c[1], c[2] * 1e-3])
+            .collect();
+        let mut e = enc::encode_filter_exp(&floats, 15, enc::EncodeExpMode::Separate);
+        let mut ours = bytes_of(&e, |v| v.to_le_bytes().to_vec());
+        enc::decode_filter_exp(&mut e);
+        exponential(&mut ours);
+        assert_eq!(ours, bytes_of(&e, |v| v.to_le_bytes().to_vec()));
+    }
 }

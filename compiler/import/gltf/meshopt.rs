@@ -13,10 +13,16 @@
 //!
 //! Every precondition of the C decoders (their `assert`s: vertex size a
 //! multiple of 4 and at most 256, index size 2 or 4, triangle count a
-//! multiple of 3) and of the filters (their strides) is checked here first, and the
-//! decoded size `count * byteStride` is bounded by [`MAX_DECODED_BYTES`]
-//! (across all views of an asset) and by the view's `byteLength` before
-//! anything is allocated.
+//! multiple of 3) and of the filters (their strides) is checked first.
+//! Before anything is allocated, the decoded size `count * byteStride` is
+//! bounded by [`MAX_DECODED_BYTES`] (across all views of an asset), by the
+//! view's `byteLength` and by what the compressed bytes can possibly hold
+//! ([`MAX_VERTEX_RATIO`]).
+//!
+//! Rejects: an unknown mode or filter, a filter with a mode other than
+//! ATTRIBUTES, COLOR under EXT, a stride or count breaking the rules
+//! above, an unknown codec header byte, and data the decoder finds
+//! truncated or malformed.
 
 use std::ffi::c_void;
 
@@ -33,6 +39,14 @@ pub const MAX_DECODED_BYTES: usize = 1 << 30;
 
 /// meshoptimizer's vertex codec handles vertices of at most 256 bytes.
 const MAX_VERTEX_BYTES: usize = 256;
+
+/// The most bytes one compressed byte can decode to with the vertex codec:
+/// its cheapest encoding (version 1, a block's byte channels marked zero)
+/// spends one control byte per 4 byte channels of a block of at most 256
+/// vertices, i.e. 1 byte for 1024. A larger claimed ratio is a lie, caught
+/// before allocating. (The index codecs need at least a byte per triangle
+/// or index; those are checked too.)
+const MAX_VERTEX_RATIO: usize = 1024;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -88,6 +102,7 @@ pub(crate) fn decode(
     }
     *budget -= size;
     check_header(path, mode, source)?;
+    check_ratio(path, mode, m, size, source.len())?;
 
     // u32 storage keeps the 2- and 4-byte elements the C code writes
     // through typed pointers aligned.
@@ -127,7 +142,7 @@ pub(crate) fn decode(
         } else {
             "the compressed data is malformed"
         };
-        return Err(Error::at(path, format!("{mode:?} decode failed: {why}")));
+        return Err(Error::at(path, format!("{} decode failed: {why}", m.mode)));
     }
     let mut bytes: Vec<u8> = words.iter().flat_map(|w| w.to_ne_bytes()).collect();
     bytes.truncate(size);
@@ -169,7 +184,10 @@ fn parse_mode_filter(path: &str, khr: bool, m: &MeshoptView) -> Result<(Mode, Fi
     if filter != Filter::None && mode != Mode::Attributes {
         return Err(Error::at(
             format!("{path}.filter"),
-            format!("filter {filter:?} is only allowed with mode ATTRIBUTES"),
+            format!(
+                "filter {} is only allowed with mode ATTRIBUTES",
+                m.filter.as_deref().unwrap_or_default()
+            ),
         ));
     }
     Ok((mode, filter))
@@ -211,6 +229,35 @@ fn check_stride(path: &str, mode: Mode, filter: Filter, m: &MeshoptView) -> Resu
         Filter::Quaternion if s != 8 => fail("QUATERNION needs 8"),
         _ => Ok(()),
     }
+}
+
+/// Rejects a compressed range too short to hold what it claims (the
+/// decoders would fail too, but only after the output was allocated).
+fn check_ratio(
+    path: &str,
+    mode: Mode,
+    m: &MeshoptView,
+    size: usize,
+    source: usize,
+) -> Result<(), Error> {
+    let (needed, rule) = match mode {
+        Mode::Attributes => (
+            size.div_ceil(MAX_VERTEX_RATIO),
+            "1 byte per 1024 decoded bytes",
+        ),
+        Mode::Triangles => (1 + m.count / 3 + 16, "a byte per triangle and 17 more"),
+        Mode::Indices => (1 + m.count + 4, "a byte per index and 5 more"),
+    };
+    if source < needed {
+        return Err(Error::at(
+            path,
+            format!(
+                "{source} compressed bytes cannot hold count {}: {} needs at least {rule}",
+                m.count, m.mode
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks the codec's header byte so the error says what is wrong.
@@ -306,6 +353,19 @@ mod tests {
         assert!(e.0.contains("limit"), "{e}");
         let e = decode("x", false, &huge, &src, 1000, &mut budget).unwrap_err();
         assert!(e.0.contains("byteLength"), "{e}");
+    }
+
+    #[test]
+    fn claims_beyond_the_compressed_size_are_rejected() {
+        let src = [0xA1u8; 64];
+        let e = run(&view("ATTRIBUTES", None, 4, 1 << 20), &src).unwrap_err();
+        assert!(e.0.contains("cannot hold count 1048576"), "{e}");
+        let src = [0xE1u8; 64];
+        let e = run(&view("TRIANGLES", None, 4, 300), &src).unwrap_err();
+        assert!(e.0.contains("a byte per triangle"), "{e}");
+        let src = [0xD1u8; 64];
+        let e = run(&view("INDICES", None, 4, 60), &src).unwrap_err();
+        assert!(e.0.contains("a byte per index"), "{e}");
     }
 
     #[test]

@@ -5,20 +5,26 @@
 //! accessor (for the mesh reader that comes later).
 //!
 //! The stages, one file each, in the order [`Asset::load`] runs them:
-//! 1. [`container`]: the GLB header and chunks, or `.gltf` JSON text;
+//! 1. `container.rs`: the GLB header and chunks, or `.gltf` JSON text;
 //! 2. [`json`]: the glTF JSON subset we read (unknown keys are tolerated);
-//! 3. `extensionsRequired` is checked against what we support;
-//! 4. [`buffers`]: the GLB BIN chunk, `data:` URIs and external files;
-//! 5. [`views`]: buffer views, decoding `EXT_meshopt_compression` and
-//!    `KHR_meshopt_compression` views through [`meshopt`];
+//! 3. `asset.rs`: `extensionsRequired` against what we support;
+//! 4. `buffers.rs`: the GLB BIN chunk, `data:` URIs and external files;
+//! 5. `views.rs`: buffer views, decoding `EXT_meshopt_compression` and
+//!    `KHR_meshopt_compression` views (`meshopt.rs`, `filters.rs`);
 //! 6. [`accessor`]: typed reads, sparse substitution, normalization;
 //!
-//! then [`import_scene`] builds the scene with [`scene`] and [`animation`].
+//! then [`import_scene`] builds the scene (`scene.rs`, `animation.rs`).
+//!
+//! Limits, each a named constant with its reason: [`MAX_DECODED_BYTES`]
+//! (meshopt output per asset), [`MAX_ACCESSOR_VALUES`], [`MAX_URI_BYTES`],
+//! `bufferView.byteStride` at most 252 (glTF's own bound), and
+//! [`ROTATION_UNIT_TOLERANCE`] for node rotations.
 //!
 //! Every error names the glTF rule that was broken and where, as a JSON
 //! path (`animations[2].samplers[0].input`) or a byte offset into the GLB
 //! (`at byte 1234`). The importer is pure: no file system, no threads, no
-//! output.
+//! output. A [`Scene`] it returns keeps the model's promises: indices in
+//! range, a forest, finite values, strictly increasing key times.
 
 pub mod accessor;
 mod animation;
@@ -31,10 +37,11 @@ mod meshopt;
 mod scene;
 mod views;
 
-pub use accessor::{ComponentType, ElementType, Packed};
+pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
 pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
+pub use scene::ROTATION_UNIT_TOLERANCE;
 
 use crate::model::Scene;
 

@@ -156,7 +156,7 @@ fn link_children(nodes: &mut [Node]) -> Result<(), Error> {
 
 /// With at most one parent each, the nodes form a forest unless some
 /// nodes form a cycle; those (and their descendants) are not reachable
-/// from any parentless node.
+/// from any parentless node. The error names a node on the cycle.
 fn check_acyclic(nodes: &[Node]) -> Result<(), Error> {
     let mut reached = vec![false; nodes.len()];
     let mut stack: Vec<usize> = (0..nodes.len())
@@ -166,13 +166,18 @@ fn check_acyclic(nodes: &[Node]) -> Result<(), Error> {
         reached[i] = true;
         stack.extend(nodes[i].children.iter().copied());
     }
-    match reached.iter().position(|r| !r) {
-        None => Ok(()),
-        Some(i) => Err(Error::at(
-            format!("nodes[{i}]"),
-            "the node hierarchy has a cycle through this node",
-        )),
+    let Some(mut i) = reached.iter().position(|r| !r) else {
+        return Ok(());
+    };
+    // Every unreached node has a parent; walking up `len` times from one
+    // surely ends on the cycle above it.
+    for _ in 0..nodes.len() {
+        i = nodes[i].parent.unwrap_or(i);
     }
+    Err(Error::at(
+        format!("nodes[{i}]"),
+        "the node hierarchy has a cycle through this node",
+    ))
 }
 
 fn roots(doc: &json::Document, nodes: &[Node]) -> Result<Vec<usize>, Error> {

@@ -74,6 +74,26 @@ pub(crate) fn resolve<'a>(
         let bytes = match v.meshopt() {
             Some((name, m)) => {
                 let ext_path = format!("{path}.extensions.{name}");
+                // The decoded bytes stand for `buffer[byteOffset..][..byteLength]`,
+                // which must exist even when that buffer has no data.
+                let declared = doc.buffers.get(v.buffer).map(|b| b.byte_length);
+                let fits = v
+                    .byte_offset
+                    .checked_add(v.byte_length)
+                    .zip(declared)
+                    .is_some_and(|(end, len)| end <= len);
+                if !fits {
+                    return Err(Error::at(
+                        &path,
+                        format!(
+                            "byteOffset {} + byteLength {} does not fit buffer {} (byteLength {})",
+                            v.byte_offset,
+                            v.byte_length,
+                            v.buffer,
+                            declared.map_or("absent".to_string(), |l| l.to_string())
+                        ),
+                    ));
+                }
                 let (start, end) = range(&buffers, m.buffer, m.byte_offset, m.byte_length)
                     .map_err(|e| e.context(&ext_path))?;
                 let source = match &buffers[m.buffer] {

@@ -1,0 +1,199 @@
+//! Helpers for `tests/gltf_import.rs`: corpus access, GLB building and
+//! patching, and a fixture writer for glTF assets made in code.
+
+use std::path::{Path, PathBuf};
+
+use kiln::import::gltf::import_scene;
+use kiln::model::Scene;
+use serde_json::{Value, json};
+
+pub fn corpus(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(rel)
+}
+
+pub fn read(rel: &str) -> Vec<u8> {
+    std::fs::read(corpus(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every .glb / .gltf under tests/corpus, relative paths, sorted.
+pub fn all_corpus_files() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![corpus("")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("glb" | "gltf")
+            ) {
+                let rel = path.strip_prefix(corpus("")).unwrap();
+                out.push(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub fn scene(rel: &str) -> Scene {
+    import_scene(&read(rel), &[]).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The JSON and BIN chunks of a GLB (assumes a well-formed file).
+pub fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+    let json_len = u32_at(12);
+    let json = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    let bin_at = 20 + json_len;
+    let bin = if bin_at < bytes.len() {
+        bytes[bin_at + 8..bin_at + 8 + u32_at(bin_at)].to_vec()
+    } else {
+        Vec::new()
+    };
+    (json, bin)
+}
+
+pub fn make_glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"BIN\0");
+        out.extend_from_slice(&bin);
+    }
+    let n = out.len() as u32;
+    out[8..12].copy_from_slice(&n.to_le_bytes());
+    out
+}
+
+/// A corpus GLB with its JSON edited by `edit`.
+pub fn patched(rel: &str, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
+    let (mut json, bin) = split_glb(&read(rel));
+    edit(&mut json);
+    make_glb(&json, &bin)
+}
+
+/// `import_scene` fails with a message containing every one of `wants`.
+#[track_caller]
+pub fn assert_rejected(bytes: &[u8], externals: &[(String, Vec<u8>)], wants: &[&str]) {
+    match import_scene(bytes, externals) {
+        Ok(_) => panic!("accepted, wanted an error with {wants:?}"),
+        Err(e) => {
+            let msg = e.to_string();
+            for want in wants {
+                assert!(msg.contains(want), "error {msg:?} lacks {want:?}");
+            }
+            // Lowercase prose (quoted names keep their case).
+            assert!(!msg.starts_with(char::is_uppercase), "{msg}");
+        }
+    }
+}
+
+/// Builds a glTF JSON and its BIN buffer (buffer 0) piece by piece.
+pub struct Fixture {
+    pub json: Value,
+    pub bin: Vec<u8>,
+}
+
+pub fn le_f32(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        Fixture {
+            json: json!({
+                "asset": {"version": "2.0"},
+                "buffers": [{"byteLength": 0}],
+                "bufferViews": [], "accessors": [], "nodes": [], "meshes": [], "animations": []
+            }),
+            bin: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, key: &str, value: Value) -> usize {
+        let list = self.json[key].as_array_mut().unwrap();
+        list.push(value);
+        list.len() - 1
+    }
+
+    pub fn view(&mut self, bytes: &[u8], stride: Option<usize>) -> usize {
+        while !self.bin.len().is_multiple_of(4) {
+            self.bin.push(0);
+        }
+        let mut v = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        if let Some(s) = stride {
+            v["byteStride"] = json!(s);
+        }
+        self.bin.extend_from_slice(bytes);
+        self.push("bufferViews", v)
+    }
+
+    /// A view holding `bytes` and an accessor over all of it.
+    pub fn accessor(
+        &mut self,
+        bytes: &[u8],
+        component_type: u32,
+        ty: &str,
+        count: usize,
+        normalized: bool,
+    ) -> usize {
+        let view = self.view(bytes, None);
+        self.push(
+            "accessors",
+            json!({"bufferView": view, "componentType": component_type, "type": ty,
+                   "count": count, "normalized": normalized}),
+        )
+    }
+
+    pub fn floats(&mut self, values: &[f32], ty: &str, components: usize) -> usize {
+        self.accessor(&le_f32(values), 5126, ty, values.len() / components, false)
+    }
+
+    pub fn channel(
+        &mut self,
+        name: &str,
+        node: usize,
+        path: &str,
+        interpolation: &str,
+        input: usize,
+        output: usize,
+    ) {
+        self.push(
+            "animations",
+            json!({"name": name,
+                   "samplers": [{"input": input, "output": output, "interpolation": interpolation}],
+                   "channels": [{"sampler": 0, "target": {"node": node, "path": path}}]}),
+        );
+    }
+
+    pub fn glb(&mut self) -> Vec<u8> {
+        self.json["buffers"][0]["byteLength"] = json!(self.bin.len());
+        make_glb(&self.json, &self.bin)
+    }
+}
