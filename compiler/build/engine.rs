@@ -1,8 +1,9 @@
 //! Running a build: plan, decide what is dirty, run it in parallel, record.
 //!
 //! Order of work, and why:
-//! 1. Read and plan every manifest; any problem stops the build before it
-//!    touches the output folder.
+//! 1. Read and plan every manifest (unchanged manifests come parsed from
+//!    the manifest cache); any problem stops the build before it writes to
+//!    the output folder.
 //! 2. Take the lock on `OUT/.kiln/lock` (a second build on the same folder
 //!    waits for it), then load the journal and the hash cache.
 //! 3. Decide freshness job by job, in plan order (see `fingerprint`).
@@ -27,7 +28,7 @@ use super::jobs::{Job, JobIo};
 use super::manifest::MAX_MANIFEST_BYTES;
 use super::paths::{self, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
-use super::state::{self, FileSig, HashCache, Journal, OutputRecord, Record};
+use super::state::{self, FileSig, HashCache, Journal, ManifestCache, OutputRecord, Record};
 
 /// What to build and how.
 #[derive(Clone, Debug, Default)]
@@ -130,11 +131,17 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     })?;
     let manifests = read_manifests(&root, &opts.manifests)?;
     let resolver = Resolver::new(&root);
-    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
+    let out = opts.out.clone().unwrap_or_else(|| root.join("out"));
+    let mut manifest_cache = ManifestCache::load(&out.join(state::STATE_DIR));
+    let jobs =
+        plan::plan(&resolver, &manifests, &mut manifest_cache).map_err(BuildError::Manifests)?;
 
-    let out = prepare_out_dir(&root, opts.out.as_deref())?;
+    let out = prepare_out_dir(&out)?;
     let state_dir = out.join(state::STATE_DIR);
     let _lock = lock(&state_dir, on_event)?;
+    manifest_cache
+        .save(&state_dir)
+        .map_err(|e| BuildError::Io(format!("saving the manifest cache: {e}")))?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
     remove_stale_temps(&out, &jobs);
@@ -287,8 +294,7 @@ fn display_base(root: &Path, path: &Path) -> PathBuf {
     }
 }
 
-fn prepare_out_dir(root: &Path, out: Option<&Path>) -> Result<PathBuf, BuildError> {
-    let out = out.map_or_else(|| root.join("out"), Path::to_path_buf);
+fn prepare_out_dir(out: &Path) -> Result<PathBuf, BuildError> {
     let state_dir = out.join(state::STATE_DIR);
     fs::create_dir_all(&state_dir)
         .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", state_dir.display())))?;
@@ -323,16 +329,20 @@ fn lock(state_dir: &Path, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File,
 }
 
 fn remove_stale_temps(out: &Path, jobs: &[Job]) {
-    let mut dirs: Vec<PathBuf> = jobs
-        .iter()
-        .flat_map(|j| j.outputs())
-        .filter_map(|o| o.under(out).parent().map(Path::to_path_buf))
-        .collect();
-    dirs.sort();
-    dirs.dedup();
-    for dir in dirs {
-        state::remove_stale_temps(&dir);
+    let mut dirs = std::collections::BTreeSet::new();
+    for job in jobs {
+        for output in job.outputs() {
+            if let Some((dir, _)) = output.as_str().rsplit_once('/')
+                && !dirs.contains(dir)
+            {
+                dirs.insert(dir.to_string());
+            }
+        }
     }
+    for dir in dirs {
+        state::remove_stale_temps(&out.join(dir));
+    }
+    state::remove_stale_temps(out);
     state::remove_stale_temps(&out.join(state::STATE_DIR));
 }
 
@@ -351,9 +361,21 @@ fn freshness<'j>(
     let Some(record) = journal.records.get(&job.id) else {
         return Err(vec!["no record of an earlier build".to_string()]);
     };
+    let parts = KeyParts::of(job);
+    let digest = parts.digest();
+    if digest != record.digest {
+        let mut why = record
+            .parts()
+            .map(|old| fingerprint::explain_parts(&old, &parts))
+            .unwrap_or_default();
+        if why.is_empty() {
+            why.push("the job's settings changed".to_string());
+        }
+        return Err(why);
+    }
     let mut why = Vec::new();
-    let mut inputs = Vec::with_capacity(record.parts.inputs.len());
-    for (path, _) in &record.parts.inputs {
+    let mut inputs = Vec::with_capacity(record.inputs.len());
+    for (path, _) in &record.inputs {
         let hash = resolver.resolve(path).and_then(|(real, meta)| {
             hashes
                 .hash(path, &real, &meta)
@@ -367,9 +389,8 @@ fn freshness<'j>(
     if !why.is_empty() {
         return Err(why);
     }
-    let parts = KeyParts::of(job, inputs);
-    if parts.key() != record.key {
-        let mut why = fingerprint::explain(&record.parts, &parts);
+    if fingerprint::key(&digest, &inputs) != record.key {
+        let mut why = fingerprint::explain_inputs(&record.inputs, &inputs);
         if why.is_empty() {
             why.push("the cache key changed".to_string());
         }
@@ -484,13 +505,12 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
             }
         }
     }
-    let parts = KeyParts::of(job, reads.into_iter().map(|r| (r.path, r.hash)).collect());
-    let record = Record {
-        id: job.id.clone(),
-        key: parts.key(),
-        parts,
-        outputs: records.clone(),
-    };
+    let record = Record::new(
+        job.id.clone(),
+        &KeyParts::of(job),
+        reads.into_iter().map(|r| (r.path, r.hash)).collect(),
+        records.clone(),
+    );
     shared
         .journal
         .lock()

@@ -10,6 +10,8 @@
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use super::wire::{Reader, Writer};
+
 /// Largest manifest kiln reads: 16 MiB of YAML is tens of thousands of jobs.
 pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
 
@@ -196,6 +198,119 @@ impl From<Spanned<RawPoseCache>> for PoseCacheEntry {
     }
 }
 
+/// The parsed form of a manifest in kiln's state encoding, so a manifest
+/// whose text has not changed need not be parsed again (YAML parsing is
+/// most of a no-op build's work). See `ManifestCache` in `state`.
+pub fn encode_parsed(m: &Manifest) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.u64(m.pose_caches.len() as u64);
+    for e in &m.pose_caches {
+        put_pos(&mut w, e.pos);
+        put_at(&mut w, &e.id, |w, v| w.str(v));
+        put_at(&mut w, &e.source, |w, v| w.str(v));
+        put_at(&mut w, &e.animation, |w, v| match v {
+            AnimationKey::Index(i) => {
+                w.u8(0);
+                w.u64(*i);
+            }
+            AnimationKey::Name(n) => {
+                w.u8(1);
+                w.str(n);
+            }
+        });
+        put_at(&mut w, &e.rate_hz, |w, v| w.f64(*v));
+        put_opt(&mut w, &e.entities, |w, v| w.u8(*v as u8));
+        put_opt(&mut w, &e.shape, |w, v| w.u8(*v as u8));
+        put_opt(&mut w, &e.size, |w, v| v.iter().for_each(|c| w.f32(*c)));
+        put_opt(&mut w, &e.dimensions, |w, v| w.u8(*v));
+        put_opt(&mut w, &e.start_step, |w, v| w.i64(*v));
+        put_opt(&mut w, &e.label, |w, v| w.str(v));
+        put_opt(&mut w, &e.replay, |w, v| w.str(v));
+    }
+    w.buf
+}
+
+/// Reads back what `encode_parsed` wrote; `None` if it does not read.
+pub fn decode_parsed(bytes: &[u8]) -> Option<Manifest> {
+    let mut r = Reader::new(bytes);
+    let n = r.count(64)?;
+    let mut pose_caches = Vec::with_capacity(n);
+    for _ in 0..n {
+        pose_caches.push(PoseCacheEntry {
+            pos: get_pos(&mut r)?,
+            id: get_at(&mut r, |r| r.string())?,
+            source: get_at(&mut r, |r| r.string())?,
+            animation: get_at(&mut r, |r| match r.u8()? {
+                0 => Some(AnimationKey::Index(r.u64()?)),
+                1 => Some(AnimationKey::Name(r.string()?)),
+                _ => None,
+            })?,
+            rate_hz: get_at(&mut r, |r| r.f64())?,
+            entities: get_opt(&mut r, |r| match r.u8()? {
+                0 => Some(EntitiesKey::Joints),
+                1 => Some(EntitiesKey::Nodes),
+                _ => None,
+            })?,
+            shape: get_opt(&mut r, |r| match r.u8()? {
+                0 => Some(ShapeKey::Point),
+                1 => Some(ShapeKey::Sphere),
+                2 => Some(ShapeKey::Box),
+                3 => Some(ShapeKey::Capsule),
+                _ => None,
+            })?,
+            size: get_opt(&mut r, |r| Some([r.f32()?, r.f32()?, r.f32()?]))?,
+            dimensions: get_opt(&mut r, |r| r.u8())?,
+            start_step: get_opt(&mut r, |r| r.i64())?,
+            label: get_opt(&mut r, |r| r.string())?,
+            replay: get_opt(&mut r, |r| r.string())?,
+        });
+    }
+    r.is_empty().then_some(Manifest { pose_caches })
+}
+
+fn put_pos(w: &mut Writer, pos: Pos) {
+    w.u64(pos.line);
+    w.u64(pos.column);
+}
+
+fn get_pos(r: &mut Reader) -> Option<Pos> {
+    Some(Pos {
+        line: r.u64()?,
+        column: r.u64()?,
+    })
+}
+
+fn put_at<T>(w: &mut Writer, at: &At<T>, put: impl Fn(&mut Writer, &T)) {
+    put_pos(w, at.pos);
+    put(w, &at.value);
+}
+
+fn get_at<T>(r: &mut Reader, get: impl Fn(&mut Reader) -> Option<T>) -> Option<At<T>> {
+    let pos = get_pos(r)?;
+    Some(At {
+        value: get(r)?,
+        pos,
+    })
+}
+
+fn put_opt<T>(w: &mut Writer, at: &Option<At<T>>, put: impl Fn(&mut Writer, &T)) {
+    match at {
+        None => w.u8(0),
+        Some(at) => {
+            w.u8(1);
+            put_at(w, at, put);
+        }
+    }
+}
+
+fn get_opt<T>(r: &mut Reader, get: impl Fn(&mut Reader) -> Option<T>) -> Option<Option<At<T>>> {
+    match r.u8()? {
+        0 => Some(None),
+        1 => Some(Some(get_at(r, get)?)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,6 +360,16 @@ pose_caches:
         let text = GOOD.replace("rate_hz: 60", "rate_hz: fast");
         let e = parse(&text).unwrap_err();
         assert_eq!(e.pos.line, 5, "{e:?}");
+    }
+
+    #[test]
+    fn parsed_form_round_trips() {
+        let m = parse(GOOD).unwrap();
+        let bytes = encode_parsed(&m);
+        assert_eq!(decode_parsed(&bytes), Some(m));
+        for n in 0..bytes.len() {
+            assert_eq!(decode_parsed(&bytes[..n]), None, "prefix {n}");
+        }
     }
 
     #[test]

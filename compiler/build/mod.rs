@@ -12,6 +12,7 @@ pub mod manifest;
 pub mod paths;
 pub mod plan;
 pub mod state;
+pub mod wire;
 
 pub use engine::{BuildError, Event, JobReport, Options, Report, Status, build, clean};
 pub use plan::Diagnostic;

@@ -34,6 +34,10 @@ impl RelPath {
         if text.contains('\0') {
             return Err(format!("{text:?} contains a NUL byte"));
         }
+        // Already normal (the common case): no empty, `.` or `..` parts.
+        if !text.ends_with('/') && text.split('/').all(|p| !matches!(p, "" | "." | "..")) {
+            return Ok(RelPath(text.to_string()));
+        }
         let mut parts = Vec::new();
         for part in text.split('/') {
             match part {
@@ -99,11 +103,12 @@ pub fn is_plain_file_name(name: &str) -> bool {
 
 /// Resolves root-relative paths to real files, checking that each one
 /// (symlinks resolved) stays under the root. Folders are canonicalized once
-/// per build and remembered, so resolving a file in a known folder costs
-/// one `lstat`.
+/// per build and files stat'ed once per build, and both remembered: a build
+/// costs one `lstat` per file it names, however often it asks.
 pub struct Resolver {
     root: PathBuf,
     dirs: Mutex<BTreeMap<String, Result<PathBuf, String>>>,
+    files: Mutex<BTreeMap<RelPath, (PathBuf, fs::Metadata)>>,
 }
 
 impl Resolver {
@@ -112,6 +117,7 @@ impl Resolver {
         Resolver {
             root: root.to_path_buf(),
             dirs: Mutex::new(BTreeMap::new()),
+            files: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -122,6 +128,18 @@ impl Resolver {
     /// The real path of `rel` and its metadata; an error if it does not
     /// exist or resolves outside the root.
     pub fn resolve(&self, rel: &RelPath) -> Result<(PathBuf, fs::Metadata), String> {
+        if let Some(known) = self.files.lock().expect("no panics while held").get(rel) {
+            return Ok(known.clone());
+        }
+        let found = self.resolve_uncached(rel)?;
+        self.files
+            .lock()
+            .expect("no panics while held")
+            .insert(rel.clone(), found.clone());
+        Ok(found)
+    }
+
+    fn resolve_uncached(&self, rel: &RelPath) -> Result<(PathBuf, fs::Metadata), String> {
         let (dir, name) = match rel.0.rfind('/') {
             Some(i) => (&rel.0[..i], &rel.0[i + 1..]),
             None => ("", rel.0.as_str()),

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use super::jobs::{Job, JobSpec, pose_cache::PoseCacheJob};
 use super::manifest::{self, AnimationKey, EntitiesKey, Manifest, Pos, ShapeKey};
 use super::paths::{self, RelPath, Resolver};
+use super::state::ManifestCache;
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
 use crate::formats::ospc::{self, Shape};
 
@@ -44,11 +45,15 @@ pub struct ManifestText {
 
 /// Parses and checks every manifest; the jobs in build order, or every
 /// problem found.
-pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
+pub fn plan(
+    resolver: &Resolver,
+    manifests: &[ManifestText],
+    cache: &mut ManifestCache,
+) -> Result<Vec<Job>, Vec<Diagnostic>> {
     let mut jobs = Vec::new();
     let mut problems = Vec::new();
     for m in manifests {
-        match manifest::parse(&m.text) {
+        match parse_cached(&m.text, cache) {
             Ok(parsed) => plan_manifest(resolver, &m.file, &parsed, &mut jobs, &mut problems),
             Err(e) => problems.push(Diagnostic {
                 file: m.file.clone(),
@@ -63,6 +68,17 @@ pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>,
     } else {
         Err(problems)
     }
+}
+
+/// A manifest's parsed form from the cache, else parsed (and cached).
+fn parse_cached(text: &str, cache: &mut ManifestCache) -> Result<Manifest, manifest::ParseError> {
+    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+    if let Some(parsed) = cache.get(&hash).and_then(manifest::decode_parsed) {
+        return Ok(parsed);
+    }
+    let parsed = manifest::parse(text)?;
+    cache.put(hash, manifest::encode_parsed(&parsed));
+    Ok(parsed)
 }
 
 fn check_unique_ids(jobs: &[Job], problems: &mut Vec<Diagnostic>) {

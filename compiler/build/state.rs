@@ -1,19 +1,22 @@
 //! What a build remembers between runs, under `OUT/.kiln/`:
 //!
-//! - `journal`: one JSON line per finished job (its key, what went into the
+//! - `journal`: one record per finished job (its key, what went into the
 //!   key, its outputs with size, SHA-256 and modification time), appended
 //!   only after the job's outputs were renamed into place. The last record
-//!   of an id wins. A torn last line (kiln killed mid-append) is ignored, so
-//!   the job just rebuilds. Rewritten compactly when it holds more than
-//!   twice as many lines as jobs.
+//!   of an id wins. Each record is framed with its length and a checksum,
+//!   so a torn last record (kiln killed mid-append) is ignored and the job
+//!   just rebuilds. Rewritten compactly when a quarter of it is stale.
 //! - `files`: the content-hash cache, path -> (size, mtime, inode, BLAKE3),
 //!   so a no-op build only stats its inputs. The cache never decides
 //!   freshness by itself: a changed stat means re-hashing, and the content
 //!   hash decides. Entries for files modified in the last two seconds are
 //!   not kept (a write in the same timestamp tick could go unseen).
+//! - `manifests`: each manifest's parsed form, by the BLAKE3 of its text,
+//!   so an unchanged manifest is not parsed again.
 //! - `lock`: held for the whole build (see `engine`).
 //!
-//! Losing or corrupting any of these only costs a rebuild.
+//! All are in kiln's own state encoding (`wire`), tied to the kiln version
+//! that wrote them. Losing or corrupting any of these only costs a rebuild.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -21,18 +24,20 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
-use super::fingerprint::KeyParts;
+use super::fingerprint::{self, InputHash, KeyParts};
 use super::paths::RelPath;
+use super::wire::{self, Reader, Writer};
 
 pub const STATE_DIR: &str = ".kiln";
 const JOURNAL: &str = "journal";
 const FILES: &str = "files";
-const FORMAT: u32 = 1;
+const MANIFESTS: &str = "manifests";
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN1";
+const FILES_MAGIC: &[u8; 8] = b"KILNFIL1";
+const MANIFESTS_MAGIC: &[u8; 8] = b"KILNMAN1";
 
 /// A file's stat signature: if any part changes, the content is re-hashed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileSig {
     pub size: u64,
     pub mtime_ns: u64,
@@ -69,33 +74,17 @@ fn inode(_meta: &fs::Metadata) -> u64 {
 /// path (relative to the root) -> (stat signature, BLAKE3 of the content).
 #[derive(Default)]
 pub struct HashCache {
-    entries: BTreeMap<String, (FileSig, [u8; 32])>,
+    entries: BTreeMap<RelPath, (FileSig, [u8; 32])>,
     changed: bool,
-}
-
-#[derive(Serialize, Deserialize)]
-struct FilesDoc {
-    format: u32,
-    files: BTreeMap<String, (FileSig, String)>,
 }
 
 impl HashCache {
     /// Loads the cache; a missing or unreadable one is empty.
     pub fn load(state_dir: &Path) -> HashCache {
-        let Ok(text) = fs::read(state_dir.join(FILES)) else {
-            return HashCache::default();
-        };
-        let Ok(doc) = serde_json::from_slice::<FilesDoc>(&text) else {
-            return HashCache::default();
-        };
-        if doc.format != FORMAT {
-            return HashCache::default();
-        }
-        let entries = doc
-            .files
-            .into_iter()
-            .filter_map(|(path, (sig, hex))| Some((path, (sig, from_hex(&hex)?))))
-            .collect();
+        let file = fs::read(state_dir.join(FILES)).unwrap_or_default();
+        let entries = wire::open(FILES_MAGIC, &file)
+            .and_then(decode_files)
+            .unwrap_or_default();
         HashCache {
             entries,
             changed: false,
@@ -112,7 +101,7 @@ impl HashCache {
         meta: &fs::Metadata,
     ) -> io::Result<[u8; 32]> {
         let sig = FileSig::of(meta);
-        if let Some((cached, hash)) = self.entries.get(rel.as_str())
+        if let Some((cached, hash)) = self.entries.get(rel)
             && *cached == sig
         {
             return Ok(*hash);
@@ -129,10 +118,10 @@ impl HashCache {
     /// Records a hash computed elsewhere (a job that read the file).
     pub fn remember(&mut self, rel: &RelPath, sig: FileSig, hash: [u8; 32]) {
         if is_racy(sig) {
-            self.entries.remove(rel.as_str());
+            self.changed |= self.entries.remove(rel).is_some();
             return;
         }
-        let old = self.entries.insert(rel.to_string(), (sig, hash));
+        let old = self.entries.insert(rel.clone(), (sig, hash));
         if old != Some((sig, hash)) {
             self.changed = true;
         }
@@ -143,17 +132,33 @@ impl HashCache {
         if !self.changed {
             return Ok(());
         }
-        let doc = FilesDoc {
-            format: FORMAT,
-            files: self
-                .entries
-                .iter()
-                .map(|(p, (sig, hash))| (p.clone(), (*sig, to_hex(hash))))
-                .collect(),
-        };
-        let bytes = serde_json::to_vec(&doc).map_err(io::Error::other)?;
-        write_atomic(&state_dir.join(FILES), &bytes)
+        let mut w = Writer::default();
+        w.u64(self.entries.len() as u64);
+        for (path, (sig, hash)) in &self.entries {
+            w.str(path.as_str());
+            w.u64(sig.size);
+            w.u64(sig.mtime_ns);
+            w.u64(sig.inode);
+            w.hash(hash);
+        }
+        write_atomic(&state_dir.join(FILES), &wire::seal(FILES_MAGIC, &w.buf))
     }
+}
+
+fn decode_files(body: &[u8]) -> Option<BTreeMap<RelPath, (FileSig, [u8; 32])>> {
+    let mut r = Reader::new(body);
+    let n = r.count(64)?;
+    let mut entries = BTreeMap::new();
+    for _ in 0..n {
+        let path = RelPath::parse(r.str()?).ok()?;
+        let sig = FileSig {
+            size: r.u64()?,
+            mtime_ns: r.u64()?,
+            inode: r.u64()?,
+        };
+        entries.insert(path, (sig, r.hash()?));
+    }
+    r.is_empty().then_some(entries)
 }
 
 /// Modified within the last two seconds: the timestamp may not yet tell
@@ -165,12 +170,73 @@ fn is_racy(sig: FileSig) -> bool {
     now_ns.saturating_sub(sig.mtime_ns) < 2_000_000_000
 }
 
+/// Parsed manifests by the BLAKE3 of their text (see `manifest::encode_parsed`).
+#[derive(Default)]
+pub struct ManifestCache {
+    /// Entries from the file not (yet) used by this build.
+    unused: BTreeMap<[u8; 32], Vec<u8>>,
+    used: BTreeMap<[u8; 32], Vec<u8>>,
+    added: bool,
+}
+
+impl ManifestCache {
+    /// Loads the cache (no lock needed: the file is replaced atomically and
+    /// checksummed); a missing or unreadable one is empty.
+    pub fn load(state_dir: &Path) -> ManifestCache {
+        let file = fs::read(state_dir.join(MANIFESTS)).unwrap_or_default();
+        let unused = wire::open(MANIFESTS_MAGIC, &file)
+            .and_then(|body| {
+                let mut r = Reader::new(body);
+                let n = r.count(40)?;
+                let mut entries = BTreeMap::new();
+                for _ in 0..n {
+                    entries.insert(r.hash()?, r.bytes()?.to_vec());
+                }
+                r.is_empty().then_some(entries)
+            })
+            .unwrap_or_default();
+        ManifestCache {
+            unused,
+            ..ManifestCache::default()
+        }
+    }
+
+    /// The parsed form of the manifest whose text hashes to `text_hash`.
+    pub fn get(&mut self, text_hash: &[u8; 32]) -> Option<&[u8]> {
+        if let Some(bytes) = self.unused.remove(text_hash) {
+            self.used.insert(*text_hash, bytes);
+        }
+        self.used.get(text_hash).map(Vec::as_slice)
+    }
+
+    pub fn put(&mut self, text_hash: [u8; 32], parsed: Vec<u8>) {
+        self.used.insert(text_hash, parsed);
+        self.added = true;
+    }
+
+    /// Keeps the entries this build used, if that differs from the file.
+    pub fn save(&self, state_dir: &Path) -> io::Result<()> {
+        if !self.added && self.unused.is_empty() {
+            return Ok(());
+        }
+        let mut w = Writer::default();
+        w.u64(self.used.len() as u64);
+        for (hash, bytes) in &self.used {
+            w.hash(hash);
+            w.bytes(bytes);
+        }
+        let sealed = wire::seal(MANIFESTS_MAGIC, &w.buf);
+        write_atomic(&state_dir.join(MANIFESTS), &sealed)
+    }
+}
+
 /// An output as the job left it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputRecord {
     /// Relative to the output folder.
     pub path: String,
     pub bytes: u64,
+    /// Lowercase hex.
     pub sha256: String,
     pub mtime_ns: u64,
 }
@@ -180,63 +246,95 @@ pub struct OutputRecord {
 pub struct Record {
     pub id: String,
     pub key: [u8; 32],
-    pub parts: KeyParts,
+    /// `KeyParts::digest` of the job as it was built.
+    pub digest: [u8; 32],
+    /// Every file the job read, in the order read, with its content hash.
+    pub inputs: Vec<InputHash>,
     pub outputs: Vec<OutputRecord>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct RecordLine {
-    id: String,
-    key: String,
-    kind: String,
-    kind_version: u32,
-    kiln: String,
-    settings: Vec<(String, String)>,
-    inputs: Vec<(String, String)>,
-    outputs: Vec<OutputRecord>,
+    /// The job's `KeyParts` as JSON, parsed only to explain a rebuild.
+    detail: String,
 }
 
 impl Record {
-    fn to_line(&self) -> String {
-        let line = RecordLine {
-            id: self.id.clone(),
-            key: to_hex(&self.key),
-            kind: self.parts.kind.clone(),
-            kind_version: self.parts.kind_version,
-            kiln: self.parts.kiln_version.clone(),
-            settings: self.parts.settings.clone(),
-            inputs: self
-                .parts
-                .inputs
-                .iter()
-                .map(|(p, h)| (p.to_string(), to_hex(h)))
-                .collect(),
-            outputs: self.outputs.clone(),
-        };
-        let mut text = serde_json::to_string(&line).expect("a record serializes");
-        text.push('\n');
-        text
+    pub fn new(
+        id: String,
+        parts: &KeyParts,
+        inputs: Vec<InputHash>,
+        outputs: Vec<OutputRecord>,
+    ) -> Record {
+        let digest = parts.digest();
+        Record {
+            id,
+            key: fingerprint::key(&digest, &inputs),
+            digest,
+            inputs,
+            outputs,
+            detail: serde_json::to_string(parts).expect("key parts serialize"),
+        }
     }
 
-    fn from_line(line: &str) -> Option<Record> {
-        let r: RecordLine = serde_json::from_str(line).ok()?;
-        let inputs = r
-            .inputs
-            .into_iter()
-            .map(|(p, h)| Some((RelPath::parse(&p).ok()?, from_hex(&h)?)))
-            .collect::<Option<Vec<_>>>()?;
+    /// What the job was, if the record says so legibly.
+    pub fn parts(&self) -> Option<KeyParts> {
+        serde_json::from_str(&self.detail).ok()
+    }
+
+    fn encode(&self, w: &mut Writer) {
+        w.str(&self.id);
+        w.hash(&self.key);
+        w.hash(&self.digest);
+        w.u64(self.inputs.len() as u64);
+        for (path, hash) in &self.inputs {
+            w.str(path.as_str());
+            w.hash(hash);
+        }
+        w.u64(self.outputs.len() as u64);
+        for o in &self.outputs {
+            w.str(&o.path);
+            w.u64(o.bytes);
+            w.str(&o.sha256);
+            w.u64(o.mtime_ns);
+        }
+        w.str(&self.detail);
+    }
+
+    fn decode(r: &mut Reader) -> Option<Record> {
+        let id = r.string()?;
+        let key = r.hash()?;
+        let digest = r.hash()?;
+        let n_inputs = r.count(40)?;
+        let mut inputs = Vec::with_capacity(n_inputs);
+        for _ in 0..n_inputs {
+            inputs.push((RelPath::parse(r.str()?).ok()?, r.hash()?));
+        }
+        let n_outputs = r.count(32)?;
+        let mut outputs = Vec::with_capacity(n_outputs);
+        for _ in 0..n_outputs {
+            outputs.push(OutputRecord {
+                path: r.string()?,
+                bytes: r.u64()?,
+                sha256: r.string()?,
+                mtime_ns: r.u64()?,
+            });
+        }
         Some(Record {
-            id: r.id,
-            key: from_hex(&r.key)?,
-            parts: KeyParts {
-                kind: r.kind,
-                kind_version: r.kind_version,
-                kiln_version: r.kiln,
-                settings: r.settings,
-                inputs,
-            },
-            outputs: r.outputs,
+            id,
+            key,
+            digest,
+            inputs,
+            outputs,
+            detail: r.string()?,
         })
+    }
+
+    /// The record framed for the journal: length, checksum, body.
+    fn frame(&self) -> Vec<u8> {
+        let mut body = Writer::default();
+        self.encode(&mut body);
+        let mut w = Writer::default();
+        w.u64(body.buf.len() as u64);
+        w.u32(crc32fast::hash(&body.buf));
+        w.buf.extend_from_slice(&body.buf);
+        w.buf
     }
 }
 
@@ -244,67 +342,102 @@ impl Record {
 pub struct Journal {
     pub records: BTreeMap<String, Record>,
     path: PathBuf,
-    n_lines: usize,
+    n_frames: usize,
+    /// False when the file is missing, from another kiln version, or ends
+    /// in a torn record: the first append then rewrites it whole.
+    appendable: bool,
     file: Option<File>,
 }
 
 impl Journal {
-    /// Loads every record; unreadable lines (a torn append) are skipped.
+    /// Loads every record; a torn or corrupt tail is dropped.
     pub fn load(state_dir: &Path) -> Journal {
         let path = state_dir.join(JOURNAL);
-        let text = fs::read(&path).unwrap_or_default();
-        let text = String::from_utf8_lossy(&text);
+        let bytes = fs::read(&path).unwrap_or_default();
         let mut records = BTreeMap::new();
-        let mut n_lines = 0;
-        for line in text.lines() {
-            n_lines += 1;
-            if let Some(r) = Record::from_line(line) {
-                records.insert(r.id.clone(), r);
+        let mut n_frames = 0;
+        let mut appendable = false;
+        let mut r = Reader::new(&bytes);
+        let header_ok = r.take_exact(JOURNAL_MAGIC.len()) == Some(JOURNAL_MAGIC.as_slice())
+            && r.str() == Some(crate::VERSION);
+        if header_ok {
+            appendable = true;
+            while !r.is_empty() {
+                match read_frame(&mut r) {
+                    Some(record) => {
+                        n_frames += 1;
+                        records.insert(record.id.clone(), record);
+                    }
+                    None => {
+                        appendable = false;
+                        break;
+                    }
+                }
             }
         }
         Journal {
             records,
             path,
-            n_lines,
+            n_frames,
+            appendable,
             file: None,
         }
     }
 
     /// Appends a record. Call only after the record's outputs are in place.
     pub fn append(&mut self, record: Record) -> io::Result<()> {
-        if self.file.is_none() {
-            // A torn last line must not swallow the next record.
-            let needs_newline = fs::read(&self.path)
-                .map(|b| b.last().is_some_and(|&c| c != b'\n'))
-                .unwrap_or(false);
-            let mut f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)?;
-            if needs_newline {
-                f.write_all(b"\n")?;
-            }
-            self.file = Some(f);
-        }
-        let file = self.file.as_mut().expect("opened above");
-        file.write_all(record.to_line().as_bytes())?;
-        self.n_lines += 1;
+        let frame = record.frame();
         self.records.insert(record.id.clone(), record);
+        if !self.appendable {
+            // Start over with every record we trust.
+            self.file = None;
+            self.rewrite()?;
+            self.appendable = true;
+            return Ok(());
+        }
+        if self.file.is_none() {
+            self.file = Some(OpenOptions::new().append(true).open(&self.path)?);
+        }
+        self.file
+            .as_mut()
+            .expect("opened above")
+            .write_all(&frame)?;
+        self.n_frames += 1;
         Ok(())
     }
 
-    /// Rewrites the journal with one line per job when it has grown to more
-    /// than twice that.
+    /// Rewrites the journal with one record per job when a quarter of its
+    /// records are superseded.
     pub fn compact_if_large(&mut self) -> io::Result<()> {
-        if self.n_lines <= 2 * self.records.len() + 16 {
+        if self.n_frames <= self.records.len() + self.records.len() / 4 + 16 {
             return Ok(());
         }
-        let text: String = self.records.values().map(Record::to_line).collect();
         self.file = None;
-        write_atomic(&self.path, text.as_bytes())?;
-        self.n_lines = self.records.len();
+        self.rewrite()
+    }
+
+    fn rewrite(&mut self) -> io::Result<()> {
+        let mut w = Writer::default();
+        w.buf.extend_from_slice(JOURNAL_MAGIC);
+        w.str(crate::VERSION);
+        for record in self.records.values() {
+            w.buf.extend_from_slice(&record.frame());
+        }
+        write_atomic(&self.path, &w.buf)?;
+        self.n_frames = self.records.len();
         Ok(())
     }
+}
+
+fn read_frame(r: &mut Reader) -> Option<Record> {
+    let len = usize::try_from(r.u64()?).ok()?;
+    let crc = r.u32()?;
+    let mut body = Reader::new(r.take_exact(len)?);
+    if crc32fast::hash(body.remaining()) != crc {
+        return None;
+    }
+    let record = Record::decode(&mut body)?;
+    body.is_empty().then_some(record)
 }
 
 /// Writes `bytes` to a temporary file beside `path`, then renames it into
@@ -359,60 +492,81 @@ pub fn to_hex(bytes: &[u8]) -> String {
     s
 }
 
-fn from_hex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != N * 2 {
-        return None;
-    }
-    let mut out = [0u8; N];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(i * 2..i * 2 + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn hex_round_trip() {
-        let h = *blake3::hash(b"x").as_bytes();
-        assert_eq!(from_hex::<32>(&to_hex(&h)), Some(h));
-        assert_eq!(from_hex::<2>("zz00"), None);
+    fn rec(id: &str) -> Record {
+        let parts = KeyParts {
+            kind: "k".into(),
+            kind_version: 1,
+            kiln_version: "0".into(),
+            settings: vec![("a".into(), "1".into())],
+        };
+        Record::new(
+            id.into(),
+            &parts,
+            vec![(RelPath::parse("s/a.glb").unwrap(), [1; 32])],
+            vec![OutputRecord {
+                path: "poses/x.ospc".into(),
+                bytes: 3,
+                sha256: "ab".into(),
+                mtime_ns: 9,
+            }],
+        )
     }
 
     #[test]
-    fn torn_journal_line_is_skipped_and_next_append_is_readable() {
-        let dir = std::env::temp_dir().join(format!("kiln-journal-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let rec = |id: &str| Record {
-            id: id.into(),
-            key: [7; 32],
-            parts: KeyParts {
-                kind: "k".into(),
-                kind_version: 1,
-                kiln_version: "0".into(),
-                settings: vec![("a".into(), "1".into())],
-                inputs: vec![(RelPath::parse("s/a.glb").unwrap(), [1; 32])],
-            },
-            outputs: vec![],
-        };
-        let mut j = Journal::load(&dir);
+    fn torn_journal_record_is_dropped_and_the_next_append_starts_clean() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::load(dir.path());
+        j.append(rec("one")).unwrap();
+        j.append(rec("two")).unwrap();
+        drop(j);
+        let path = dir.path().join(JOURNAL);
+        let full = fs::read(&path).unwrap();
+        // Every cut of the last record (a kill mid-append) loses just it.
+        let two = rec("two").frame().len();
+        for cut in 1..two {
+            fs::write(&path, &full[..full.len() - cut]).unwrap();
+            let j = Journal::load(dir.path());
+            assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one"], "cut {cut}");
+            assert_eq!(j.records["one"], rec("one"));
+        }
+        let mut j = Journal::load(dir.path());
+        j.append(rec("three")).unwrap();
+        let j = Journal::load(dir.path());
+        assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one", "three"]);
+        assert_eq!(j.records["one"].parts().unwrap().settings[0].1, "1");
+    }
+
+    #[test]
+    fn a_flipped_bit_drops_the_record_not_the_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut j = Journal::load(dir.path());
         j.append(rec("one")).unwrap();
         drop(j);
-        // Simulate a kill in the middle of the next append.
-        let mut f = OpenOptions::new()
-            .append(true)
-            .open(dir.join(JOURNAL))
-            .unwrap();
-        f.write_all(b"{\"id\":\"two\",\"ke").unwrap();
-        drop(f);
-        let mut j = Journal::load(&dir);
-        assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one"]);
-        j.append(rec("three")).unwrap();
-        let j = Journal::load(&dir);
-        assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one", "three"]);
-        assert_eq!(j.records["one"], rec("one"));
-        fs::remove_dir_all(&dir).unwrap();
+        let path = dir.path().join(JOURNAL);
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 5;
+        bytes[last] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        assert!(Journal::load(dir.path()).records.is_empty());
+    }
+
+    #[test]
+    fn hash_cache_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = HashCache::default();
+        let old = FileSig {
+            size: 1,
+            mtime_ns: 1_000_000_000,
+            inode: 5,
+        };
+        c.remember(&RelPath::parse("a/b").unwrap(), old, [3; 32]);
+        c.save(dir.path()).unwrap();
+        let back = HashCache::load(dir.path());
+        assert_eq!(back.entries, c.entries);
+        assert_eq!(back.entries.len(), 1);
     }
 }
