@@ -361,12 +361,11 @@ fn freshness<'j>(
     let Some(record) = journal.records.get(&job.id) else {
         return Err(vec!["no record of an earlier build".to_string()]);
     };
-    let parts = KeyParts::of(job);
-    let digest = parts.digest();
+    let digest = fingerprint::digest(job);
     if digest != record.digest {
         let mut why = record
             .parts()
-            .map(|old| fingerprint::explain_parts(&old, &parts))
+            .map(|old| fingerprint::explain_parts(&old, &KeyParts::of(job)))
             .unwrap_or_default();
         if why.is_empty() {
             why.push("the job's settings changed".to_string());
@@ -396,9 +395,13 @@ fn freshness<'j>(
         }
         return Err(why);
     }
-    let expected: Vec<String> = job.outputs().iter().map(|o| o.to_string()).collect();
-    let recorded: Vec<&str> = record.outputs.iter().map(|o| o.path.as_str()).collect();
-    if expected != recorded {
+    let expected = job.outputs();
+    let same_outputs = expected.len() == record.outputs.len()
+        && expected
+            .iter()
+            .zip(&record.outputs)
+            .all(|(e, r)| e.as_str() == r.path);
+    if !same_outputs {
         return Err(vec!["the outputs changed".to_string()]);
     }
     for o in &record.outputs {

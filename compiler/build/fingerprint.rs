@@ -50,37 +50,71 @@ pub struct KeyParts {
 pub type InputHash = (RelPath, [u8; 32]);
 
 impl KeyParts {
+    /// What `job` is, as text.
     pub fn of(job: &Job) -> KeyParts {
+        let mut settings = Vec::new();
+        job.settings(&mut |name, value| settings.push((name.to_string(), value.to_string())));
         KeyParts {
             kind: job.kind().to_string(),
             kind_version: job.kind_version(),
             kiln_version: crate::VERSION.to_string(),
-            settings: job
-                .settings()
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
+            settings,
         }
     }
 
-    /// The hash of items 1 to 4: equal digests, equal jobs.
+    /// The hash of items 1 to 4: equal digests, equal jobs. Equals
+    /// [`digest`]`(job)` for the job these parts came from.
     pub fn digest(&self) -> [u8; 32] {
-        // One buffer, hashed once: cheaper than many small updates.
-        let mut buf = Vec::with_capacity(512);
-        let mut text = |s: &str| {
-            buf.extend_from_slice(s.as_bytes());
-            buf.push(0);
-        };
-        text(KEY_FORMAT);
-        text(&self.kind);
-        text(&self.kiln_version);
+        let mut d = DigestBuf::new(&self.kind, self.kind_version, &self.kiln_version);
         for (name, value) in &self.settings {
-            text(name);
-            text(value);
+            d.setting(name, format_args!("{value}"));
         }
-        buf.extend_from_slice(&self.kind_version.to_le_bytes());
-        buf.extend_from_slice(&(self.settings.len() as u64).to_le_bytes());
-        *blake3::hash(&buf).as_bytes()
+        d.finish()
+    }
+}
+
+/// A job's settings digest, computed without building its `KeyParts` (the
+/// no-op path does this for every job).
+pub fn digest(job: &Job) -> [u8; 32] {
+    let mut d = DigestBuf::new(job.kind(), job.kind_version(), crate::VERSION);
+    job.settings(&mut |name, value| d.setting(name, value));
+    d.finish()
+}
+
+/// The bytes of items 1 to 4, hashed once at the end.
+struct DigestBuf {
+    buf: Vec<u8>,
+    n_settings: u64,
+}
+
+impl DigestBuf {
+    fn new(kind: &str, kind_version: u32, kiln_version: &str) -> DigestBuf {
+        let mut d = DigestBuf {
+            buf: Vec::with_capacity(512),
+            n_settings: 0,
+        };
+        for text in [KEY_FORMAT, kind, kiln_version] {
+            d.buf.extend_from_slice(text.as_bytes());
+            d.buf.push(0);
+        }
+        d.buf.extend_from_slice(&kind_version.to_le_bytes());
+        d
+    }
+
+    fn setting(&mut self, name: &str, value: std::fmt::Arguments) {
+        use std::io::Write as _;
+        self.buf.extend_from_slice(name.as_bytes());
+        self.buf.push(0);
+        self.buf
+            .write_fmt(value)
+            .expect("writing to a Vec cannot fail");
+        self.buf.push(0);
+        self.n_settings += 1;
+    }
+
+    fn finish(mut self) -> [u8; 32] {
+        self.buf.extend_from_slice(&self.n_settings.to_le_bytes());
+        *blake3::hash(&self.buf).as_bytes()
     }
 }
 
@@ -143,4 +177,63 @@ pub fn explain_inputs(old: &[InputHash], new: &[InputHash]) -> Vec<String> {
         }
     }
     why
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::pose_cache::{ClipRef, EntitySet, Settings};
+    use crate::build::jobs::{JobSpec, pose_cache::PoseCacheJob};
+    use crate::formats::ospc::Shape;
+
+    fn job(rate_hz: f64) -> Job {
+        Job {
+            id: "a".into(),
+            manifest: "m.yaml".into(),
+            pos: Default::default(),
+            positions: vec![],
+            spec: JobSpec::PoseCache(PoseCacheJob {
+                source: RelPath::parse("s/a.glb").unwrap(),
+                clip: ClipRef::Name("Run".into()),
+                settings: Settings {
+                    rate_hz,
+                    entities: EntitySet::Joints,
+                    shape: Shape::Point,
+                    size: [0.0; 3],
+                    dimensions: 3,
+                    start_step: 0,
+                    label: "l".into(),
+                    scene: "a.glb".into(),
+                    replay: String::new(),
+                    library_version: crate::VERSION.into(),
+                },
+                output: RelPath::parse("poses/a.ospc").unwrap(),
+            }),
+        }
+    }
+
+    #[test]
+    fn the_fast_digest_equals_the_parts_digest() {
+        let j = job(30.0);
+        assert_eq!(digest(&j), KeyParts::of(&j).digest());
+        assert_ne!(digest(&j), digest(&job(30.5)));
+    }
+
+    #[test]
+    fn explain_names_the_changed_setting() {
+        let why = explain_parts(&KeyParts::of(&job(30.0)), &KeyParts::of(&job(24.0)));
+        assert_eq!(why, ["setting rate_hz changed: 30.0 -> 24.0"]);
+    }
+
+    #[test]
+    fn keys_depend_on_every_input_hash_and_path() {
+        let d = digest(&job(30.0));
+        let p = RelPath::parse("s/a.glb").unwrap();
+        let q = RelPath::parse("s/b.glb").unwrap();
+        let base = key(&d, &[(p.clone(), [1; 32])]);
+        assert_ne!(base, key(&d, &[(p.clone(), [2; 32])]));
+        assert_ne!(base, key(&d, &[(q, [1; 32])]));
+        assert_ne!(base, key(&d, &[]));
+        assert_eq!(base, key(&d, &[(p, [1; 32])]));
+    }
 }

@@ -41,10 +41,11 @@ impl Job {
         }
     }
 
-    /// Every setting, by name, in canonical text form, in a fixed order.
-    pub fn settings(&self) -> Vec<(&'static str, String)> {
+    /// Hands every setting, by name and in canonical text form, to `put`,
+    /// in a fixed order.
+    pub fn settings(&self, put: &mut dyn FnMut(&'static str, std::fmt::Arguments)) {
         match &self.spec {
-            JobSpec::PoseCache(j) => pose_cache::settings(j),
+            JobSpec::PoseCache(j) => pose_cache::settings(j, put),
         }
     }
 

@@ -2,6 +2,8 @@
 //!
 //! read source -> read external buffers -> import scene -> bake -> encode.
 
+use std::fmt;
+
 use super::{JobError, JobIo, Output};
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
 use crate::build::paths::RelPath;
@@ -23,46 +25,35 @@ pub struct PoseCacheJob {
     pub output: RelPath,
 }
 
-/// The settings in canonical text form, for the cache key and `--explain`.
-/// Floats print in Rust's shortest round-trip form, so equal values always
-/// give equal text.
-pub fn settings(job: &PoseCacheJob) -> Vec<(&'static str, String)> {
+/// Hands each setting, by name and in canonical text form, to `put`, in a
+/// fixed order; for the cache key and `--explain`. Floats print in Rust's
+/// shortest round-trip form, so equal values always give equal text.
+pub fn settings(job: &PoseCacheJob, put: &mut dyn FnMut(&'static str, fmt::Arguments)) {
     let s = &job.settings;
-    vec![
-        ("source", job.source.to_string()),
-        (
-            "animation",
-            match &job.clip {
-                ClipRef::Name(n) => format!("name {n:?}"),
-                ClipRef::Index(i) => format!("index {i}"),
-            },
-        ),
-        ("rate_hz", format!("{:?}", s.rate_hz)),
-        (
-            "entities",
-            match s.entities {
-                EntitySet::Joints => "joints",
-                EntitySet::Nodes => "nodes",
-            }
-            .to_string(),
-        ),
-        (
-            "shape",
-            match s.shape {
-                Shape::Point => "point",
-                Shape::Sphere => "sphere",
-                Shape::Box => "box",
-                Shape::Capsule => "capsule",
-            }
-            .to_string(),
-        ),
-        ("size", format!("{:?}", s.size)),
-        ("dimensions", s.dimensions.to_string()),
-        ("start_step", s.start_step.to_string()),
-        ("label", format!("{:?}", s.label)),
-        ("replay", format!("{:?}", s.replay)),
-        ("output", job.output.to_string()),
-    ]
+    put("source", format_args!("{}", job.source));
+    match &job.clip {
+        ClipRef::Name(n) => put("animation", format_args!("name {n:?}")),
+        ClipRef::Index(i) => put("animation", format_args!("index {i}")),
+    }
+    put("rate_hz", format_args!("{:?}", s.rate_hz));
+    let entities = match s.entities {
+        EntitySet::Joints => "joints",
+        EntitySet::Nodes => "nodes",
+    };
+    put("entities", format_args!("{entities}"));
+    let shape = match s.shape {
+        Shape::Point => "point",
+        Shape::Sphere => "sphere",
+        Shape::Box => "box",
+        Shape::Capsule => "capsule",
+    };
+    put("shape", format_args!("{shape}"));
+    put("size", format_args!("{:?}", s.size));
+    put("dimensions", format_args!("{}", s.dimensions));
+    put("start_step", format_args!("{}", s.start_step));
+    put("label", format_args!("{:?}", s.label));
+    put("replay", format_args!("{:?}", s.replay));
+    put("output", format_args!("{}", job.output));
 }
 
 pub fn run(job: &PoseCacheJob, io: &mut JobIo) -> Result<Vec<Output>, JobError> {
