@@ -555,3 +555,21 @@ fn clean_removes_only_what_kiln_made() {
     assert_eq!(out.status.code(), Some(2));
     assert!(p.path("precious").exists());
 }
+
+#[test]
+fn manifest_errors_are_json_too_with_json() {
+    let p = Project::demo();
+    p.write(
+        "manifests/bad.yaml",
+        "pose_caches:\n  - id: x\n    source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30\n    colour: red\n",
+    );
+    let (report, out) = p.build_json(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = &report["errors"][0];
+    assert_eq!(e["file"], "manifests/bad.yaml");
+    assert_eq!(e["line"], 6);
+    assert_eq!(e["column"], 5);
+    assert!(e["message"].as_str().unwrap().contains("colour"), "{e}");
+    // Nothing was built: a manifest problem stops the whole build.
+    assert!(!p.path("out/poses").exists());
+}
