@@ -317,3 +317,23 @@ fn gltfpack_output_stays_close_to_the_original() {
         assert!(dp <= tol, "{model}: {dp} > {tol}");
     }
 }
+
+/// The same rig rewritten by other tools (gltfpack reorders and prunes
+/// nodes; glTF-Transform rewrites every buffer) keeps its entity ids, since
+/// ids follow joint names. (three.js's exporter renames bones, "Palm2.R" to
+/// "Palm2R", so its re-export is a different rig to kiln, as to any
+/// name-based retargeting.)
+#[test]
+fn a_rewritten_rig_keeps_its_entity_ids() {
+    let s = settings(30.0, EntitySet::Joints);
+    let ids = |rel: &str| {
+        let c = pose_cache::bake(&import(rel), &ClipRef::Name("Run".into()), &s).unwrap();
+        let mut v: Vec<(u64, String)> = c.entities.iter().map(|e| (e.id, e.name.clone())).collect();
+        v.sort();
+        v
+    };
+    let original = ids("glb/Fox.glb");
+    assert_eq!(original.len(), 24);
+    assert_eq!(ids("glb-meshopt/Fox.cc.glb"), original);
+    assert_eq!(ids("glb-meshopt/Fox.gt-meshopt.glb"), original);
+}
