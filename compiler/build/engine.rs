@@ -6,7 +6,10 @@
 //!    the output folder.
 //! 2. Take the lock on `OUT/.kiln/lock` (a second build on the same folder
 //!    waits for it), then load the journal and the hash cache.
-//! 3. Decide freshness job by job, in plan order (see `fingerprint`).
+//! 3. Decide freshness job by job, in plan order (see `fingerprint`). When
+//!    the manifests are byte for byte those of the last plan, steps 1 to 3
+//!    run from the plan summary instead (`try_noop`), and a build where every
+//!    job is fresh stops there; anything dirty falls back to planning.
 //! 4. Run the dirty jobs on a pool of `threads` workers. Results land in
 //!    slots indexed by job, so the report's order (and every output byte)
 //!    is the same whatever the thread count. A failing job does not stop
@@ -28,7 +31,9 @@ use super::jobs::{Job, JobIo};
 use super::manifest::MAX_MANIFEST_BYTES;
 use super::paths::{self, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
-use super::state::{self, FileSig, HashCache, Journal, ManifestCache, OutputRecord, Record};
+use super::state::{
+    self, FileSig, HashCache, Journal, ManifestCache, OutputRecord, PlanSummary, Planned, Record,
+};
 
 /// What to build and how.
 #[derive(Clone, Debug, Default)]
@@ -73,7 +78,7 @@ pub struct OutputReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobReport {
     pub id: String,
-    pub kind: &'static str,
+    pub kind: String,
     pub manifest: String,
     pub status: Status,
     pub outputs: Vec<OutputReport>,
@@ -130,8 +135,18 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         ))
     })?;
     let manifests = read_manifests(&root, &opts.manifests)?;
+    let manifests_hash =
+        state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
     let resolver = Resolver::new(&root);
     let out = opts.out.clone().unwrap_or_else(|| root.join("out"));
+    if !opts.force
+        && let Some(report) = try_noop(&root, &out, &manifests_hash, &resolver, on_event)?
+    {
+        return Ok(Report {
+            jobs: report,
+            time: started.elapsed(),
+        });
+    }
     let mut manifest_cache = ManifestCache::load(&out.join(state::STATE_DIR));
     let jobs =
         plan::plan(&resolver, &manifests, &mut manifest_cache).map_err(BuildError::Manifests)?;
@@ -147,12 +162,21 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     remove_stale_temps(&out, &jobs);
 
     let display_out = display_base(&root, &out);
+    let plan = PlanSummary {
+        manifests: manifests_hash,
+        jobs: jobs.iter().map(planned).collect(),
+    };
     let mut slots: Vec<Option<JobReport>> = vec![None; jobs.len()];
     let mut dirty: Vec<(usize, Vec<String>)> = Vec::new();
-    for (i, job) in jobs.iter().enumerate() {
-        match freshness(job, &resolver, &out, &journal, &mut hashes, opts.force) {
-            Ok(record) => slots[i] = Some(fresh_report(job, record, &display_out)),
-            Err(why) => dirty.push((i, why)),
+    for (i, (job, p)) in jobs.iter().zip(&plan.jobs).enumerate() {
+        if opts.force {
+            dirty.push((i, vec!["--force".to_string()]));
+            continue;
+        }
+        match freshness(p, &resolver, &out, &journal, &mut hashes) {
+            Ok(record) => slots[i] = Some(fresh_report(p, record, &display_out)),
+            Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
+            Err(Stale::Because(why)) => dirty.push((i, why)),
         }
     }
     on_event(Event::Running {
@@ -175,6 +199,10 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     hashes
         .save(&state_dir)
         .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
+    if PlanSummary::load(&state_dir).as_ref() != Some(&plan) {
+        plan.save(&state_dir)
+            .map_err(|e| BuildError::Io(format!("saving the plan summary: {e}")))?;
+    }
     journal
         .compact_if_large()
         .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))?;
@@ -346,31 +374,97 @@ fn remove_stale_temps(out: &Path, jobs: &[Job]) {
     state::remove_stale_temps(&out.join(state::STATE_DIR));
 }
 
+/// The no-op path: when the manifests are exactly those of the last plan,
+/// check freshness from the plan summary without parsing or planning. Any
+/// job not fresh means "not a no-op": `None`, and the caller plans for real.
+fn try_noop(
+    root: &Path,
+    out: &Path,
+    manifests_hash: &[u8; 32],
+    resolver: &Resolver,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Option<Vec<JobReport>>, BuildError> {
+    let state_dir = out.join(state::STATE_DIR);
+    let Some(plan) = PlanSummary::load(&state_dir) else {
+        return Ok(None);
+    };
+    if plan.manifests != *manifests_hash {
+        return Ok(None);
+    }
+    let out = prepare_out_dir(out)?;
+    let _lock = lock(&state_dir, on_event)?;
+    let journal = Journal::load(&state_dir);
+    let mut hashes = HashCache::load(&state_dir);
+    let display_out = display_base(root, &out);
+    let mut reports = Vec::with_capacity(plan.jobs.len());
+    let mut all_fresh = true;
+    for p in &plan.jobs {
+        match freshness(p, resolver, &out, &journal, &mut hashes) {
+            Ok(record) => reports.push(fresh_report(p, record, &display_out)),
+            Err(_) => {
+                all_fresh = false;
+                break;
+            }
+        }
+    }
+    hashes
+        .save(&state_dir)
+        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
+    if !all_fresh {
+        return Ok(None);
+    }
+    state::remove_stale_temps(&state_dir);
+    on_event(Event::Running {
+        total: reports.len(),
+        dirty: 0,
+    });
+    Ok(Some(reports))
+}
+
+fn planned(job: &Job) -> Planned {
+    Planned {
+        id: job.id.clone(),
+        kind: job.kind().to_string(),
+        manifest: job.manifest.clone(),
+        digest: fingerprint::digest(job),
+        outputs: job.outputs(),
+    }
+}
+
+/// Why a job is not fresh.
+enum Stale<'j> {
+    /// Its settings (or kind, or kiln's version) changed since this record.
+    Settings(&'j Record),
+    /// Anything else, in words.
+    Because(Vec<String>),
+}
+
+fn explain_settings(old: &Record, job: &Job) -> Vec<String> {
+    let mut why = old
+        .parts()
+        .map(|old| fingerprint::explain_parts(&old, &KeyParts::of(job)))
+        .unwrap_or_default();
+    if why.is_empty() {
+        why.push("the job's settings changed".to_string());
+    }
+    why
+}
+
 /// The job's record if it is fresh, else why it is dirty.
 fn freshness<'j>(
-    job: &Job,
+    job: &Planned,
     resolver: &Resolver,
     out: &Path,
     journal: &'j Journal,
     hashes: &mut HashCache,
-    force: bool,
-) -> Result<&'j Record, Vec<String>> {
-    if force {
-        return Err(vec!["--force".to_string()]);
-    }
+) -> Result<&'j Record, Stale<'j>> {
     let Some(record) = journal.records.get(&job.id) else {
-        return Err(vec!["no record of an earlier build".to_string()]);
+        return Err(Stale::Because(vec![
+            "no record of an earlier build".to_string(),
+        ]));
     };
-    let digest = fingerprint::digest(job);
-    if digest != record.digest {
-        let mut why = record
-            .parts()
-            .map(|old| fingerprint::explain_parts(&old, &KeyParts::of(job)))
-            .unwrap_or_default();
-        if why.is_empty() {
-            why.push("the job's settings changed".to_string());
-        }
-        return Err(why);
+    if job.digest != record.digest {
+        return Err(Stale::Settings(record));
     }
     let mut why = Vec::new();
     let mut inputs = Vec::with_capacity(record.inputs.len());
@@ -386,23 +480,23 @@ fn freshness<'j>(
         }
     }
     if !why.is_empty() {
-        return Err(why);
+        return Err(Stale::Because(why));
     }
-    if fingerprint::key(&digest, &inputs) != record.key {
+    if fingerprint::key(&job.digest, &inputs) != record.key {
         let mut why = fingerprint::explain_inputs(&record.inputs, &inputs);
         if why.is_empty() {
             why.push("the cache key changed".to_string());
         }
-        return Err(why);
+        return Err(Stale::Because(why));
     }
-    let expected = job.outputs();
-    let same_outputs = expected.len() == record.outputs.len()
-        && expected
+    let same_outputs = job.outputs.len() == record.outputs.len()
+        && job
+            .outputs
             .iter()
             .zip(&record.outputs)
             .all(|(e, r)| e.as_str() == r.path);
     if !same_outputs {
-        return Err(vec!["the outputs changed".to_string()]);
+        return Err(Stale::Because(vec!["the outputs changed".to_string()]));
     }
     for o in &record.outputs {
         let path = out.join(&o.path);
@@ -412,7 +506,11 @@ fn freshness<'j>(
             Err(_) => why.push(format!("output {} is missing", o.path)),
         }
     }
-    if why.is_empty() { Ok(record) } else { Err(why) }
+    if why.is_empty() {
+        Ok(record)
+    } else {
+        Err(Stale::Because(why))
+    }
 }
 
 fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputReport> {
@@ -421,15 +519,15 @@ fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputRep
         .map(|o| OutputReport {
             path: display_out.join(&o.path),
             bytes: o.bytes,
-            sha256: o.sha256.clone(),
+            sha256: state::to_hex(&o.sha256),
         })
         .collect()
 }
 
-fn fresh_report(job: &Job, record: &Record, display_out: &Path) -> JobReport {
+fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport {
     JobReport {
         id: job.id.clone(),
-        kind: job.kind(),
+        kind: job.kind.clone(),
         manifest: job.manifest.clone(),
         status: Status::Fresh,
         outputs: output_reports(&record.outputs, display_out),
@@ -452,7 +550,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     let result = build_job(job, shared);
     let mut report = JobReport {
         id: job.id.clone(),
-        kind: job.kind(),
+        kind: job.kind().to_string(),
         manifest: job.manifest.clone(),
         status: Status::Built,
         outputs: Vec::new(),
@@ -496,7 +594,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
         records.push(OutputRecord {
             path: output.path.to_string(),
             bytes: output.bytes.len() as u64,
-            sha256: state::to_hex(&Sha256::digest(&output.bytes)),
+            sha256: Sha256::digest(&output.bytes).into(),
             mtime_ns: FileSig::of(&meta).mtime_ns,
         });
     }

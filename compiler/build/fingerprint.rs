@@ -38,7 +38,7 @@ pub const KEY_FORMAT: &str = "kiln-key-v2";
 
 /// What the job is (items 2 to 4 above), kept in the job's record so
 /// `--explain` can say which part changed.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyParts {
     pub kind: String,
     pub kind_version: u32,

@@ -203,7 +203,7 @@ impl From<Spanned<RawPoseCache>> for PoseCacheEntry {
 /// most of a no-op build's work). See `ManifestCache` in `state`.
 pub fn encode_parsed(m: &Manifest) -> Vec<u8> {
     let mut w = Writer::default();
-    w.u64(m.pose_caches.len() as u64);
+    w.var(m.pose_caches.len() as u64);
     for e in &m.pose_caches {
         put_pos(&mut w, e.pos);
         put_at(&mut w, &e.id, |w, v| w.str(v));

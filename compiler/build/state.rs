@@ -13,6 +13,8 @@
 //!   not kept (a write in the same timestamp tick could go unseen).
 //! - `manifests`: each manifest's parsed form, by the BLAKE3 of its text,
 //!   so an unchanged manifest is not parsed again.
+//! - `plan`: the last plan's jobs (id, settings digest, outputs), by the
+//!   hash of the manifests it came from, so a no-op build need not plan.
 //! - `lock`: held for the whole build (see `engine`).
 //!
 //! All are in kiln's own state encoding (`wire`), tied to the kiln version
@@ -35,6 +37,8 @@ const MANIFESTS: &str = "manifests";
 const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN1";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL1";
 const MANIFESTS_MAGIC: &[u8; 8] = b"KILNMAN1";
+const PLAN: &str = "plan";
+const PLAN_MAGIC: &[u8; 8] = b"KILNPLN1";
 
 /// A file's stat signature: if any part changes, the content is re-hashed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,7 +137,7 @@ impl HashCache {
             return Ok(());
         }
         let mut w = Writer::default();
-        w.u64(self.entries.len() as u64);
+        w.var(self.entries.len() as u64);
         for (path, (sig, hash)) in &self.entries {
             w.str(path.as_str());
             w.u64(sig.size);
@@ -147,7 +151,7 @@ impl HashCache {
 
 fn decode_files(body: &[u8]) -> Option<BTreeMap<RelPath, (FileSig, [u8; 32])>> {
     let mut r = Reader::new(body);
-    let n = r.count(64)?;
+    let n = r.count(58)?;
     let mut entries = BTreeMap::new();
     for _ in 0..n {
         let path = RelPath::parse(r.str()?).ok()?;
@@ -187,7 +191,7 @@ impl ManifestCache {
         let unused = wire::open(MANIFESTS_MAGIC, &file)
             .and_then(|body| {
                 let mut r = Reader::new(body);
-                let n = r.count(40)?;
+                let n = r.count(33)?;
                 let mut entries = BTreeMap::new();
                 for _ in 0..n {
                     entries.insert(r.hash()?, r.bytes()?.to_vec());
@@ -220,7 +224,7 @@ impl ManifestCache {
             return Ok(());
         }
         let mut w = Writer::default();
-        w.u64(self.used.len() as u64);
+        w.var(self.used.len() as u64);
         for (hash, bytes) in &self.used {
             w.hash(hash);
             w.bytes(bytes);
@@ -230,14 +234,93 @@ impl ManifestCache {
     }
 }
 
+/// What the freshness check needs of a planned job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planned {
+    pub id: String,
+    pub kind: String,
+    pub manifest: String,
+    /// `fingerprint::digest` of the job.
+    pub digest: [u8; 32],
+    /// Relative to the output folder.
+    pub outputs: Vec<RelPath>,
+}
+
+/// The last plan made from a given set of manifest texts: with it, a build
+/// whose manifests are unchanged can decide that every job is fresh without
+/// planning at all (see `engine::try_noop`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlanSummary {
+    /// `manifests_hash` of the manifests the plan was made from.
+    pub manifests: [u8; 32],
+    pub jobs: Vec<Planned>,
+}
+
+impl PlanSummary {
+    pub fn load(state_dir: &Path) -> Option<PlanSummary> {
+        let file = fs::read(state_dir.join(PLAN)).ok()?;
+        let mut r = Reader::new(wire::open(PLAN_MAGIC, &file)?);
+        let manifests = r.hash()?;
+        let n = r.count(39)?;
+        let mut jobs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let id = r.string()?;
+            let kind = r.string()?;
+            let manifest = r.string()?;
+            let digest = r.hash()?;
+            let n_outputs = r.count(2)?;
+            let mut outputs = Vec::with_capacity(n_outputs);
+            for _ in 0..n_outputs {
+                outputs.push(RelPath::parse(r.str()?).ok()?);
+            }
+            jobs.push(Planned {
+                id,
+                kind,
+                manifest,
+                digest,
+                outputs,
+            });
+        }
+        r.is_empty().then_some(PlanSummary { manifests, jobs })
+    }
+
+    pub fn save(&self, state_dir: &Path) -> io::Result<()> {
+        let mut w = Writer::default();
+        w.hash(&self.manifests);
+        w.var(self.jobs.len() as u64);
+        for j in &self.jobs {
+            w.str(&j.id);
+            w.str(&j.kind);
+            w.str(&j.manifest);
+            w.hash(&j.digest);
+            w.var(j.outputs.len() as u64);
+            for o in &j.outputs {
+                w.str(o.as_str());
+            }
+        }
+        write_atomic(&state_dir.join(PLAN), &wire::seal(PLAN_MAGIC, &w.buf))
+    }
+}
+
+/// The hash of a build's manifests: their names and texts, in order.
+pub fn manifests_hash<'a>(manifests: impl Iterator<Item = (&'a str, &'a str)>) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    for (file, text) in manifests {
+        h.update(&(file.len() as u64).to_le_bytes());
+        h.update(file.as_bytes());
+        h.update(&(text.len() as u64).to_le_bytes());
+        h.update(text.as_bytes());
+    }
+    *h.finalize().as_bytes()
+}
+
 /// An output as the job left it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutputRecord {
     /// Relative to the output folder.
     pub path: String,
     pub bytes: u64,
-    /// Lowercase hex.
-    pub sha256: String,
+    pub sha256: [u8; 32],
     pub mtime_ns: u64,
 }
 
@@ -251,8 +334,9 @@ pub struct Record {
     /// Every file the job read, in the order read, with its content hash.
     pub inputs: Vec<InputHash>,
     pub outputs: Vec<OutputRecord>,
-    /// The job's `KeyParts` as JSON, parsed only to explain a rebuild.
-    detail: String,
+    /// The job's `KeyParts` in the state encoding, decoded only to explain
+    /// a rebuild.
+    detail: Vec<u8>,
 }
 
 impl Record {
@@ -269,39 +353,39 @@ impl Record {
             digest,
             inputs,
             outputs,
-            detail: serde_json::to_string(parts).expect("key parts serialize"),
+            detail: encode_parts(parts),
         }
     }
 
     /// What the job was, if the record says so legibly.
     pub fn parts(&self) -> Option<KeyParts> {
-        serde_json::from_str(&self.detail).ok()
+        decode_parts(&self.detail)
     }
 
     fn encode(&self, w: &mut Writer) {
         w.str(&self.id);
         w.hash(&self.key);
         w.hash(&self.digest);
-        w.u64(self.inputs.len() as u64);
+        w.var(self.inputs.len() as u64);
         for (path, hash) in &self.inputs {
             w.str(path.as_str());
             w.hash(hash);
         }
-        w.u64(self.outputs.len() as u64);
+        w.var(self.outputs.len() as u64);
         for o in &self.outputs {
             w.str(&o.path);
             w.u64(o.bytes);
-            w.str(&o.sha256);
+            w.hash(&o.sha256);
             w.u64(o.mtime_ns);
         }
-        w.str(&self.detail);
+        w.bytes(&self.detail);
     }
 
     fn decode(r: &mut Reader) -> Option<Record> {
         let id = r.string()?;
         let key = r.hash()?;
         let digest = r.hash()?;
-        let n_inputs = r.count(40)?;
+        let n_inputs = r.count(34)?;
         let mut inputs = Vec::with_capacity(n_inputs);
         for _ in 0..n_inputs {
             inputs.push((RelPath::parse(r.str()?).ok()?, r.hash()?));
@@ -312,7 +396,7 @@ impl Record {
             outputs.push(OutputRecord {
                 path: r.string()?,
                 bytes: r.u64()?,
-                sha256: r.string()?,
+                sha256: r.hash()?,
                 mtime_ns: r.u64()?,
             });
         }
@@ -322,7 +406,7 @@ impl Record {
             digest,
             inputs,
             outputs,
-            detail: r.string()?,
+            detail: r.bytes()?.to_vec(),
         })
     }
 
@@ -331,11 +415,42 @@ impl Record {
         let mut body = Writer::default();
         self.encode(&mut body);
         let mut w = Writer::default();
-        w.u64(body.buf.len() as u64);
+        w.var(body.buf.len() as u64);
         w.u32(crc32fast::hash(&body.buf));
         w.buf.extend_from_slice(&body.buf);
         w.buf
     }
+}
+
+fn encode_parts(parts: &KeyParts) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.str(&parts.kind);
+    w.u32(parts.kind_version);
+    w.str(&parts.kiln_version);
+    w.var(parts.settings.len() as u64);
+    for (name, value) in &parts.settings {
+        w.str(name);
+        w.str(value);
+    }
+    w.buf
+}
+
+fn decode_parts(bytes: &[u8]) -> Option<KeyParts> {
+    let mut r = Reader::new(bytes);
+    let kind = r.string()?;
+    let kind_version = r.u32()?;
+    let kiln_version = r.string()?;
+    let n = r.count(3)?;
+    let mut settings = Vec::with_capacity(n);
+    for _ in 0..n {
+        settings.push((r.string()?, r.string()?));
+    }
+    r.is_empty().then_some(KeyParts {
+        kind,
+        kind_version,
+        kiln_version,
+        settings,
+    })
 }
 
 /// The job records, and the open journal to append to.
@@ -430,7 +545,7 @@ impl Journal {
 }
 
 fn read_frame(r: &mut Reader) -> Option<Record> {
-    let len = usize::try_from(r.u64()?).ok()?;
+    let len = usize::try_from(r.var()?).ok()?;
     let crc = r.u32()?;
     let mut body = Reader::new(r.take_exact(len)?);
     if crc32fast::hash(body.remaining()) != crc {
@@ -510,7 +625,7 @@ mod tests {
             vec![OutputRecord {
                 path: "poses/x.ospc".into(),
                 bytes: 3,
-                sha256: "ab".into(),
+                sha256: [7; 32],
                 mtime_ns: 9,
             }],
         )
@@ -552,6 +667,25 @@ mod tests {
         bytes[last] ^= 0x10;
         fs::write(&path, &bytes).unwrap();
         assert!(Journal::load(dir.path()).records.is_empty());
+    }
+
+    #[test]
+    fn plan_summary_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let plan = PlanSummary {
+            manifests: [9; 32],
+            jobs: vec![Planned {
+                id: "a".into(),
+                kind: "pose_cache".into(),
+                manifest: "manifests/m.yaml".into(),
+                digest: [4; 32],
+                outputs: vec![RelPath::parse("poses/a.ospc").unwrap()],
+            }],
+        };
+        plan.save(dir.path()).unwrap();
+        assert_eq!(PlanSummary::load(dir.path()), Some(plan));
+        let a = manifests_hash([("m.yaml", "ab")].into_iter());
+        assert_ne!(a, manifests_hash([("m.yaml", "a"), ("b", "")].into_iter()));
     }
 
     #[test]

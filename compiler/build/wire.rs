@@ -2,7 +2,7 @@
 //!
 //! Not a user-facing format: written and read only by the same kiln
 //! version (the envelope carries it), so it can change freely. Little
-//! endian, strings and lists length-prefixed. Every read is bounds-checked
+//! endian, strings and lists prefixed with their length as a LEB128 number. Every read is bounds-checked
 //! and returns `None` on anything unexpected; a state file that does not
 //! read back is simply treated as absent, which only costs a rebuild.
 //!
@@ -40,8 +40,18 @@ impl Writer {
         self.u32(v.to_bits());
     }
 
+    /// An unsigned LEB128 number: 7 bits a byte, low first (lengths and
+    /// counts, which are mostly small).
+    pub fn var(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.buf.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.buf.push(v as u8);
+    }
+
     pub fn bytes(&mut self, v: &[u8]) {
-        self.u64(v.len() as u64);
+        self.var(v.len() as u64);
         self.buf.extend_from_slice(v);
     }
 
@@ -115,8 +125,21 @@ impl<'a> Reader<'a> {
         Some(f32::from_bits(self.u32()?))
     }
 
+    /// An unsigned LEB128 number of at most 10 bytes.
+    pub fn var(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..70).step_by(7) {
+            let b = self.u8()?;
+            v |= u64::from(b & 0x7f).checked_shl(shift)?;
+            if b & 0x80 == 0 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
     pub fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
+        let n = usize::try_from(self.var()?).ok()?;
         self.take(n)
     }
 
@@ -133,9 +156,10 @@ impl<'a> Reader<'a> {
     }
 
     /// A list length, bounded by the bytes left (each item takes at least
-    /// `min_item_bytes`), so a corrupt count cannot size an allocation.
+    /// `min_item_bytes`, which must not exceed the smallest encoding of an
+    /// item), so a corrupt count cannot size an allocation.
     pub fn count(&mut self, min_item_bytes: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
+        let n = usize::try_from(self.var()?).ok()?;
         (n.checked_mul(min_item_bytes.max(1))? <= self.rest.len()).then_some(n)
     }
 }
@@ -190,12 +214,25 @@ mod tests {
     }
 
     #[test]
+    fn var_round_trips() {
+        for v in [0, 1, 127, 128, 300, u64::from(u32::MAX), u64::MAX] {
+            let mut w = Writer::default();
+            w.var(v);
+            let mut r = Reader::new(&w.buf);
+            assert_eq!(r.var(), Some(v));
+            assert!(r.is_empty());
+        }
+        assert_eq!(Reader::new(&[0x80; 11]).var(), None);
+        assert_eq!(Reader::new(&[0x80]).var(), None);
+    }
+
+    #[test]
     fn counts_cannot_exceed_the_bytes_left() {
         let mut w = Writer::default();
-        w.u64(u64::MAX / 2);
+        w.var(u64::MAX / 2);
         assert_eq!(Reader::new(&w.buf).count(1), None);
         let mut w = Writer::default();
-        w.u64(3);
+        w.var(3);
         w.buf.extend_from_slice(&[0; 6]);
         assert_eq!(Reader::new(&w.buf).count(2), Some(3));
         assert_eq!(Reader::new(&w.buf).count(3), None);
