@@ -9,7 +9,9 @@ use kiln::import::gltf;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
-    let path = args.next().unwrap_or_else(|| "sources/characters/Fox.glb".into());
+    let path = args
+        .next()
+        .unwrap_or_else(|| "sources/characters/Fox.glb".into());
     let clip = args.next().unwrap_or_else(|| "Run".into());
 
     let bytes = std::fs::read(&path)?;
