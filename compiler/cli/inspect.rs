@@ -12,7 +12,43 @@ use crate::model::Scene;
 /// A file kiln understands, decoded.
 pub enum FileKind {
     PoseCache(PoseCache),
-    Gltf(Scene),
+    Gltf(Box<GltfSummary>),
+}
+
+/// What a glTF asset holds, beyond the scene kiln imports.
+pub struct GltfSummary {
+    pub scene: Scene,
+    pub generator: Option<String>,
+    pub extensions_used: Vec<String>,
+    pub extensions_required: Vec<String>,
+    pub meshes: usize,
+    pub primitives: usize,
+    pub accessors: usize,
+    pub buffer_views: usize,
+    pub buffers: usize,
+}
+
+/// Loads a glTF asset, reads every accessor (so a broken one anywhere is
+/// found, not just in what a pose cache needs) and imports its scene.
+fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummary, String> {
+    let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
+    let asset = gltf::Asset::load(bytes, externals).map_err(invalid)?;
+    let doc = asset.document();
+    for i in 0..doc.accessors.len() {
+        asset.accessor(i).map_err(invalid)?;
+    }
+    let scene = gltf::import_scene(bytes, externals).map_err(invalid)?;
+    Ok(GltfSummary {
+        scene,
+        generator: doc.asset.generator.clone(),
+        extensions_used: doc.extensions_used.clone(),
+        extensions_required: doc.extensions_required.clone(),
+        meshes: doc.meshes.len(),
+        primitives: doc.meshes.iter().map(|m| m.primitives.len()).sum(),
+        accessors: doc.accessors.len(),
+        buffer_views: doc.buffer_views.len(),
+        buffers: doc.buffers.len(),
+    })
 }
 
 /// Reads and fully decodes `file`; an error names the format and the rule.
@@ -26,9 +62,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
     if bytes.starts_with(b"glTF") || is_gltf_json {
         let externals = read_externals(file, &bytes)?;
-        return gltf::import_scene(&bytes, &externals)
-            .map(FileKind::Gltf)
-            .map_err(|e| format!("invalid glTF: {e}"));
+        return load_gltf(&bytes, &externals).map(|g| FileKind::Gltf(Box::new(g)));
     }
     Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
 }
@@ -146,9 +180,18 @@ fn print_pose_cache(file: &Path, c: &PoseCache) {
     }
 }
 
-fn scene_json(s: &Scene) -> Value {
+fn scene_json(g: &GltfSummary) -> Value {
+    let s = &g.scene;
     json!({
         "format": "gltf",
+        "generator": g.generator,
+        "extensions_used": g.extensions_used,
+        "extensions_required": g.extensions_required,
+        "meshes": g.meshes,
+        "primitives": g.primitives,
+        "accessors": g.accessors,
+        "buffer_views": g.buffer_views,
+        "buffers": g.buffers,
         "nodes": s.nodes.len(),
         "roots": s.roots,
         "skins": s.skins.iter().map(|k| json!({
@@ -164,8 +207,31 @@ fn scene_json(s: &Scene) -> Value {
     })
 }
 
-fn print_scene(file: &Path, s: &Scene) {
+fn print_scene(file: &Path, g: &GltfSummary) {
+    let s = &g.scene;
     out!("{}: glTF 2.0", file.display());
+    if let Some(generator) = &g.generator {
+        out!("  generator: {generator}");
+    }
+    if !g.extensions_used.is_empty() {
+        out!(
+            "  extensions: {} (required: {})",
+            g.extensions_used.join(", "),
+            if g.extensions_required.is_empty() {
+                "none".to_string()
+            } else {
+                g.extensions_required.join(", ")
+            }
+        );
+    }
+    out!(
+        "  {} meshes ({} primitives), {} accessors, {} buffer views, {} buffers",
+        g.meshes,
+        g.primitives,
+        g.accessors,
+        g.buffer_views,
+        g.buffers
+    );
     out!("  {} nodes, {} roots", s.nodes.len(), s.roots.len());
     for (i, k) in s.skins.iter().enumerate() {
         out!(

@@ -26,11 +26,12 @@ fn verify(file: &Path) -> Result<String, String> {
             cache.entities.len(),
             cache.n_frames()
         )),
-        FileKind::Gltf(scene) => Ok(format!(
-            "valid glTF ({} nodes, {} skins, {} animations)",
-            scene.nodes.len(),
-            scene.skins.len(),
-            scene.clips.len()
+        FileKind::Gltf(g) => Ok(format!(
+            "valid glTF ({} nodes, {} skins, {} animations, {} accessors)",
+            g.scene.nodes.len(),
+            g.scene.skins.len(),
+            g.scene.clips.len(),
+            g.accessors
         )),
     }
 }
