@@ -12,7 +12,7 @@ use crate::model::Scene;
 /// A file kiln understands, decoded.
 pub enum FileKind {
     PoseCache(PoseCache),
-    Gltf(Box<GltfSummary>),
+    Gltf(GltfSummary),
 }
 
 /// What a glTF asset holds, beyond the scene kiln imports.
@@ -62,7 +62,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
     if bytes.starts_with(b"glTF") || is_gltf_json {
         let externals = read_externals(file, &bytes)?;
-        return load_gltf(&bytes, &externals).map(|g| FileKind::Gltf(Box::new(g)));
+        return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
     Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
 }
