@@ -166,28 +166,19 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         manifests: manifests_hash,
         jobs: jobs.iter().map(planned).collect(),
     };
-    let mut slots: Vec<Option<JobReport>> = vec![None; jobs.len()];
-    let mut dirty: Vec<(usize, Vec<String>)> = Vec::new();
-    for (i, (job, p)) in jobs.iter().zip(&plan.jobs).enumerate() {
-        if opts.force {
-            dirty.push((i, vec!["--force".to_string()]));
-            continue;
-        }
-        match freshness(p, &resolver, &out, &journal, &mut hashes) {
-            Ok(record) => slots[i] = Some(fresh_report(p, record, &display_out)),
-            Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
-            Err(Stale::Because(why)) => dirty.push((i, why)),
-        }
-    }
+    let place = Place {
+        resolver: &resolver,
+        out: &out,
+        display_out: &display_out,
+    };
+    let (mut slots, dirty) = decide(&jobs, &plan, &place, &journal, &mut hashes, opts.force);
     on_event(Event::Running {
         total: jobs.len(),
         dirty: dirty.len(),
     });
 
     let shared = Shared {
-        resolver: &resolver,
-        out: &out,
-        display_out: &display_out,
+        place,
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
     };
@@ -196,16 +187,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         slots[i] = Some(report);
     }
 
-    hashes
-        .save(&state_dir)
-        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
-    if PlanSummary::load(&state_dir).as_ref() != Some(&plan) {
-        plan.save(&state_dir)
-            .map_err(|e| BuildError::Io(format!("saving the plan summary: {e}")))?;
-    }
-    journal
-        .compact_if_large()
-        .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))?;
+    save_state(&state_dir, &hashes, &plan, &mut journal)?;
     Ok(Report {
         jobs: slots
             .into_iter()
@@ -215,10 +197,70 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     })
 }
 
+/// One report per job, in plan order, filled in as jobs are decided or run.
+type Slots = Vec<Option<JobReport>>;
+
+/// A dirty job: its index in the plan, and why it must run.
+type Dirty = (usize, Vec<String>);
+
+/// Where a build reads and writes.
+struct Place<'a> {
+    resolver: &'a Resolver,
+    out: &'a Path,
+    /// `out` as reports show it (relative to the root when inside it).
+    display_out: &'a Path,
+}
+
+/// Freshness of every job, in plan order: a report for each fresh one, and
+/// the dirty ones with why.
+fn decide(
+    jobs: &[Job],
+    plan: &PlanSummary,
+    place: &Place,
+    journal: &Journal,
+    hashes: &mut HashCache,
+    force: bool,
+) -> (Slots, Vec<Dirty>) {
+    let mut slots: Slots = vec![None; jobs.len()];
+    let mut dirty = Vec::new();
+    for (i, (job, p)) in jobs.iter().zip(&plan.jobs).enumerate() {
+        if force {
+            dirty.push((i, vec!["--force".to_string()]));
+            continue;
+        }
+        match freshness(p, place.resolver, place.out, journal, hashes) {
+            Ok(record) => slots[i] = Some(fresh_report(p, record, place.display_out)),
+            Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
+            Err(Stale::Because(why)) => dirty.push((i, why)),
+        }
+    }
+    (slots, dirty)
+}
+
+/// Writes what the next build needs: the hash cache, the plan summary (if
+/// it changed), and a compacted journal (if it grew).
+fn save_state(
+    state_dir: &Path,
+    hashes: &HashCache,
+    plan: &PlanSummary,
+    journal: &mut Journal,
+) -> Result<(), BuildError> {
+    hashes
+        .save(state_dir)
+        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
+    if PlanSummary::load(state_dir).as_ref() != Some(plan) {
+        plan.save(state_dir)
+            .map_err(|e| BuildError::Io(format!("saving the plan summary: {e}")))?;
+    }
+    journal
+        .compact_if_large()
+        .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))
+}
+
 /// Runs the dirty jobs on `threads` workers (all cores when 0); each
 /// result carries its job's index. No pool is started for a no-op build.
 fn run_dirty(
-    dirty: Vec<(usize, Vec<String>)>,
+    dirty: Vec<Dirty>,
     jobs: &[Job],
     shared: &Shared,
     threads: usize,
@@ -537,10 +579,9 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
     }
 }
 
+/// What parallel jobs share.
 struct Shared<'a> {
-    resolver: &'a Resolver,
-    out: &'a Path,
-    display_out: &'a Path,
+    place: Place<'a>,
     journal: Mutex<&'a mut Journal>,
     hashes: Mutex<&'a mut HashCache>,
 }
@@ -559,7 +600,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
         error: None,
     };
     match result {
-        Ok(outputs) => report.outputs = output_reports(&outputs, shared.display_out),
+        Ok(outputs) => report.outputs = output_reports(&outputs, shared.place.display_out),
         Err(e) => {
             report.status = Status::Failed;
             report.error = Some(Diagnostic {
@@ -575,7 +616,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
 
 /// Runs the recipe, writes its outputs, records the job.
 fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::jobs::JobError> {
-    let mut io = JobIo::new(shared.resolver);
+    let mut io = JobIo::new(shared.place.resolver);
     let outputs = job.run(&mut io)?;
     let reads = io.into_reads();
     let io_error = |what: &str, e: std::io::Error| super::jobs::JobError {
@@ -584,7 +625,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
     };
     let mut records = Vec::with_capacity(outputs.len());
     for output in &outputs {
-        let path = output.path.under(shared.out);
+        let path = output.path.under(shared.place.out);
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
         }
