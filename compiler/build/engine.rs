@@ -159,7 +159,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         .map_err(|e| BuildError::Io(format!("saving the manifest cache: {e}")))?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
-    remove_stale_temps(&out, &jobs);
+    prepare_output_dirs(&out, &jobs)?;
 
     let display_out = display_base(&root, &out);
     let plan = PlanSummary {
@@ -398,7 +398,9 @@ fn lock(state_dir: &Path, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File,
     }
 }
 
-fn remove_stale_temps(out: &Path, jobs: &[Job]) {
+/// Creates every folder the jobs write into (once, not per job) and
+/// removes the temporary files a killed build left there.
+fn prepare_output_dirs(out: &Path, jobs: &[Job]) -> Result<(), BuildError> {
     let mut dirs = std::collections::BTreeSet::new();
     for job in jobs {
         for output in job.outputs() {
@@ -410,10 +412,14 @@ fn remove_stale_temps(out: &Path, jobs: &[Job]) {
         }
     }
     for dir in dirs {
-        state::remove_stale_temps(&out.join(dir));
+        let dir = out.join(dir);
+        fs::create_dir_all(&dir)
+            .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", dir.display())))?;
+        state::remove_stale_temps(&dir);
     }
     state::remove_stale_temps(out);
     state::remove_stale_temps(&out.join(state::STATE_DIR));
+    Ok(())
 }
 
 /// The no-op path: when the manifests are exactly those of the last plan,
@@ -625,10 +631,8 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
     };
     let mut records = Vec::with_capacity(outputs.len());
     for output in &outputs {
+        // The folder exists: `prepare_output_dirs` made it.
         let path = output.path.under(shared.place.out);
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
-        }
         state::write_atomic(&path, &output.bytes)
             .map_err(|e| io_error(&path.display().to_string(), e))?;
         let meta = fs::metadata(&path).map_err(|e| io_error(&path.display().to_string(), e))?;
