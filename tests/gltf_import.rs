@@ -1383,3 +1383,24 @@ mod layouts {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Regressions found by fuzzing and review, one test per bug
+
+/// A meshopt view of a fallback buffer reads zeros past its decoded data up
+/// to its `byteLength`; that length was bounded only by the fallback
+/// buffer's declared `byteLength`, which has no data to bound it, so a few
+/// bytes of JSON made the importer try to allocate 512 GiB and abort. The
+/// whole view now counts against the decoded-bytes limit.
+#[test]
+fn meshopt_view_zero_fill_is_bounded_by_the_decoded_limit() {
+    let bytes = patched("glb-meshopt/SimpleSkin.cc.glb", |j| {
+        j["buffers"][1]["byteLength"] = json!(1u64 << 40);
+        j["bufferViews"][0]["byteLength"] = json!(1u64 << 39);
+    });
+    assert_rejected(
+        &bytes,
+        &[],
+        &["bufferViews[0].extensions.EXT_meshopt_compression", "limit"],
+    );
+}

@@ -5,4 +5,5 @@
 //! `docs/formats/`), states its limits as named constants, and offers
 //! `decode`, `encode` and `validate`.
 
+pub mod glb;
 pub mod ospc;

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use kiln::formats::glb;
 use kiln::import::gltf::import_scene;
 use kiln::model::Scene;
 use serde_json::{Value, json};
@@ -51,44 +52,17 @@ pub fn scene(rel: &str) -> Scene {
     import_scene(&read(rel), &[]).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// The JSON and BIN chunks of a GLB (assumes a well-formed file).
+/// The JSON and BIN chunks of a GLB (panics if it is not well-formed).
 pub fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
-    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
-    let json_len = u32_at(12);
-    let json = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let bin_at = 20 + json_len;
-    let bin = if bin_at < bytes.len() {
-        bytes[bin_at + 8..bin_at + 8 + u32_at(bin_at)].to_vec()
-    } else {
-        Vec::new()
-    };
-    (json, bin)
+    let g = glb::decode(bytes).unwrap();
+    let json = serde_json::from_slice(g.json_text()).unwrap();
+    (json, g.bin.unwrap_or_default().to_vec())
 }
 
+/// A GLB of `json` and, unless it is empty, a BIN chunk of `bin`.
 pub fn make_glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = serde_json::to_vec(json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    if !bin.is_empty() {
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-    }
-    let n = out.len() as u32;
-    out[8..12].copy_from_slice(&n.to_le_bytes());
-    out
+    let text = serde_json::to_vec(json).unwrap();
+    glb::encode(&text, (!bin.is_empty()).then_some(bin))
 }
 
 /// A corpus GLB with its JSON edited by `edit`.

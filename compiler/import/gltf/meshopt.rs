@@ -15,9 +15,10 @@
 //! multiple of 4 and at most 256, index size 2 or 4, triangle count a
 //! multiple of 3) and of the filters (their strides) is checked first.
 //! Before anything is allocated, the decoded size `count * byteStride` is
-//! bounded by [`MAX_DECODED_BYTES`] (across all views of an asset), by the
-//! view's `byteLength` and by what the compressed bytes can possibly hold
-//! ([`MAX_VERTEX_RATIO`]).
+//! bounded by the view's `byteLength` and by what the compressed bytes can
+//! possibly hold ([`MAX_VERTEX_RATIO`]), and the view's `byteLength` (the
+//! decoded bytes and the zeros after them) by [`MAX_DECODED_BYTES`] across
+//! all views of an asset.
 //!
 //! Rejects: an unknown mode or filter, a filter with a mode other than
 //! ATTRIBUTES, COLOR under EXT, a stride or count breaking the rules
@@ -32,8 +33,9 @@ use super::Error;
 use super::filters;
 use super::json::MeshoptView;
 
-/// Most bytes all compressed views of one asset may decode to (1 GiB): far
-/// above any game asset, low enough that a hostile `count` cannot exhaust
+/// Most bytes all compressed views of one asset may hold once decoded (1
+/// GiB, `byteLength` of each view, zero fill included): far above any game
+/// asset, low enough that a hostile `count` or `byteLength` cannot exhaust
 /// memory.
 pub const MAX_DECODED_BYTES: usize = 1 << 30;
 
@@ -67,8 +69,8 @@ enum Filter {
 /// Decodes one compressed view. `path` names the extension object
 /// (`bufferViews[3].extensions.EXT_meshopt_compression`), `source` is the
 /// compressed byte range, `view_length` the view's own `byteLength`, and
-/// `budget` what is left of [`MAX_DECODED_BYTES`]. Returns exactly
-/// `count * byteStride` bytes.
+/// `budget` what is left of [`MAX_DECODED_BYTES`], from which the whole
+/// view is taken. Returns exactly `count * byteStride` bytes.
 pub(crate) fn decode(
     path: &str,
     khr: bool,
@@ -92,15 +94,18 @@ pub(crate) fn decode(
             ),
         ));
     };
-    if size > *budget {
+    // The view holds `view_length` bytes: the decoded ones, then zeros.
+    // All of them count, or a long view over a data-less fallback buffer
+    // would allocate without bound.
+    if view_length > *budget {
         return Err(Error::at(
             path,
             format!(
-                "decoding {size} more bytes exceeds the limit of {MAX_DECODED_BYTES} decoded bytes per asset"
+                "a buffer view of {view_length} more decoded bytes exceeds the limit of {MAX_DECODED_BYTES} decoded bytes per asset"
             ),
         ));
     }
-    *budget -= size;
+    *budget -= view_length;
     check_header(path, mode, source)?;
     check_ratio(path, mode, m, size, source.len())?;
 

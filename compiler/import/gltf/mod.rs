@@ -5,7 +5,8 @@
 //! accessor (for the mesh reader that comes later).
 //!
 //! The stages, one file each, in the order [`Asset::load`] runs them:
-//! 1. `container.rs`: the GLB header and chunks, or `.gltf` JSON text;
+//! 1. `container.rs`: `.gltf` JSON text, or else a GLB, whose header and
+//!    chunks [`crate::formats::glb`] reads;
 //! 2. [`json`]: the glTF JSON subset we read (unknown keys are tolerated);
 //! 3. `asset.rs`: `extensionsRequired` against what we support;
 //! 4. `buffers.rs`: the GLB BIN chunk, `data:` URIs and external files;

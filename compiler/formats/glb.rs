@@ -1,0 +1,475 @@
+//! The GLB container of glTF 2.0 (`.glb`). Spec: `docs/formats/glb.md`.
+//!
+//! A GLB is a 12-byte header (magic `glTF`, version 2, total length) and
+//! then chunks, each an 8-byte header (length, type) and its data: first
+//! the JSON chunk, then optionally the BIN chunk, then chunks of other
+//! types, which readers skip. This module reads and writes that framing
+//! only; what the JSON says is the importer's business
+//! (`import::gltf`).
+//!
+//! The codec is pure: bytes in, values out. It touches no files, spawns no
+//! threads and prints nothing. Errors name the byte offset and the rule;
+//! the caller prefixes the input's name.
+//!
+//! # Guarantees
+//!
+//! - [`decode`] allocates nothing: a [`Glb`] borrows its chunks from the
+//!   input. Every length is checked against the bytes that are there, with
+//!   checked arithmetic, before it is used.
+//! - [`decode`] returns the chunks exactly as stored, padding included, so
+//!   [`encode`] of a decoded GLB gives back the input bytes when the input
+//!   has no skipped chunks (and its JSON and BIN prefix otherwise, with the
+//!   header's length adjusted).
+//! - [`validate`] accepts every decoded [`Glb`], and [`encode`] of anything
+//!   [`validate`] accepts succeeds and decodes to the same chunks (padded
+//!   to 4 bytes).
+//!
+//! # Limits
+//!
+//! [`MAX_FILE_BYTES`]: the header's length is a `u32`.
+//!
+//! # Lenient readings
+//!
+//! The rules are glTF 2.0's (section 4.4, "GLB File Format
+//! Specification"), read strictly, with two exceptions that real writers
+//! need, both confined to [`Glb::json_text`]: JSON padding of NUL bytes
+//! (the spec says spaces) and a UTF-8 byte order mark (the spec forbids
+//! one) are dropped rather than rejected.
+
+use std::fmt;
+
+/// The first four bytes of every GLB: `glTF`.
+pub const MAGIC: [u8; 4] = *b"glTF";
+/// The only container version this codec reads and writes (glTF 2.0).
+pub const VERSION: u32 = 2;
+/// Bytes of the file header: magic, version, length.
+pub const HEADER_BYTES: usize = 12;
+/// Bytes of a chunk header: length, type.
+pub const CHUNK_HEADER_BYTES: usize = 8;
+/// Every chunk starts and ends on a multiple of this many bytes.
+pub const ALIGNMENT: usize = 4;
+/// The JSON chunk's type: `JSON` read as a little-endian `u32`.
+pub const CHUNK_JSON: u32 = u32::from_le_bytes(*b"JSON");
+/// The BIN chunk's type: `BIN\0` read as a little-endian `u32`.
+pub const CHUNK_BIN: u32 = u32::from_le_bytes(*b"BIN\0");
+/// Most bytes a GLB may have: the header stores the total length as a
+/// `u32`, so a larger file cannot be described (4 GiB - 1).
+pub const MAX_FILE_BYTES: usize = u32::MAX as usize;
+/// The byte [`encode`] pads the JSON chunk with (a space, as glTF says).
+pub const JSON_PADDING: u8 = b' ';
+/// The byte [`encode`] pads the BIN chunk with (zero, as glTF says).
+pub const BIN_PADDING: u8 = 0;
+
+/// Byte offsets of the header fields.
+pub mod offsets {
+    pub const MAGIC: usize = 0;
+    pub const VERSION: usize = 4;
+    pub const LENGTH: usize = 8;
+    /// The JSON chunk's header.
+    pub const FIRST_CHUNK: usize = 12;
+}
+
+const UTF8_BOM: &[u8] = &[0xEF, 0xBB, 0xBF];
+
+/// A decoded GLB: the data of its JSON chunk and of its BIN chunk, if any,
+/// borrowed from the input, each exactly as stored (a multiple of 4 bytes,
+/// padding included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Glb<'a> {
+    /// The JSON chunk's data, with its padding; see [`Glb::json_text`].
+    pub json: &'a [u8],
+    /// The BIN chunk's data, with its padding (a buffer's `byteLength` may
+    /// be up to 3 bytes shorter).
+    pub bin: Option<&'a [u8]>,
+}
+
+impl<'a> Glb<'a> {
+    /// The JSON text without its chunk padding: trailing spaces and NULs
+    /// dropped (glTF pads with spaces; some writers use NULs), then a
+    /// leading UTF-8 byte order mark dropped.
+    pub fn json_text(&self) -> &'a [u8] {
+        let end = self
+            .json
+            .iter()
+            .rposition(|&b| b != 0 && b != b' ')
+            .map_or(0, |p| p + 1);
+        let json = &self.json[..end];
+        json.strip_prefix(UTF8_BOM).unwrap_or(json)
+    }
+
+    /// The number of bytes [`encode`] writes for this GLB, if it fits
+    /// [`MAX_FILE_BYTES`].
+    pub fn encoded_len(&self) -> Option<usize> {
+        encoded_len(self.json, self.bin)
+    }
+}
+
+/// Why [`decode`] or [`validate`] failed. Every decode error has the byte
+/// offset of the field that broke the rule ([`Error::offset`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Fewer than [`HEADER_BYTES`] bytes.
+    #[error("at byte 0: a glb starts with a 12-byte header, the file has only {len} bytes")]
+    TooShort { len: usize },
+    /// The first four bytes are not [`MAGIC`].
+    #[error("at byte 0: glb magic must be \"glTF\", found {}", show_magic(.found))]
+    Magic { found: [u8; 4] },
+    /// The version is not [`VERSION`].
+    #[error("at byte 4: glb version is {found}, only version 2 is supported")]
+    Version { found: u32 },
+    /// The header's total length is not the input's length.
+    #[error("at byte 8: glb header length {declared} differs from the file's {len} bytes")]
+    Length { declared: u32, len: usize },
+    /// A chunk header is cut off: the `u32` at `offset` is not all there.
+    #[error("at byte {offset}: glb is truncated: needs 4 more bytes, the file has {len}")]
+    Truncated { offset: usize, len: usize },
+    /// Chunk `index`'s data runs past the end of the input.
+    #[error(
+        "at byte {offset}: glb chunk {index} of {length} bytes overruns the file's {len} bytes"
+    )]
+    ChunkOverrun {
+        offset: usize,
+        index: usize,
+        length: u32,
+        len: usize,
+    },
+    /// Chunk `index`'s length is not a multiple of [`ALIGNMENT`].
+    #[error("at byte {offset}: glb chunk {index} length {length} is not a multiple of 4")]
+    ChunkUnaligned {
+        offset: usize,
+        index: usize,
+        length: u32,
+    },
+    /// The first chunk is not [`CHUNK_JSON`].
+    #[error("at byte {offset}: the first glb chunk must be JSON, found type 0x{kind:08x}")]
+    FirstNotJson { offset: usize, kind: u32 },
+    /// A second JSON chunk.
+    #[error("at byte {offset}: a glb may hold only one JSON chunk")]
+    SecondJson { offset: usize },
+    /// A BIN chunk that is not the second chunk (a second BIN, or one after
+    /// a chunk of another type).
+    #[error(
+        "at byte {offset}: the BIN chunk must be the second glb chunk, and only one is allowed"
+    )]
+    MisplacedBin { offset: usize },
+    /// A header and no chunk at all.
+    #[error("at byte 12: glb has no JSON chunk")]
+    NoJson,
+    /// [`validate`]: the chunks would make a GLB longer than
+    /// [`MAX_FILE_BYTES`].
+    #[error("a glb of these chunks would exceed the limit of {MAX_FILE_BYTES} bytes")]
+    TooLarge,
+}
+
+fn show_magic(found: &[u8; 4]) -> String {
+    format!("{:?} ({})", String::from_utf8_lossy(found), hex(found))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Error {
+    /// The byte offset a decode error points at (`None` for
+    /// [`Error::TooLarge`], which is about chunks, not bytes).
+    pub fn offset(&self) -> Option<usize> {
+        Some(match self {
+            Error::TooShort { .. } | Error::Magic { .. } => offsets::MAGIC,
+            Error::Version { .. } => offsets::VERSION,
+            Error::Length { .. } => offsets::LENGTH,
+            Error::NoJson => offsets::FIRST_CHUNK,
+            Error::Truncated { offset, .. }
+            | Error::ChunkOverrun { offset, .. }
+            | Error::ChunkUnaligned { offset, .. }
+            | Error::FirstNotJson { offset, .. }
+            | Error::SecondJson { offset }
+            | Error::MisplacedBin { offset } => *offset,
+            Error::TooLarge => return None,
+        })
+    }
+}
+
+impl fmt::Display for Glb<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.bin {
+            Some(bin) => write!(
+                f,
+                "glb: {} bytes of json, {} bytes of bin",
+                self.json.len(),
+                bin.len()
+            ),
+            None => write!(f, "glb: {} bytes of json, no bin", self.json.len()),
+        }
+    }
+}
+
+/// Reads a GLB's header and chunks.
+///
+/// Rejects: fewer than 12 bytes, a wrong magic or version, a header length
+/// that is not the input's length, a chunk header cut off, a chunk that
+/// overruns the input or whose length is not a multiple of 4, a first
+/// chunk that is not JSON, a second JSON chunk, a BIN chunk anywhere but
+/// second, no chunk at all. Chunks of other types are skipped (glTF 2.0,
+/// 4.4.3.1).
+pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
+    let len = bytes.len();
+    if len < HEADER_BYTES {
+        return Err(Error::TooShort { len });
+    }
+    let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+    if magic != MAGIC {
+        return Err(Error::Magic { found: magic });
+    }
+    let version = u32_at(bytes, offsets::VERSION)?;
+    if version != VERSION {
+        return Err(Error::Version { found: version });
+    }
+    let declared = u32_at(bytes, offsets::LENGTH)?;
+    if usize::try_from(declared) != Ok(len) {
+        return Err(Error::Length { declared, len });
+    }
+
+    let mut json = None;
+    let mut bin = None;
+    let mut at = HEADER_BYTES;
+    let mut index = 0usize;
+    while at < len {
+        let length = u32_at(bytes, at)?;
+        let kind = u32_at(bytes, at + 4)?;
+        // `at + 8 <= len` now, so `start` cannot overflow.
+        let start = at + CHUNK_HEADER_BYTES;
+        let end = usize::try_from(length)
+            .ok()
+            .and_then(|l| start.checked_add(l))
+            .filter(|&end| end <= len);
+        let Some(end) = end else {
+            return Err(Error::ChunkOverrun {
+                offset: at,
+                index,
+                length,
+                len,
+            });
+        };
+        if !(length as usize).is_multiple_of(ALIGNMENT) {
+            return Err(Error::ChunkUnaligned {
+                offset: at,
+                index,
+                length,
+            });
+        }
+        let data = &bytes[start..end];
+        match (index, kind) {
+            (0, CHUNK_JSON) => json = Some(data),
+            (0, _) => return Err(Error::FirstNotJson { offset: at, kind }),
+            (_, CHUNK_JSON) => return Err(Error::SecondJson { offset: at }),
+            (1, CHUNK_BIN) => bin = Some(data),
+            (_, CHUNK_BIN) => return Err(Error::MisplacedBin { offset: at }),
+            // Unknown chunk types must be ignored (glTF 2.0, 4.4.3.1).
+            _ => {}
+        }
+        at = end;
+        index += 1;
+    }
+    match json {
+        Some(json) => Ok(Glb { json, bin }),
+        None => Err(Error::NoJson),
+    }
+}
+
+/// The little-endian `u32` at `at`, or [`Error::Truncated`] naming `at`.
+fn u32_at(bytes: &[u8], at: usize) -> Result<u32, Error> {
+    at.checked_add(4)
+        .and_then(|end| bytes.get(at..end))
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .ok_or(Error::Truncated {
+            offset: at,
+            len: bytes.len(),
+        })
+}
+
+/// Checks that `json` and `bin` make a GLB: its length, padding included,
+/// must be at most [`MAX_FILE_BYTES`]. Every [`Glb`] that [`decode`]
+/// returns passes.
+pub fn validate(json: &[u8], bin: Option<&[u8]>) -> Result<(), Error> {
+    match encoded_len(json, bin) {
+        Some(_) => Ok(()),
+        None => Err(Error::TooLarge),
+    }
+}
+
+/// The length of `encode(json, bin)`, if it is at most
+/// [`MAX_FILE_BYTES`].
+pub fn encoded_len(json: &[u8], bin: Option<&[u8]>) -> Option<usize> {
+    encoded_len_of(json.len(), bin.map(<[u8]>::len))
+}
+
+/// [`encoded_len`] from the chunks' lengths.
+fn encoded_len_of(json: usize, bin: Option<usize>) -> Option<usize> {
+    let chunk = |len: usize| {
+        len.checked_next_multiple_of(ALIGNMENT)?
+            .checked_add(CHUNK_HEADER_BYTES)
+    };
+    let mut total = HEADER_BYTES.checked_add(chunk(json)?)?;
+    if let Some(bin) = bin {
+        total = total.checked_add(chunk(bin)?)?;
+    }
+    (total <= MAX_FILE_BYTES).then_some(total)
+}
+
+/// Writes a GLB of a JSON chunk holding `json` padded with spaces and, if
+/// given, a BIN chunk holding `bin` padded with zeros, each to a multiple
+/// of 4 bytes. (`Some(&[])` writes an empty BIN chunk.)
+///
+/// # Panics
+///
+/// If [`validate`] rejects the chunks: a GLB cannot be longer than
+/// [`MAX_FILE_BYTES`].
+pub fn encode(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
+    let Some(total) = encoded_len(json, bin) else {
+        panic!("{}", Error::TooLarge);
+    };
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&u32_len(total).to_le_bytes());
+    write_chunk(&mut out, CHUNK_JSON, json, JSON_PADDING);
+    if let Some(bin) = bin {
+        write_chunk(&mut out, CHUNK_BIN, bin, BIN_PADDING);
+    }
+    debug_assert_eq!(out.len(), total);
+    out
+}
+
+fn write_chunk(out: &mut Vec<u8>, kind: u32, data: &[u8], pad: u8) {
+    let padded = data.len().next_multiple_of(ALIGNMENT);
+    out.extend_from_slice(&u32_len(padded).to_le_bytes());
+    out.extend_from_slice(&kind.to_le_bytes());
+    out.extend_from_slice(data);
+    out.resize(out.len() + (padded - data.len()), pad);
+}
+
+/// A length already checked against [`MAX_FILE_BYTES`].
+fn u32_len(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GLB of raw chunks, header length fixed up.
+    fn glb(chunks: &[(u32, &[u8])]) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        for (kind, data) in chunks {
+            out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            out.extend_from_slice(&kind.to_le_bytes());
+            out.extend_from_slice(data);
+        }
+        let n = out.len() as u32;
+        out[8..12].copy_from_slice(&n.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn reads_json_and_bin_and_skips_unknown_chunks() {
+        let bytes = glb(&[
+            (CHUNK_JSON, b"{}  "),
+            (CHUNK_BIN, &[1, 2, 3, 4]),
+            (0x1234_5678, &[9; 8]),
+        ]);
+        let g = decode(&bytes).unwrap();
+        assert_eq!(g.json, b"{}  ");
+        assert_eq!(g.json_text(), b"{}");
+        assert_eq!(g.bin, Some(&[1u8, 2, 3, 4][..]));
+        // Re-encoding drops the skipped chunk.
+        let again = encode(g.json, g.bin);
+        assert_eq!(
+            again,
+            glb(&[(CHUNK_JSON, b"{}  "), (CHUNK_BIN, &[1, 2, 3, 4])])
+        );
+    }
+
+    #[test]
+    fn unknown_chunk_in_second_place_means_no_bin() {
+        let bytes = glb(&[(CHUNK_JSON, b"{}  "), (0x55, &[0; 4])]);
+        assert_eq!(decode(&bytes).unwrap().bin, None);
+    }
+
+    #[test]
+    fn rejects_misplaced_and_unaligned_chunks() {
+        let e = decode(&glb(&[(CHUNK_BIN, &[0; 4])])).unwrap_err();
+        assert_eq!(
+            e,
+            Error::FirstNotJson {
+                offset: 12,
+                kind: CHUNK_BIN
+            }
+        );
+        let e = decode(&glb(&[(CHUNK_JSON, b"{} ")])).unwrap_err();
+        assert!(e.to_string().contains("not a multiple of 4"), "{e}");
+        let e = decode(&glb(&[
+            (CHUNK_JSON, b"{}  "),
+            (0x55, &[0; 4]),
+            (CHUNK_BIN, &[0; 4]),
+        ]))
+        .unwrap_err();
+        assert_eq!(e, Error::MisplacedBin { offset: 36 });
+        let e = decode(&glb(&[(CHUNK_JSON, b"{}  "), (CHUNK_JSON, b"{}  ")])).unwrap_err();
+        assert_eq!(e, Error::SecondJson { offset: 24 });
+        let e = decode(&glb(&[])).unwrap_err();
+        assert_eq!(e, Error::NoJson);
+        assert_eq!(e.offset(), Some(12));
+    }
+
+    #[test]
+    fn json_text_drops_nul_and_space_padding_and_a_bom() {
+        let g = Glb {
+            json: b"\xEF\xBB\xBF{}\0 ",
+            bin: None,
+        };
+        assert_eq!(g.json_text(), b"{}");
+        let g = Glb {
+            json: b"    ",
+            bin: None,
+        };
+        assert_eq!(g.json_text(), b"");
+    }
+
+    #[test]
+    fn encode_pads_json_with_spaces_and_bin_with_zeros() {
+        let out = encode(b"{\"a\":1}", Some(&[7]));
+        let g = decode(&out).unwrap();
+        assert_eq!(g.json, b"{\"a\":1} ");
+        assert_eq!(g.bin, Some(&[7u8, 0, 0, 0][..]));
+        assert_eq!(out.len(), 12 + 8 + 8 + 8 + 4);
+        assert_eq!(g.encoded_len(), Some(out.len()));
+        let out = encode(b"{}", Some(&[]));
+        assert_eq!(decode(&out).unwrap().bin, Some(&[][..]));
+        let out = encode(b"{}", None);
+        assert_eq!(decode(&out).unwrap().bin, None);
+    }
+
+    #[test]
+    fn the_length_limit() {
+        assert_eq!(encoded_len(&[], None), Some(20));
+        assert_eq!(validate(&[], None), Ok(()));
+        assert_eq!(validate(&[], Some(&[])), Ok(()));
+        // Lengths too large to allocate: the arithmetic alone.
+        let max = MAX_FILE_BYTES;
+        assert_eq!(encoded_len_of(max - 23, None), Some(max - 3));
+        assert_eq!(encoded_len_of(max - 20, None), None, "pads to 4");
+        assert_eq!(encoded_len_of(max - 23, Some(0)), None);
+        assert_eq!(encoded_len_of(4, Some(max - 35)), Some(max - 3));
+        assert_eq!(encoded_len_of(4, Some(max - 34)), None);
+        assert_eq!(encoded_len_of(usize::MAX, None), None);
+        assert_eq!(encoded_len_of(4, Some(usize::MAX - 2)), None);
+        assert_eq!(Error::TooLarge.offset(), None);
+    }
+}
