@@ -573,3 +573,58 @@ fn manifest_errors_are_json_too_with_json() {
     // Nothing was built: a manifest problem stops the whole build.
     assert!(!p.path("out/poses").exists());
 }
+
+/// A `.gltf` whose animation buffer is a file next to it: the file is an
+/// input of the job (discovered while it runs), so editing it rebuilds the
+/// job, and a buffer outside the source's folder is refused.
+#[test]
+fn external_buffers_are_inputs_and_stay_next_to_the_source() {
+    let p = Project::demo();
+    let text =
+        fs::read_to_string(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.gltf")).unwrap();
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    let uri = doc["buffers"][3]["uri"].as_str().unwrap().to_string();
+    let b64 = uri.split_once(";base64,").unwrap().1;
+    let mut bin = base64_decode(b64);
+    doc["buffers"][3]["uri"] = Value::from("anim.bin");
+    fs::create_dir_all(p.path("sources/ext")).unwrap();
+    fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
+    fs::write(p.path("sources/ext/anim.bin"), &bin).unwrap();
+    p.write(
+        "manifests/ext.yaml",
+        "pose_caches:\n  - id: ext-skin\n    source: sources/ext/skin.gltf\n    animation: 0\n    rate_hz: 30\n",
+    );
+    let (report, out) = p.build_json(&["manifests/ext.yaml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built"), ["ext-skin"]);
+
+    // Nudge one rotation component by one ulp: same size, new content.
+    bin[48 + 16 * 5] ^= 1;
+    fs::write(p.path("sources/ext/anim.bin"), &bin).unwrap();
+    let out = p.kiln(&["build", "--explain", "manifests/ext.yaml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "ext-skin: rebuilt because input sources/ext/anim.bin changed"
+    );
+
+    // A buffer that would leave the source's folder is refused.
+    doc["buffers"][3]["uri"] = Value::from("../anim.bin");
+    fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
+    let out = p.kiln(&["build", "manifests/ext.yaml"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "manifests/ext.yaml:3:13: job \"ext-skin\": sources/ext/skin.gltf: buffers[3].uri: uri \"../anim.bin\" must be a plain file name"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap()
+}

@@ -1,6 +1,7 @@
 //! Recipe: a glTF clip baked into a OneScope pose cache (`poses/<id>.ospc`).
 //!
-//! read source -> read external buffers -> import scene -> bake -> encode.
+//! read source -> parse -> read external buffers -> import scene -> bake ->
+//! encode.
 
 use std::fmt;
 
@@ -57,10 +58,11 @@ pub fn settings(job: &PoseCacheJob, put: &mut dyn FnMut(&'static str, fmt::Argum
 }
 
 pub fn run(job: &PoseCacheJob, io: &mut JobIo) -> Result<Vec<Output>, JobError> {
-    let source = io.read(&job.source, "source")?;
+    let bytes = io.read(&job.source, "source")?;
+    let invalid = |e: gltf::Error| JobError::at("source", format!("{}: {e}", job.source));
+    let source = gltf::Source::parse(&bytes).map_err(invalid)?;
     let externals = read_externals(job, &source, io)?;
-    let scene = gltf::import_scene(&source, &externals)
-        .map_err(|e| JobError::at("source", format!("{}: {e}", job.source)))?;
+    let scene = gltf::import_source(source, &externals).map_err(invalid)?;
     let cache = bake::bake(&scene, &job.clip, &job.settings).map_err(blame)?;
     let bytes = ospc::encode(&cache)
         .map_err(|e| JobError::at("source", format!("the baked pose cache is invalid: {e}")))?;
@@ -73,10 +75,11 @@ pub fn run(job: &PoseCacheJob, io: &mut JobIo) -> Result<Vec<Output>, JobError> 
 /// The buffers a `.gltf` keeps in files next to it.
 fn read_externals(
     job: &PoseCacheJob,
-    source: &[u8],
+    source: &gltf::Source,
     io: &mut JobIo,
 ) -> Result<Vec<(String, Vec<u8>)>, JobError> {
-    let uris = gltf::external_uris(source)
+    let uris = source
+        .external_uris()
         .map_err(|e| JobError::at("source", format!("{}: {e}", job.source)))?;
     let mut externals = Vec::with_capacity(uris.len());
     for uri in uris {

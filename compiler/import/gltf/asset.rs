@@ -32,6 +32,32 @@ const MATERIAL_ONLY_EXTENSIONS: [&str; 5] = [
 ];
 const MATERIAL_ONLY_PREFIX: &str = "KHR_materials_";
 
+/// A glTF source with its container and JSON parsed, before its buffers
+/// are resolved: first ask it which external files it needs, then load it.
+/// (Parsing once serves both questions.)
+pub struct Source<'a> {
+    doc: Document,
+    bin: Option<&'a [u8]>,
+}
+
+impl<'a> Source<'a> {
+    /// Parses the container (`.glb` or `.gltf` text) and the JSON.
+    pub fn parse(bytes: &'a [u8]) -> Result<Source<'a>, Error> {
+        let container = container::parse(bytes)?;
+        let doc = Document::parse(container.json)?;
+        Ok(Source {
+            doc,
+            bin: container.bin,
+        })
+    }
+
+    /// The plain file names of the external buffer files the asset refers
+    /// to, in first-use order, for the caller to fetch from beside it.
+    pub fn external_uris(&self) -> Result<Vec<String>, Error> {
+        buffers::external_names(&self.doc)
+    }
+}
+
 /// A glTF asset: its JSON and every buffer view's bytes (compressed views
 /// already decoded). Accessors are read on demand.
 pub struct Asset<'a> {
@@ -40,14 +66,21 @@ pub struct Asset<'a> {
 }
 
 impl<'a> Asset<'a> {
-    /// Parses the container and JSON, checks required extensions, resolves
-    /// buffers (`externals` holds (uri, bytes) for every name
-    /// [`super::external_uris`] returns) and decodes compressed views.
+    /// Parses the container and JSON, then [`Asset::from_source`].
     pub fn load(bytes: &'a [u8], externals: &'a [(String, Vec<u8>)]) -> Result<Asset<'a>, Error> {
-        let container = container::parse(bytes)?;
-        let doc = Document::parse(container.json)?;
+        Asset::from_source(Source::parse(bytes)?, externals)
+    }
+
+    /// Checks required extensions, resolves buffers (`externals` holds
+    /// (uri, bytes) for every name [`Source::external_uris`] returns) and
+    /// decodes compressed views.
+    pub fn from_source(
+        source: Source<'a>,
+        externals: &'a [(String, Vec<u8>)],
+    ) -> Result<Asset<'a>, Error> {
+        let Source { doc, bin } = source;
         check_required_extensions(&doc)?;
-        let buffers = buffers::resolve(&doc, container.bin, externals)?;
+        let buffers = buffers::resolve(&doc, bin, externals)?;
         let views = views::resolve(&doc, buffers)?;
         Ok(Asset { doc, views })
     }

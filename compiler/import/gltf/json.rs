@@ -287,7 +287,8 @@ fn array<T: DeserializeOwned>(root: &Map<String, Value>, key: &str) -> Result<Ve
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| one(v, &format!("{key}[{i}]")))
+            // The path is formatted only for an error.
+            .map(|(i, v)| T::deserialize(v).map_err(|e| Error::at(format!("{key}[{i}]"), e)))
             .collect(),
         Some(_) => Err(Error::at(key, "must be an array")),
     }

@@ -39,7 +39,7 @@ mod scene;
 mod views;
 
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
-pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS};
+pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;
@@ -66,16 +66,21 @@ impl Error {
 
 /// The plain file names of the external buffer files `bytes` refers to, in
 /// first-use order, so the caller can fetch them from beside the source.
+/// (Parses the file; with [`Source`] a caller parses once for both
+/// questions.)
 pub fn external_uris(bytes: &[u8]) -> Result<Vec<String>, Error> {
-    let container = container::parse(bytes)?;
-    let doc = json::Document::parse(container.json)?;
-    buffers::external_names(&doc)
+    Source::parse(bytes)?.external_uris()
 }
 
 /// Reads the node hierarchy, skins and animations of a `.glb` or `.gltf`.
 /// `externals` holds (uri, bytes) for every name `external_uris` returned.
 pub fn import_scene(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
-    let asset = Asset::load(bytes, externals)?;
+    import_source(Source::parse(bytes)?, externals)
+}
+
+/// [`import_scene`] of an already parsed source.
+pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
+    let asset = Asset::from_source(source, externals)?;
     let hierarchy = scene::read(&asset)?;
     let clips = animation::read(&asset, &hierarchy.nodes)?;
     Ok(Scene {
