@@ -29,10 +29,10 @@ use sha2::{Digest, Sha256};
 use super::fingerprint::{self, KeyParts};
 use super::jobs::{Job, JobIo};
 use super::manifest::MAX_MANIFEST_BYTES;
-use super::paths::{self, Resolver};
+use super::paths::{self, FileSig, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::state::{
-    self, FileSig, HashCache, Journal, ManifestCache, OutputRecord, PlanSummary, Planned, Record,
+    self, HashCache, Journal, ManifestCache, OutputRecord, PlanSummary, Planned, Record,
 };
 
 /// What to build and how.
@@ -169,6 +169,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let place = Place {
         resolver: &resolver,
         out: &out,
+        outputs: Resolver::new(&out),
         display_out: &display_out,
     };
     let (mut slots, dirty) = decide(&jobs, &plan, &place, &journal, &mut hashes, opts.force);
@@ -207,6 +208,8 @@ type Dirty = (usize, Vec<String>);
 struct Place<'a> {
     resolver: &'a Resolver,
     out: &'a Path,
+    /// Resolves paths under `out`.
+    outputs: Resolver,
     /// `out` as reports show it (relative to the root when inside it).
     display_out: &'a Path,
 }
@@ -228,7 +231,7 @@ fn decide(
             dirty.push((i, vec!["--force".to_string()]));
             continue;
         }
-        match freshness(p, place.resolver, place.out, journal, hashes) {
+        match freshness(p, place.resolver, &place.outputs, journal, hashes) {
             Ok(record) => slots[i] = Some(fresh_report(p, record, place.display_out)),
             Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
             Err(Stale::Because(why)) => dirty.push((i, why)),
@@ -441,13 +444,14 @@ fn try_noop(
     }
     let out = prepare_out_dir(out)?;
     let _lock = lock(&state_dir, on_event)?;
+    let outputs = Resolver::new(&out);
     let journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
     let display_out = display_base(root, &out);
     let mut reports = Vec::with_capacity(plan.jobs.len());
     let mut all_fresh = true;
     for p in &plan.jobs {
-        match freshness(p, resolver, &out, &journal, &mut hashes) {
+        match freshness(p, resolver, &outputs, &journal, &mut hashes) {
             Ok(record) => reports.push(fresh_report(p, record, &display_out)),
             Err(_) => {
                 all_fresh = false;
@@ -502,7 +506,7 @@ fn explain_settings(old: &Record, job: &Job) -> Vec<String> {
 fn freshness<'j>(
     job: &Planned,
     resolver: &Resolver,
-    out: &Path,
+    outputs: &Resolver,
     journal: &'j Journal,
     hashes: &mut HashCache,
 ) -> Result<&'j Record, Stale<'j>> {
@@ -517,9 +521,9 @@ fn freshness<'j>(
     let mut why = Vec::new();
     let mut inputs = Vec::with_capacity(record.inputs.len());
     for (path, _) in &record.inputs {
-        let hash = resolver.resolve(path).and_then(|(real, meta)| {
+        let hash = resolver.resolve(path).and_then(|(real, stat)| {
             hashes
-                .hash(path, &real, &meta)
+                .hash(path, &real, stat.sig)
                 .map_err(|e| format!("{path}: {e}"))
         });
         match hash {
@@ -546,10 +550,9 @@ fn freshness<'j>(
     if !same_outputs {
         return Err(Stale::Because(vec!["the outputs changed".to_string()]));
     }
-    for o in &record.outputs {
-        let path = out.join(&o.path);
-        match fs::metadata(&path) {
-            Ok(meta) if meta.len() == o.bytes && FileSig::of(&meta).mtime_ns == o.mtime_ns => {}
+    for (o, path) in record.outputs.iter().zip(&job.outputs) {
+        match outputs.resolve_now(path) {
+            Ok((_, stat)) if stat.sig.size == o.bytes && stat.sig.mtime_ns == o.mtime_ns => {}
             Ok(_) => why.push(format!("output {} was modified", o.path)),
             Err(_) => why.push(format!("output {} is missing", o.path)),
         }

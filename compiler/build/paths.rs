@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// A normalized, `/`-separated path relative to some base folder (the
 /// project root or the output folder). Never empty, absolute or `..`.
@@ -101,14 +101,58 @@ pub fn is_plain_file_name(name: &str) -> bool {
         && name.as_bytes().get(1) != Some(&b':')
 }
 
+/// A file's stat signature: if any part changes, the content is re-hashed
+/// (and an output is taken to have been modified).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileSig {
+    pub size: u64,
+    pub mtime_ns: u64,
+    pub inode: u64,
+}
+
+impl FileSig {
+    pub fn of(meta: &fs::Metadata) -> FileSig {
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        FileSig {
+            size: meta.len(),
+            mtime_ns,
+            inode,
+        }
+    }
+}
+
+/// What the resolver learns of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStat {
+    pub is_file: bool,
+    pub sig: FileSig,
+}
+
 /// Resolves root-relative paths to real files, checking that each one
-/// (symlinks resolved) stays under the root. Folders are canonicalized once
-/// per build and files stat'ed once per build, and both remembered: a build
-/// costs one `lstat` per file it names, however often it asks.
+/// (symlinks resolved) stays under the root. Folders are canonicalized and
+/// opened once per build, files stat'ed once per build, relative to their
+/// open folder (so the kernel walks one path component, not the whole
+/// absolute path), and both are remembered: a build costs one `lstat` per
+/// file it names, however often it asks.
 pub struct Resolver {
     root: PathBuf,
-    dirs: Mutex<BTreeMap<String, Result<PathBuf, String>>>,
-    files: Mutex<BTreeMap<RelPath, (PathBuf, fs::Metadata)>>,
+    dirs: Mutex<BTreeMap<String, Result<Arc<Dir>, String>>>,
+    files: Mutex<BTreeMap<RelPath, (PathBuf, FileStat)>>,
+}
+
+/// An open, canonical folder under the root.
+struct Dir {
+    real: PathBuf,
+    #[cfg(unix)]
+    fd: std::os::fd::OwnedFd,
 }
 
 impl Resolver {
@@ -125,13 +169,13 @@ impl Resolver {
         &self.root
     }
 
-    /// The real path of `rel` and its metadata; an error if it does not
-    /// exist or resolves outside the root.
-    pub fn resolve(&self, rel: &RelPath) -> Result<(PathBuf, fs::Metadata), String> {
+    /// The real path of `rel` and what it is; an error if it does not exist
+    /// or resolves outside the root. Remembered for the rest of the build.
+    pub fn resolve(&self, rel: &RelPath) -> Result<(PathBuf, FileStat), String> {
         if let Some(known) = self.files.lock().expect("no panics while held").get(rel) {
             return Ok(known.clone());
         }
-        let found = self.resolve_uncached(rel)?;
+        let found = self.resolve_now(rel)?;
         self.files
             .lock()
             .expect("no panics while held")
@@ -139,17 +183,18 @@ impl Resolver {
         Ok(found)
     }
 
-    fn resolve_uncached(&self, rel: &RelPath) -> Result<(PathBuf, fs::Metadata), String> {
+    /// Like [`Resolver::resolve`], but stats the file again now.
+    pub fn resolve_now(&self, rel: &RelPath) -> Result<(PathBuf, FileStat), String> {
         let (dir, name) = match rel.0.rfind('/') {
             Some(i) => (&rel.0[..i], &rel.0[i + 1..]),
             None => ("", rel.0.as_str()),
         };
-        let real_dir = self.real_dir(dir, rel)?;
-        let path = real_dir.join(name);
-        let meta =
-            fs::symlink_metadata(&path).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
-        if !meta.file_type().is_symlink() {
-            return Ok((path, meta));
+        let dir = self.dir(dir, rel)?;
+        let path = dir.real.join(name);
+        let (stat, is_symlink) =
+            lstat_in(&dir, name, &path).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+        if !is_symlink {
+            return Ok((path, stat));
         }
         let real = path
             .canonicalize()
@@ -160,31 +205,78 @@ impl Resolver {
             ));
         }
         let meta = fs::metadata(&real).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
-        Ok((real, meta))
+        let stat = FileStat {
+            is_file: meta.is_file(),
+            sig: FileSig::of(&meta),
+        };
+        Ok((real, stat))
     }
 
-    fn real_dir(&self, dir: &str, rel: &RelPath) -> Result<PathBuf, String> {
+    fn dir(&self, dir: &str, rel: &RelPath) -> Result<Arc<Dir>, String> {
         let mut dirs = self.dirs.lock().expect("no panics while held");
         if let Some(known) = dirs.get(dir) {
             return known.clone().map_err(|e| format!("{rel}: {e}"));
         }
-        let found = self
-            .root
-            .join(dir)
-            .canonicalize()
-            .map_err(|e| format!("folder {dir}: {}", describe_io(&e)))
-            .and_then(|real| {
-                if real.starts_with(&self.root) {
-                    Ok(real)
-                } else {
-                    Err(format!(
-                        "folder {dir} resolves (through a symlink) outside the project root"
-                    ))
-                }
-            });
+        let found = self.open_dir(dir).map(Arc::new);
         dirs.insert(dir.to_string(), found.clone());
         found.map_err(|e| format!("{rel}: {e}"))
     }
+
+    fn open_dir(&self, dir: &str) -> Result<Dir, String> {
+        let real = self
+            .root
+            .join(dir)
+            .canonicalize()
+            .map_err(|e| format!("folder {dir}: {}", describe_io(&e)))?;
+        if !real.starts_with(&self.root) {
+            return Err(format!(
+                "folder {dir} resolves (through a symlink) outside the project root"
+            ));
+        }
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC;
+            let fd = rustix::fs::open(&real, flags, Mode::empty())
+                .map_err(|e| format!("folder {dir}: {}", describe_io(&e.into())))?;
+            Ok(Dir { real, fd })
+        }
+        #[cfg(not(unix))]
+        Ok(Dir { real })
+    }
+}
+
+/// `lstat` of `name` in `dir` (whose real path joined with `name` is
+/// `path`): what it is, and whether it is a symlink.
+#[cfg(unix)]
+#[allow(clippy::unnecessary_cast)] // the stat fields' types differ by platform
+fn lstat_in(dir: &Dir, name: &str, _path: &Path) -> std::io::Result<(FileStat, bool)> {
+    use rustix::fs::{AtFlags, FileType};
+    let st = rustix::fs::statat(&dir.fd, name, AtFlags::SYMLINK_NOFOLLOW)?;
+    let kind = FileType::from_raw_mode(st.st_mode as _);
+    let mtime_ns = u64::try_from(st.st_mtime as i64)
+        .unwrap_or(0)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(st.st_mtime_nsec as u64);
+    let stat = FileStat {
+        is_file: kind == FileType::RegularFile,
+        sig: FileSig {
+            size: u64::try_from(st.st_size as i64).unwrap_or(0),
+            mtime_ns,
+            inode: st.st_ino as u64,
+        },
+    };
+    Ok((stat, kind == FileType::Symlink))
+}
+
+#[cfg(not(unix))]
+fn lstat_in(_dir: &Dir, _name: &str, path: &Path) -> std::io::Result<(FileStat, bool)> {
+    let meta = fs::symlink_metadata(path)?;
+    let stat = FileStat {
+        is_file: meta.is_file(),
+        sig: FileSig::of(&meta),
+    };
+    Ok((stat, meta.file_type().is_symlink()))
 }
 
 /// An I/O error in words a user acts on.

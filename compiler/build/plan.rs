@@ -128,7 +128,7 @@ fn plan_manifest(
         }
         let source = match RelPath::parse(&entry.source.value) {
             Ok(p) => match resolver.resolve(&p) {
-                Ok((_, meta)) if meta.is_file() => Some(p),
+                Ok((_, stat)) if stat.is_file => Some(p),
                 Ok(_) => {
                     fail(entry.source.pos, format!("source {p} is not a file"));
                     None

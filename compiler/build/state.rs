@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::fingerprint::{self, InputHash, KeyParts};
-use super::paths::RelPath;
+use super::paths::{FileSig, RelPath};
 use super::wire::{self, Reader, Writer};
 
 pub const STATE_DIR: &str = ".kiln";
@@ -39,41 +39,6 @@ const FILES_MAGIC: &[u8; 8] = b"KILNFIL1";
 const MANIFESTS_MAGIC: &[u8; 8] = b"KILNMAN1";
 const PLAN: &str = "plan";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN1";
-
-/// A file's stat signature: if any part changes, the content is re-hashed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FileSig {
-    pub size: u64,
-    pub mtime_ns: u64,
-    pub inode: u64,
-}
-
-impl FileSig {
-    pub fn of(meta: &fs::Metadata) -> FileSig {
-        FileSig {
-            size: meta.len(),
-            mtime_ns: mtime_ns(meta),
-            inode: inode(meta),
-        }
-    }
-}
-
-fn mtime_ns(meta: &fs::Metadata) -> u64 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
-}
-
-#[cfg(unix)]
-fn inode(meta: &fs::Metadata) -> u64 {
-    std::os::unix::fs::MetadataExt::ino(meta)
-}
-
-#[cfg(not(unix))]
-fn inode(_meta: &fs::Metadata) -> u64 {
-    0
-}
 
 /// path (relative to the root) -> (stat signature, BLAKE3 of the content).
 #[derive(Default)]
@@ -98,13 +63,7 @@ impl HashCache {
     /// The content hash of `real` (the resolved file of `rel`, whose
     /// metadata is `meta`), from the cache when its stat signature is
     /// unchanged.
-    pub fn hash(
-        &mut self,
-        rel: &RelPath,
-        real: &Path,
-        meta: &fs::Metadata,
-    ) -> io::Result<[u8; 32]> {
-        let sig = FileSig::of(meta);
+    pub fn hash(&mut self, rel: &RelPath, real: &Path, sig: FileSig) -> io::Result<[u8; 32]> {
         if let Some((cached, hash)) = self.entries.get(rel)
             && *cached == sig
         {

@@ -5,8 +5,7 @@
 pub mod pose_cache;
 
 use super::manifest::Pos;
-use super::paths::{self, RelPath, Resolver};
-use super::state::FileSig;
+use super::paths::{self, FileSig, RelPath, Resolver};
 
 /// One output to build, from one manifest entry.
 #[derive(Clone, Debug, PartialEq)]
@@ -136,12 +135,16 @@ impl<'a> JobIo<'a> {
         let read_error =
             |e: std::io::Error| JobError::at(field, format!("{path}: {}", paths::describe_io(&e)));
         let bytes = std::fs::read(&real).map_err(read_error)?;
-        let after = std::fs::metadata(&real).map_err(read_error)?;
-        let sig = FileSig::of(&before);
+        let after = self
+            .resolver
+            .resolve_now(path)
+            .ok()
+            .map(|(_, stat)| stat.sig);
+        let sig = before.sig;
         self.reads.push(InputRead {
             path: path.clone(),
             hash: *blake3::hash(&bytes).as_bytes(),
-            sig: (FileSig::of(&after) == sig).then_some(sig),
+            sig: (after == Some(sig)).then_some(sig),
         });
         Ok(bytes)
     }
