@@ -628,3 +628,25 @@ fn base64_decode(text: &str) -> Vec<u8> {
         .decode(text)
         .unwrap()
 }
+
+#[test]
+fn a_deleted_or_edited_output_is_rebuilt_and_nothing_else() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    fs::remove_file(p.path("out/poses/fox-walk.ospc")).unwrap();
+    fs::write(p.path("out/poses/robot-wave.ospc"), b"scribbled over").unwrap();
+    let out = p.kiln(&["build", "--explain"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "fox-walk: rebuilt because output poses/fox-walk.ospc is missing",
+            "robot-wave: rebuilt because output poses/robot-wave.ospc was modified",
+        ]
+    );
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(report["totals"]["built"], 0);
+}
