@@ -52,6 +52,22 @@ fn every_example_parses_and_uses_only_known_keys() {
     }
 }
 
+/// Each key's section shows it in use: an `Example:` line or a YAML block
+/// that sets it.
+#[test]
+fn every_key_has_an_example() {
+    for key in KEYS.iter().filter(|k| k.contains('.')) {
+        let heading = format!("### `{key}`");
+        let start = DOC.find(&heading).unwrap_or_else(|| panic!("no section for {key}"));
+        let rest = &DOC[start + heading.len()..];
+        let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+        let name = key.rsplit('.').next().unwrap();
+        let shown = section.contains("Example: `") && section.contains(&format!("`{name}:"))
+            || section.contains("```yaml") && section.contains(&format!("{name}:"));
+        assert!(shown, "the section for {key} has no example of `{name}:`");
+    }
+}
+
 #[test]
 fn an_undocumented_key_is_refused() {
     let text = "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n    colour: red\n";
