@@ -58,7 +58,9 @@ fn every_example_parses_and_uses_only_known_keys() {
 fn every_key_has_an_example() {
     for key in KEYS.iter().filter(|k| k.contains('.')) {
         let heading = format!("### `{key}`");
-        let start = DOC.find(&heading).unwrap_or_else(|| panic!("no section for {key}"));
+        let start = DOC
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no section for {key}"));
         let rest = &DOC[start + heading.len()..];
         let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
         let name = key.rsplit('.').next().unwrap();
