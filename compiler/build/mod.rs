@@ -6,6 +6,7 @@
 //! runs of the `jobs` recipes, atomic writes, the journal).
 
 pub mod engine;
+pub mod files;
 pub mod fingerprint;
 pub mod jobs;
 pub mod manifest;

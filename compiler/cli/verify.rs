@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::EXIT_FAILURE;
-use super::inspect::{FileKind, load};
+use crate::build::files::{FileKind, load};
 
 pub fn run(files: &[std::path::PathBuf]) -> u8 {
     let mut status = 0;

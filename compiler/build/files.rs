@@ -1,0 +1,86 @@
+//! Reading one file the user names (`kiln inspect`, `kiln verify`): the
+//! file system side of those commands, kept here with the rest of kiln's
+//! paths; the CLI only prints.
+
+use std::path::Path;
+
+use super::paths;
+use crate::formats::ospc::{self, PoseCache};
+use crate::import::gltf;
+use crate::model::Scene;
+
+/// A file kiln understands, decoded.
+pub enum FileKind {
+    PoseCache(PoseCache),
+    Gltf(GltfSummary),
+}
+
+/// What a glTF asset holds, beyond the scene kiln imports.
+pub struct GltfSummary {
+    pub scene: Scene,
+    pub generator: Option<String>,
+    pub extensions_used: Vec<String>,
+    pub extensions_required: Vec<String>,
+    pub meshes: usize,
+    pub primitives: usize,
+    pub accessors: usize,
+    pub buffer_views: usize,
+    pub buffers: usize,
+}
+
+/// Loads a glTF asset, reads every accessor (so a broken one anywhere is
+/// found, not just in what a pose cache needs) and imports its scene.
+fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummary, String> {
+    let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
+    let asset = gltf::Asset::load(bytes, externals).map_err(invalid)?;
+    let doc = asset.document();
+    for i in 0..doc.accessors.len() {
+        asset.accessor(i).map_err(invalid)?;
+    }
+    let scene = gltf::import_scene(bytes, externals).map_err(invalid)?;
+    Ok(GltfSummary {
+        scene,
+        generator: doc.asset.generator.clone(),
+        extensions_used: doc.extensions_used.clone(),
+        extensions_required: doc.extensions_required.clone(),
+        meshes: doc.meshes.len(),
+        primitives: doc.meshes.iter().map(|m| m.primitives.len()).sum(),
+        accessors: doc.accessors.len(),
+        buffer_views: doc.buffer_views.len(),
+        buffers: doc.buffers.len(),
+    })
+}
+
+/// Reads and fully decodes `file`; an error names the format and the rule.
+pub fn load(file: &Path) -> Result<FileKind, String> {
+    let bytes = std::fs::read(file).map_err(|e| paths::describe_io(&e))?;
+    if bytes.starts_with(&ospc::MAGIC) {
+        return ospc::decode(&bytes)
+            .map(FileKind::PoseCache)
+            .map_err(|e| format!("invalid pose cache: {e}"));
+    }
+    let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
+    if bytes.starts_with(b"glTF") || is_gltf_json {
+        let externals = read_externals(file, &bytes)?;
+        return load_gltf(&bytes, &externals).map(FileKind::Gltf);
+    }
+    Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
+}
+
+/// The buffer files a `.gltf` names, read from beside it (plain names only).
+fn read_externals(file: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let uris = gltf::external_uris(bytes).map_err(|e| format!("invalid glTF: {e}"))?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    uris.into_iter()
+        .map(|uri| {
+            if !paths::is_plain_file_name(&uri) {
+                return Err(format!(
+                    "buffer {uri:?} is not a plain file name next to the source"
+                ));
+            }
+            let data = std::fs::read(dir.join(&uri))
+                .map_err(|e| format!("buffer {uri}: {}", paths::describe_io(&e)))?;
+            Ok((uri, data))
+        })
+        .collect()
+}
