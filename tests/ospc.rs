@@ -3,8 +3,6 @@
 //!
 //! Regenerate the golden file with `KILN_BLESS=1 cargo test --test ospc`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use kiln::formats::ospc::{
@@ -14,52 +12,12 @@ use kiln::formats::ospc::{
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 
-// ---------------------------------------------------------------------------
-// An allocator that records, per thread, the largest single allocation, so a
-// test can show that hostile headers allocate nothing big.
-
-struct Tracking;
-
-thread_local! {
-    static LARGEST_ALLOC: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note(size: usize) {
-    let _ = LARGEST_ALLOC.try_with(|m| {
-        if size > m.get() {
-            m.set(size)
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Tracking {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+// Hostile inputs must not allocate: the tracking allocator shows it.
+mod alloc_support;
+use alloc_support::largest_alloc_in;
 
 #[global_allocator]
-static ALLOC: Tracking = Tracking;
-
-/// Runs `f` and returns its result with the largest single allocation it made
-/// on this thread.
-fn largest_alloc_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    LARGEST_ALLOC.with(|m| m.set(0));
-    let out = f();
-    (out, LARGEST_ALLOC.with(|m| m.get()))
-}
+static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
 // ---------------------------------------------------------------------------
 // The golden file, built by hand.
