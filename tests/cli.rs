@@ -381,7 +381,7 @@ const GOOD_ENTRY: &str =
 
 #[test]
 fn bad_manifests_name_the_line_and_column() {
-    let cases: [(&str, String, &str); 6] = [
+    let cases: [(&str, String, &str); 7] = [
         (
             "unknown key",
             GOOD_ENTRY.replace("    rate_hz: 30\n", "    rate_hz: 30\n    speed: 3\n"),
@@ -411,6 +411,12 @@ fn bad_manifests_name_the_line_and_column() {
             "bad value",
             GOOD_ENTRY.replace("rate_hz: 30", "rate_hz: -5"),
             "manifests/bad.yaml:5:14: rate_hz must be a number above 0",
+        ),
+        (
+            // The pose cache's own rule: a colon is a drive, not a plain name.
+            "replay with a directory part",
+            format!("{GOOD_ENTRY}    replay: run:1.osr\n"),
+            "manifests/bad.yaml:6:13: replay \"run:1.osr\" must be a plain file name",
         ),
     ];
     for (what, entry, expected) in cases {

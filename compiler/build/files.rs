@@ -67,17 +67,14 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
 }
 
-/// The buffer files a `.gltf` names, read from beside it (plain names only).
+/// The buffer files a `.gltf` names, read from beside it. The importer
+/// only ever names plain files (no directory part, no `..`), so joining
+/// them to the source's folder cannot leave it.
 fn read_externals(file: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
     let uris = gltf::external_uris(bytes).map_err(|e| format!("invalid glTF: {e}"))?;
     let dir = file.parent().unwrap_or(Path::new("."));
     uris.into_iter()
         .map(|uri| {
-            if !paths::is_plain_file_name(&uri) {
-                return Err(format!(
-                    "buffer {uri:?} is not a plain file name next to the source"
-                ));
-            }
             let data = std::fs::read(dir.join(&uri))
                 .map_err(|e| format!("buffer {uri}: {}", paths::describe_io(&e)))?;
             Ok((uri, data))

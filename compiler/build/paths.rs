@@ -92,15 +92,6 @@ impl fmt::Display for RelPath {
     }
 }
 
-/// A plain file name: no directory part, not `.` or `..`, not empty.
-pub fn is_plain_file_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.contains(['/', '\\', '\0'])
-        && name != "."
-        && name != ".."
-        && name.as_bytes().get(1) != Some(&b':')
-}
-
 /// A file's stat signature: if any part changes, the content is re-hashed
 /// (and an output is taken to have been modified).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,10 +154,6 @@ impl Resolver {
             dirs: Mutex::new(BTreeMap::new()),
             files: Mutex::new(BTreeMap::new()),
         }
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// The real path of `rel` and what it is; an error if it does not exist

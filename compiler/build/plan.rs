@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::jobs::{Job, JobSpec, pose_cache::PoseCacheJob};
 use super::manifest::{self, AnimationKey, EntitiesKey, Manifest, Pos, ShapeKey};
-use super::paths::{self, RelPath, Resolver};
+use super::paths::{RelPath, Resolver};
 use super::state::ManifestCache;
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
 use crate::formats::ospc::{self, Shape};
@@ -229,7 +229,7 @@ fn plan_manifest(
             .as_ref()
             .map_or_else(String::new, |r| r.value.clone());
         if let Some(r) = &entry.replay
-            && (!paths::is_plain_file_name(&r.value) || r.value.len() > ospc::MAX_TEXT_BYTES)
+            && (!ospc::is_plain_file_name(&r.value) || r.value.len() > ospc::MAX_TEXT_BYTES)
         {
             fail(
                 r.pos,

@@ -257,9 +257,7 @@ impl PoseCache {
     /// nothing). Strict reading of "no directory part": non-empty, not `.`
     /// or `..`, and free of `/`, `\`, `:` (a Windows drive) and NUL.
     pub fn replay_file_name(&self) -> Option<&str> {
-        let r = self.replay.as_str();
-        let plain = !r.is_empty() && r != "." && r != ".." && !r.contains(['/', '\\', ':', '\0']);
-        plain.then_some(r)
+        is_plain_file_name(&self.replay).then_some(self.replay.as_str())
     }
 
     /// Bytes that [`encode`] would write, or `None` if that overflows
@@ -274,6 +272,14 @@ impl PoseCache {
         }
         n.checked_add(self.poses.len().checked_mul(POSE_BYTES)?)
     }
+}
+
+/// Whether `name` is a plain file name in the spec's sense of a replay the
+/// shell looks for next to the cache: non-empty, not `.` or `..`, and free
+/// of `/`, `\`, `:` (a Windows drive) and NUL. A writer that wants its
+/// replay offered writes only such a name.
+pub fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
 }
 
 /// One thing wrong with a [`PoseCache`], found by [`validate`].
