@@ -166,7 +166,7 @@ fn missing_clips_and_joints_are_reported() {
 }
 
 #[test]
-fn huge_rates_are_refused_before_allocating() {
+fn frame_counts_past_the_format_limit_are_refused() {
     let mut scene = spinning_arm();
     scene.clips[0].channels[0].times_s[1] = 1.0e6;
     let e = pose_cache::bake(

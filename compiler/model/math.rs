@@ -14,13 +14,6 @@ pub type Mat4 = [f64; 16];
 
 pub const QUAT_IDENTITY: Quat = [0.0, 0.0, 0.0, 1.0];
 
-pub const MAT4_IDENTITY: Mat4 = [
-    1.0, 0.0, 0.0, 0.0, //
-    0.0, 1.0, 0.0, 0.0, //
-    0.0, 0.0, 1.0, 0.0, //
-    0.0, 0.0, 0.0, 1.0,
-];
-
 pub fn quat_dot(a: Quat, b: Quat) -> f64 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
 }

@@ -48,14 +48,6 @@ impl Job {
         }
     }
 
-    /// The files the job reads before it has read anything (the rest are
-    /// discovered while it runs).
-    pub fn declared_inputs(&self) -> Vec<RelPath> {
-        match &self.spec {
-            JobSpec::PoseCache(j) => vec![j.source.clone()],
-        }
-    }
-
     /// Paths of the outputs, relative to the output folder.
     pub fn outputs(&self) -> Vec<RelPath> {
         match &self.spec {
