@@ -19,7 +19,7 @@
 //! 6. Save the hash cache; compact the journal if it grew.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -27,9 +27,11 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::fingerprint::{self, KeyParts};
-use super::jobs::{Job, JobIo};
+use super::input;
+use super::jobs::{self, Job, JobIo};
 use super::manifest::MAX_MANIFEST_BYTES;
-use super::paths::{self, FileSig, Resolver};
+use super::out_dir::{EntryKind, Folder, OutTree};
+use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::state::{
     self, HashCache, Journal, ManifestCache, OutputRecord, PlanSummary, Planned, Record,
@@ -127,18 +129,13 @@ pub enum BuildError {
 /// Runs a build.
 pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
     let started = Instant::now();
-    let root = opts.root.canonicalize().map_err(|e| {
-        BuildError::Usage(format!(
-            "project root {}: {}",
-            opts.root.display(),
-            paths::describe_io(&e)
-        ))
-    })?;
-    let manifests = read_manifests(&root, &opts.manifests)?;
+    let root = canonical_root(&opts.root)?;
+    let resolver = Resolver::new(&root);
+    let manifests = read_manifests(&resolver, &opts.manifests)?;
     let manifests_hash =
         state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
-    let resolver = Resolver::new(&root);
-    let out = opts.out.clone().unwrap_or_else(|| root.join("out"));
+    let out = resolve_out(&root, opts.out.as_deref())?;
+    check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
     if !opts.force
         && let Some(report) = try_noop(&root, &out, &manifests_hash, &resolver, on_event)?
     {
@@ -147,29 +144,32 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             time: started.elapsed(),
         });
     }
-    let mut manifest_cache = ManifestCache::load(&out.join(state::STATE_DIR));
+    let mut manifest_cache = existing_state(&out)
+        .map(|state| ManifestCache::load(&state))
+        .unwrap_or_default();
     let jobs =
         plan::plan(&resolver, &manifests, &mut manifest_cache).map_err(BuildError::Manifests)?;
+    check_out_dir(&root, &out, jobs.iter().flat_map(Job::sources))?;
 
-    let out = prepare_out_dir(&out)?;
-    let state_dir = out.join(state::STATE_DIR);
+    let tree = OutTree::new(create_out_dir(&out)?);
+    let state_dir = state_folder(&tree)?;
     let _lock = lock(&state_dir, on_event)?;
     manifest_cache
         .save(&state_dir)
         .map_err(|e| BuildError::Io(format!("saving the manifest cache: {e}")))?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
-    prepare_output_dirs(&out, &jobs)?;
+    prepare_output_dirs(&tree, &state_dir, &jobs)?;
 
-    let display_out = display_base(&root, &out);
+    let display_out = display_base(&root, tree.root().path());
     let plan = PlanSummary {
         manifests: manifests_hash,
         jobs: jobs.iter().map(planned).collect(),
     };
     let place = Place {
         resolver: &resolver,
-        out: &out,
-        outputs: Resolver::new(&out),
+        outputs: &tree,
+        state_dir: &state_dir,
         display_out: &display_out,
     };
     let (mut slots, dirty) = decide(&jobs, &plan, &place, &journal, &mut hashes, opts.force);
@@ -198,6 +198,114 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     })
 }
 
+fn canonical_root(root: &Path) -> Result<PathBuf, BuildError> {
+    root.canonicalize().map_err(|e| {
+        BuildError::Usage(format!(
+            "project root {}: {}",
+            root.display(),
+            paths::describe_io(&e)
+        ))
+    })
+}
+
+/// The output folder as an absolute path with every existing part
+/// resolved (`ROOT/out` when not given; relative to the current folder
+/// when given).
+fn resolve_out(root: &Path, given: Option<&Path>) -> Result<PathBuf, BuildError> {
+    let path = given.map_or_else(|| root.join("out"), Path::to_path_buf);
+    let path = std::path::absolute(&path)
+        .map_err(|e| BuildError::Usage(format!("output folder {}: {e}", path.display())))?;
+    // Resolve the longest part that exists; the rest is created later.
+    let mut existing = path.as_path();
+    let mut missing = Vec::new();
+    let base = loop {
+        match existing.canonicalize() {
+            Ok(real) => break real,
+            Err(_) => {
+                let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+                    return Err(BuildError::Usage(format!(
+                        "output folder {}: no part of it exists",
+                        path.display()
+                    )));
+                };
+                missing.push(name.to_os_string());
+                existing = parent;
+            }
+        }
+    };
+    if path
+        .components()
+        .rev()
+        .take(missing.len())
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(BuildError::Usage(format!(
+            "output folder {}: a part that does not exist yet is '.' or '..'; name the folder plainly",
+            path.display()
+        )));
+    }
+    Ok(missing.iter().rev().fold(base, |p, name| p.join(name)))
+}
+
+/// The output folder is kiln's alone: it may not be the root or above it,
+/// and, when inside the root, its top folder there may hold none of the
+/// files the project names (`named`, relative to the root). So `out/` and
+/// `build/out/` are fine; `.`, `sources/`, `sources/gen/` and `manifests/`
+/// are refused, and `kiln clean` can never reach a project file.
+pub fn check_out_dir<'a>(
+    root: &Path,
+    out: &Path,
+    named: impl Iterator<Item = &'a str>,
+) -> Result<(), BuildError> {
+    let shown = display_base(root, out);
+    if root.starts_with(out) {
+        return Err(BuildError::Usage(format!(
+            "the output folder {} is the project root or a folder above it; kiln needs a folder of its own, such as out/ (pass --out out)",
+            shown.display()
+        )));
+    }
+    let Ok(inside) = out.strip_prefix(root) else {
+        return Ok(()); // outside the root: no project file is there
+    };
+    let Some(Component::Normal(top)) = inside.components().next() else {
+        return Ok(());
+    };
+    let top = top.to_string_lossy();
+    for file in named {
+        if let Some((first, _)) = file.split_once('/')
+            && first == top
+        {
+            return Err(BuildError::Usage(format!(
+                "the output folder {} is inside {top}/, which holds {file}, a file of the project; kiln needs a folder of its own, such as out/ (pass --out out)",
+                shown.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The state folder of an existing output folder, if there is one.
+fn existing_state(out: &Path) -> Option<Folder> {
+    Folder::open_out(out)
+        .ok()??
+        .open_child(state::STATE_DIR)
+        .ok()?
+}
+
+fn create_out_dir(out: &Path) -> Result<Folder, BuildError> {
+    Folder::create_out(out)
+        .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", out.display())))
+}
+
+fn state_folder(tree: &OutTree) -> Result<Folder, BuildError> {
+    tree.root().create_child(state::STATE_DIR).map_err(|e| {
+        BuildError::Io(format!(
+            "cannot use {}: {e}",
+            tree.root().path().join(state::STATE_DIR).display()
+        ))
+    })
+}
+
 /// One report per job, in plan order, filled in as jobs are decided or run.
 type Slots = Vec<Option<JobReport>>;
 
@@ -207,10 +315,12 @@ type Dirty = (usize, Vec<String>);
 /// Where a build reads and writes.
 struct Place<'a> {
     resolver: &'a Resolver,
-    out: &'a Path,
-    /// Resolves paths under `out`.
-    outputs: Resolver,
-    /// `out` as reports show it (relative to the root when inside it).
+    /// The output folder.
+    outputs: &'a OutTree,
+    /// Its `.kiln/`.
+    state_dir: &'a Folder,
+    /// The output folder as reports show it (relative to the root when
+    /// inside it).
     display_out: &'a Path,
 }
 
@@ -231,7 +341,7 @@ fn decide(
             dirty.push((i, vec!["--force".to_string()]));
             continue;
         }
-        match freshness(p, place.resolver, &place.outputs, journal, hashes) {
+        match freshness(p, place.resolver, place.outputs, journal, hashes) {
             Ok(record) => slots[i] = Some(fresh_report(p, record, place.display_out)),
             Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
             Err(Stale::Because(why)) => dirty.push((i, why)),
@@ -243,7 +353,7 @@ fn decide(
 /// Writes what the next build needs: the hash cache, the plan summary (if
 /// it changed), and a compacted journal (if it grew).
 fn save_state(
-    state_dir: &Path,
+    state_dir: &Folder,
     hashes: &HashCache,
     plan: &PlanSummary,
     journal: &mut Journal,
@@ -256,7 +366,7 @@ fn save_state(
             .map_err(|e| BuildError::Io(format!("saving the plan summary: {e}")))?;
     }
     journal
-        .compact_if_large()
+        .compact_if_large(state_dir)
         .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))
 }
 
@@ -296,66 +406,122 @@ fn run_dirty(
     }))
 }
 
-/// Lists and reads the manifests, each at most `MAX_MANIFEST_BYTES`.
-fn read_manifests(root: &Path, given: &[PathBuf]) -> Result<Vec<ManifestText>, BuildError> {
-    let files: Vec<PathBuf> = if given.is_empty() {
-        let dir = root.join("manifests");
-        let entries = fs::read_dir(&dir).map_err(|e| {
-            BuildError::Usage(format!(
-                "{}: {}; pass manifest files or create manifests/*.yaml",
-                dir.display(),
-                paths::describe_io(&e)
-            ))
-        })?;
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.is_file()
-                    && matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
-            })
-            .collect();
-        files.sort();
-        if files.is_empty() {
-            return Err(BuildError::Usage(format!(
-                "no manifests in {}; pass manifest files or create manifests/*.yaml",
-                dir.display()
-            )));
-        }
-        files
+/// Lists and reads the manifests, each a regular file under the root
+/// (symlinks resolved) of at most `MAX_MANIFEST_BYTES`.
+fn read_manifests(resolver: &Resolver, given: &[PathBuf]) -> Result<Vec<ManifestText>, BuildError> {
+    let files = if given.is_empty() {
+        list_manifests(resolver)?
     } else {
-        given.to_vec()
+        given
+            .iter()
+            .map(|path| manifest_under_root(resolver.root(), path))
+            .collect::<Result<Vec<_>, _>>()?
     };
     files
         .iter()
-        .map(|path| {
-            let name = display_base(root, path).display().to_string();
-            let meta = fs::metadata(path).map_err(|e| {
-                BuildError::Usage(format!("manifest {name}: {}", paths::describe_io(&e)))
-            })?;
-            if meta.len() > MAX_MANIFEST_BYTES {
-                return Err(BuildError::Manifests(vec![Diagnostic {
-                    file: name,
-                    pos: Default::default(),
-                    message: format!(
-                        "the manifest is {} bytes; kiln reads manifests of at most {MAX_MANIFEST_BYTES} bytes",
-                        meta.len()
-                    ),
-                }]));
-            }
-            let bytes = fs::read(path).map_err(|e| {
-                BuildError::Usage(format!("manifest {name}: {}", paths::describe_io(&e)))
-            })?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                BuildError::Manifests(vec![Diagnostic {
-                    file: name.clone(),
-                    pos: Default::default(),
-                    message: format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
-                }])
-            })?;
-            Ok(ManifestText { file: name, text })
-        })
+        .map(|rel| read_manifest(resolver, rel, !given.is_empty()))
         .collect()
+}
+
+/// Every `manifests/*.yaml` (and `*.yml`), sorted.
+fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildError> {
+    let dir = RelPath::parse("manifests").expect("a plain name");
+    let hint = "pass manifest files or create manifests/*.yaml";
+    let real = resolver.real_dir(&dir).map_err(|e| {
+        BuildError::Usage(format!("{}; {hint}", e.trim_start_matches("manifests: ")))
+    })?;
+    let entries = fs::read_dir(&real)
+        .map_err(|e| BuildError::Usage(format!("manifests: {}; {hint}", paths::describe_io(&e))))?;
+    let mut files = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let is_yaml = matches!(name.rsplit_once('.'), Some((_, "yaml" | "yml")));
+        if is_yaml
+            && !name.starts_with('.')
+            && let Ok(rel) = RelPath::parse(&format!("{dir}/{name}"))
+        {
+            files.push(rel);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(BuildError::Usage(format!(
+            "no manifests in manifests/; {hint}"
+        )));
+    }
+    Ok(files)
+}
+
+/// A manifest named on the command line (relative to the current folder),
+/// as a path relative to the root; an error if it is outside the root.
+fn manifest_under_root(root: &Path, path: &Path) -> Result<RelPath, BuildError> {
+    let real = path.canonicalize().map_err(|e| {
+        BuildError::Usage(format!(
+            "manifest {}: {}",
+            path.display(),
+            paths::describe_io(&e)
+        ))
+    })?;
+    let outside = || {
+        BuildError::Usage(format!(
+            "manifest {} is outside the project root {}; kiln reads manifests only from under the root (pass --root)",
+            path.display(),
+            root.display()
+        ))
+    };
+    let rel = real.strip_prefix(root).map_err(|_| outside())?;
+    let text: Vec<&str> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            BuildError::Usage(format!(
+                "manifest {}: the path is not UTF-8",
+                path.display()
+            ))
+        })?;
+    RelPath::parse(&text.join("/")).map_err(|_| outside())
+}
+
+/// Reads one manifest; `named` when the user named it (its problems are
+/// usage errors).
+fn read_manifest(
+    resolver: &Resolver,
+    rel: &RelPath,
+    named: bool,
+) -> Result<ManifestText, BuildError> {
+    let fail = |message: String| {
+        if named {
+            BuildError::Usage(format!("manifest {message}"))
+        } else {
+            BuildError::Manifests(vec![Diagnostic {
+                file: rel.to_string(),
+                pos: Default::default(),
+                message,
+            }])
+        }
+    };
+    let (real, _) = resolver.resolve(rel).map_err(fail)?;
+    let read = input::read_regular(&real, MAX_MANIFEST_BYTES).map_err(|e| match e {
+        input::ReadError::TooLarge { .. } => BuildError::Manifests(vec![Diagnostic {
+            file: rel.to_string(),
+            pos: Default::default(),
+            message: format!("the manifest {e}"),
+        }]),
+        e => fail(format!("{rel}: {e}")),
+    })?;
+    let text = String::from_utf8(read.bytes).map_err(|e| {
+        BuildError::Manifests(vec![Diagnostic {
+            file: rel.to_string(),
+            pos: Default::default(),
+            message: format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
+        }])
+    })?;
+    Ok(ManifestText {
+        file: rel.to_string(),
+        text,
+    })
 }
 
 /// `path` relative to `root` when inside it, else as it is.
@@ -367,24 +533,13 @@ fn display_base(root: &Path, path: &Path) -> PathBuf {
     }
 }
 
-fn prepare_out_dir(out: &Path) -> Result<PathBuf, BuildError> {
-    let state_dir = out.join(state::STATE_DIR);
-    fs::create_dir_all(&state_dir)
-        .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", state_dir.display())))?;
-    out.canonicalize()
-        .map_err(|e| BuildError::Io(format!("{}: {e}", out.display())))
-}
-
 /// Takes the output folder's lock, waiting for another build if needed.
 /// The lock is released when the returned file is dropped (or the process
 /// dies).
-fn lock(state_dir: &Path, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File, BuildError> {
-    let path = state_dir.join("lock");
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
+fn lock(state_dir: &Folder, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File, BuildError> {
+    let path = state_dir.path().join(state::LOCK);
+    let file = state_dir
+        .open_lock(state::LOCK)
         .map_err(|e| BuildError::Io(format!("cannot open {}: {e}", path.display())))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
@@ -401,9 +556,9 @@ fn lock(state_dir: &Path, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File,
     }
 }
 
-/// Creates every folder the jobs write into (once, not per job) and
-/// removes the temporary files a killed build left there.
-fn prepare_output_dirs(out: &Path, jobs: &[Job]) -> Result<(), BuildError> {
+/// Creates every folder the jobs write into (once, not per job, each a
+/// real folder) and removes the temporary files a killed build left there.
+fn prepare_output_dirs(tree: &OutTree, state_dir: &Folder, jobs: &[Job]) -> Result<(), BuildError> {
     let mut dirs = std::collections::BTreeSet::new();
     for job in jobs {
         for output in job.outputs() {
@@ -415,13 +570,16 @@ fn prepare_output_dirs(out: &Path, jobs: &[Job]) -> Result<(), BuildError> {
         }
     }
     for dir in dirs {
-        let dir = out.join(dir);
-        fs::create_dir_all(&dir)
-            .map_err(|e| BuildError::Io(format!("cannot create {}: {e}", dir.display())))?;
-        state::remove_stale_temps(&dir);
+        let folder = tree.create_dir(&dir).map_err(|e| {
+            BuildError::Io(format!(
+                "cannot create {}: {e}",
+                tree.root().path().join(&dir).display()
+            ))
+        })?;
+        folder.remove_stale_temps();
     }
-    state::remove_stale_temps(out);
-    state::remove_stale_temps(&out.join(state::STATE_DIR));
+    tree.root().remove_stale_temps();
+    state_dir.remove_stale_temps();
     Ok(())
 }
 
@@ -435,19 +593,25 @@ fn try_noop(
     resolver: &Resolver,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<Option<Vec<JobReport>>, BuildError> {
-    let state_dir = out.join(state::STATE_DIR);
+    let Some(state_dir) = existing_state(out) else {
+        return Ok(None);
+    };
     let Some(plan) = PlanSummary::load(&state_dir) else {
         return Ok(None);
     };
     if plan.manifests != *manifests_hash {
         return Ok(None);
     }
-    let out = prepare_out_dir(out)?;
     let _lock = lock(&state_dir, on_event)?;
-    let outputs = Resolver::new(&out);
+    let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
+        return Ok(None);
+    };
+    let outputs = OutTree::new(out_folder);
     let journal = Journal::load(&state_dir);
+    let named = journal.records.values().flat_map(|r| r.inputs.iter());
+    check_out_dir(root, out, named.map(|(path, _)| path.as_str()))?;
     let mut hashes = HashCache::load(&state_dir);
-    let display_out = display_base(root, &out);
+    let display_out = display_base(root, outputs.root().path());
     let mut reports = Vec::with_capacity(plan.jobs.len());
     let mut all_fresh = true;
     for p in &plan.jobs {
@@ -465,7 +629,7 @@ fn try_noop(
     if !all_fresh {
         return Ok(None);
     }
-    state::remove_stale_temps(&state_dir);
+    state_dir.remove_stale_temps();
     on_event(Event::Running {
         total: reports.len(),
         dirty: 0,
@@ -506,7 +670,7 @@ fn explain_settings(old: &Record, job: &Job) -> Vec<String> {
 fn freshness<'j>(
     job: &Planned,
     resolver: &Resolver,
-    outputs: &Resolver,
+    outputs: &OutTree,
     journal: &'j Journal,
     hashes: &mut HashCache,
 ) -> Result<&'j Record, Stale<'j>> {
@@ -523,7 +687,7 @@ fn freshness<'j>(
     for (path, _) in &record.inputs {
         let hash = resolver.resolve(path).and_then(|(real, stat)| {
             hashes
-                .hash(path, &real, stat.sig)
+                .hash(path, &real, stat.sig, jobs::MAX_INPUT_BYTES)
                 .map_err(|e| format!("{path}: {e}"))
         });
         match hash {
@@ -551,10 +715,13 @@ fn freshness<'j>(
         return Err(Stale::Because(vec!["the outputs changed".to_string()]));
     }
     for (o, path) in record.outputs.iter().zip(&job.outputs) {
-        match outputs.resolve_now(path) {
-            Ok((_, stat)) if stat.sig.size == o.bytes && stat.sig.mtime_ns == o.mtime_ns => {}
-            Ok(_) => why.push(format!("output {} was modified", o.path)),
-            Err(_) => why.push(format!("output {} is missing", o.path)),
+        match outputs.stat(path) {
+            Ok(Some((EntryKind::File, sig)))
+                if sig.size == o.bytes && sig.mtime_ns == o.mtime_ns => {}
+            Ok(Some((EntryKind::File, _))) => why.push(format!("output {} was modified", o.path)),
+            Ok(Some(_)) => why.push(format!("output {} is not a regular file", o.path)),
+            Ok(None) => why.push(format!("output {} is missing", o.path)),
+            Err(e) => why.push(format!("output {}: {e}", o.path)),
         }
     }
     if why.is_empty() {
@@ -634,16 +801,16 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
     };
     let mut records = Vec::with_capacity(outputs.len());
     for output in &outputs {
-        // The folder exists: `prepare_output_dirs` made it.
-        let path = output.path.under(shared.place.out);
-        state::write_atomic(&path, &output.bytes)
-            .map_err(|e| io_error(&path.display().to_string(), e))?;
-        let meta = fs::metadata(&path).map_err(|e| io_error(&path.display().to_string(), e))?;
+        let sig = shared
+            .place
+            .outputs
+            .write(&output.path, &output.bytes)
+            .map_err(|e| io_error(&output.path.to_string(), e))?;
         records.push(OutputRecord {
             path: output.path.to_string(),
             bytes: output.bytes.len() as u64,
             sha256: Sha256::digest(&output.bytes).into(),
-            mtime_ns: FileSig::of(&meta).mtime_ns,
+            mtime_ns: sig.mtime_ns,
         });
     }
     {
@@ -664,34 +831,138 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::job
         .journal
         .lock()
         .expect("no panics while held")
-        .append(record)
+        .append(shared.place.state_dir, record)
         .map_err(|e| io_error("appending to the build journal", e))?;
     Ok(records)
 }
 
-/// Removes the output folder after checking it is one kiln made (it holds
-/// `.kiln/`), holding its lock while it does.
-pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<PathBuf>, BuildError> {
-    let root = root.canonicalize().map_err(|e| {
-        BuildError::Usage(format!(
-            "project root {}: {}",
-            root.display(),
-            paths::describe_io(&e)
-        ))
-    })?;
-    let out = out.map_or_else(|| root.join("out"), Path::to_path_buf);
-    if !out.exists() {
+/// What `kiln clean` did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CleanReport {
+    /// The output folder.
+    pub out: PathBuf,
+    /// Files kiln made that it removed (outputs, temporaries, state).
+    pub removed: usize,
+    /// The output folder itself is gone (it held nothing else).
+    pub removed_out: bool,
+    /// What is left in the output folder (relative to it; kiln did not make
+    /// these, or has no record of them), at most [`MAX_KEPT_LISTED`].
+    pub kept: Vec<String>,
+    /// How many entries are left in all.
+    pub n_kept: usize,
+}
+
+/// How many kept files `clean` names.
+pub const MAX_KEPT_LISTED: usize = 20;
+
+/// Removes what kiln made in the output folder: the outputs its journal
+/// names, its temporary files and its state folder (a real folder, not a
+/// link), then the folders the outputs were in and the output folder
+/// itself if they are empty. Nothing else is touched, whatever the folder
+/// is; a file kiln did not make survives and is listed in the report.
+/// `None` if there is no output folder.
+pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, BuildError> {
+    let root = canonical_root(root)?;
+    let given = out.map_or_else(|| root.join("out"), Path::to_path_buf);
+    let io = |what: &Path, e: std::io::Error| BuildError::Io(format!("{}: {e}", what.display()));
+    let Some(out_folder) = Folder::open_out(&given).map_err(|e| io(&given, e))? else {
         return Ok(None);
+    };
+    let not_kilns = || {
+        BuildError::Usage(format!(
+            "{} has no .kiln folder, so kiln did not make it; not removing anything",
+            given.display()
+        ))
+    };
+    let state_dir = out_folder
+        .open_child(state::STATE_DIR)
+        .map_err(|e| BuildError::Usage(format!("{e}; not removing anything")))?
+        .ok_or_else(not_kilns)?;
+    let lock = lock(&state_dir, &|_| {})?;
+    let tree = OutTree::new(out_folder);
+    let mut report = CleanReport {
+        out: tree.root().path().to_path_buf(),
+        ..CleanReport::default()
+    };
+    let journal = Journal::load(&state_dir);
+    let mut dirs = std::collections::BTreeSet::new();
+    for record in journal.records.values() {
+        for output in &record.outputs {
+            let Ok(rel) = RelPath::parse(&output.path) else {
+                continue;
+            };
+            // A link or folder where an output was is not kiln's: kept.
+            if tree.remove_file(&rel).unwrap_or(false) {
+                report.removed += 1;
+            }
+            let mut dir = rel.as_str();
+            while let Some((parent, _)) = dir.rsplit_once('/') {
+                dirs.insert(parent.to_string());
+                dir = parent;
+            }
+        }
     }
-    let state_dir = out.join(state::STATE_DIR);
-    if !state_dir.is_dir() {
-        return Err(BuildError::Usage(format!(
-            "{} has no .kiln folder, so kiln did not make it; not removing it",
-            out.display()
-        )));
+    // Deepest folders first, so a parent can go once its children have.
+    for dir in dirs.iter().rev() {
+        if let Ok(Some(folder)) = tree.open_dir(dir) {
+            report.removed += remove_temps(&folder);
+        }
+        let (parent, name) = match dir.rsplit_once('/') {
+            Some((parent, name)) => (tree.open_dir(parent).ok().flatten(), name),
+            None => (None, dir.as_str()),
+        };
+        let parent = parent.as_deref().unwrap_or(tree.root());
+        let _ = parent.remove_empty_child(name);
     }
-    let _lock = lock(&state_dir, &|_| {})?;
-    fs::remove_dir_all(&out)
-        .map_err(|e| BuildError::Io(format!("cannot remove {}: {e}", out.display())))?;
-    Ok(Some(out))
+    report.removed += remove_temps(tree.root());
+    report.removed += remove_temps(&state_dir);
+    for name in state::STATE_FILES {
+        if name != state::LOCK && state_dir.remove_file(name).unwrap_or(false) {
+            report.removed += 1;
+        }
+    }
+    drop(lock);
+    if state_dir.remove_file(state::LOCK).unwrap_or(false) {
+        report.removed += 1;
+    }
+    let _ = tree.root().remove_empty_child(state::STATE_DIR);
+    list_kept(tree.root(), "", &mut report);
+    // The folder itself, if empty and not a link the user made.
+    let given_is_dir = fs::symlink_metadata(&given).is_ok_and(|m| m.is_dir());
+    if report.n_kept == 0 && given_is_dir && fs::remove_dir(&given).is_ok() {
+        report.removed_out = true;
+    }
+    Ok(Some(report))
+}
+
+fn remove_temps(folder: &Folder) -> usize {
+    let before = folder.entries().map_or(0, |e| e.len());
+    folder.remove_stale_temps();
+    before.saturating_sub(folder.entries().map_or(0, |e| e.len()))
+}
+
+/// Every file (and link, and empty folder) left under `folder`, depth
+/// first, in name order.
+fn list_kept(folder: &Folder, prefix: &str, report: &mut CleanReport) {
+    let Ok(entries) = folder.entries() else {
+        return;
+    };
+    for (name, kind) in entries {
+        let rel = format!("{prefix}{name}");
+        let child = match kind {
+            EntryKind::Folder => folder.open_child(&name).ok().flatten(),
+            _ => None,
+        };
+        match child {
+            Some(child) if child.entries().is_ok_and(|e| !e.is_empty()) => {
+                list_kept(&child, &format!("{rel}/"), report);
+            }
+            _ => {
+                report.n_kept += 1;
+                if report.kept.len() < MAX_KEPT_LISTED {
+                    report.kept.push(rel);
+                }
+            }
+        }
+    }
 }

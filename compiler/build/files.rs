@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::paths;
+use super::input;
 use crate::formats::ospc::{self, PoseCache};
 use crate::import::gltf;
 use crate::model::Scene;
@@ -51,20 +51,29 @@ fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummar
     })
 }
 
-/// Reads and fully decodes `file`; an error names the format and the rule.
+/// Reads and fully decodes `file` (a regular file, at most its format's
+/// limit); an error names the format and the rule.
 pub fn load(file: &Path) -> Result<FileKind, String> {
-    let bytes = std::fs::read(file).map_err(|e| paths::describe_io(&e))?;
-    if bytes.starts_with(&ospc::MAGIC) {
+    let magic = input::read_prefix(file, 4).map_err(|e| e.to_string())?;
+    let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
+    if magic == ospc::MAGIC {
+        let bytes = read(file, ospc::MAX_FILE_BYTES as u64)?;
         return ospc::decode(&bytes)
             .map(FileKind::PoseCache)
             .map_err(|e| format!("invalid pose cache: {e}"));
     }
-    let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
-    if bytes.starts_with(b"glTF") || is_gltf_json {
+    if magic == *b"glTF" || is_gltf_json {
+        let bytes = read(file, gltf::MAX_FILE_BYTES)?;
         let externals = read_externals(file, &bytes)?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
     Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
+}
+
+fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    input::read_regular(file, limit)
+        .map(|r| r.bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// The buffer files a `.gltf` names, read from beside it. The importer
@@ -75,8 +84,8 @@ fn read_externals(file: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, S
     let dir = file.parent().unwrap_or(Path::new("."));
     uris.into_iter()
         .map(|uri| {
-            let data = std::fs::read(dir.join(&uri))
-                .map_err(|e| format!("buffer {uri}: {}", paths::describe_io(&e)))?;
+            let data = read(&dir.join(&uri), gltf::MAX_FILE_BYTES)
+                .map_err(|e| format!("buffer {uri}: {e}"))?;
             Ok((uri, data))
         })
         .collect()

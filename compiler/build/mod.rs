@@ -8,12 +8,16 @@
 pub mod engine;
 pub mod files;
 pub mod fingerprint;
+pub mod input;
 pub mod jobs;
 pub mod manifest;
+pub mod out_dir;
 pub mod paths;
 pub mod plan;
 pub mod state;
 pub mod wire;
 
-pub use engine::{BuildError, Event, JobReport, Options, Report, Status, build, clean};
+pub use engine::{
+    BuildError, CleanReport, Event, JobReport, Options, Report, Status, build, clean,
+};
 pub use plan::Diagnostic;

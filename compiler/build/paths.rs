@@ -31,11 +31,16 @@ impl RelPath {
                 "{text:?} is absolute; paths are relative to the project root"
             ));
         }
+        if text.ends_with('/') {
+            return Err(format!(
+                "{text:?} ends in '/', which names a folder; name the file"
+            ));
+        }
         if text.contains('\0') {
             return Err(format!("{text:?} contains a NUL byte"));
         }
         // Already normal (the common case): no empty, `.` or `..` parts.
-        if !text.ends_with('/') && text.split('/').all(|p| !matches!(p, "" | "." | "..")) {
+        if text.split('/').all(|p| !matches!(p, "" | "." | "..")) {
             return Ok(RelPath(text.to_string()));
         }
         let mut parts = Vec::new();
@@ -199,6 +204,17 @@ impl Resolver {
         Ok((real, stat))
     }
 
+    /// The real path of the folder `dir` (relative to the root; empty for
+    /// the root itself), checked to be under the root.
+    pub fn real_dir(&self, dir: &RelPath) -> Result<PathBuf, String> {
+        self.dir(dir.as_str(), dir).map(|d| d.real.clone())
+    }
+
+    /// The canonical project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
     fn dir(&self, dir: &str, rel: &RelPath) -> Result<Arc<Dir>, String> {
         let mut dirs = self.dirs.lock().expect("no panics while held");
         if let Some(known) = dirs.get(dir) {
@@ -236,24 +252,31 @@ impl Resolver {
 /// `lstat` of `name` in `dir` (whose real path joined with `name` is
 /// `path`): what it is, and whether it is a symlink.
 #[cfg(unix)]
-#[allow(clippy::unnecessary_cast)] // the stat fields' types differ by platform
 fn lstat_in(dir: &Dir, name: &str, _path: &Path) -> std::io::Result<(FileStat, bool)> {
     use rustix::fs::{AtFlags, FileType};
     let st = rustix::fs::statat(&dir.fd, name, AtFlags::SYMLINK_NOFOLLOW)?;
+    #[allow(clippy::unnecessary_cast)] // the stat fields' types differ by platform
     let kind = FileType::from_raw_mode(st.st_mode as _);
+    let stat = FileStat {
+        is_file: kind == FileType::RegularFile,
+        sig: sig_of_stat(&st),
+    };
+    Ok((stat, kind == FileType::Symlink))
+}
+
+/// The stat signature of a raw `stat`.
+#[cfg(unix)]
+#[allow(clippy::unnecessary_cast)] // the stat fields' types differ by platform
+pub(crate) fn sig_of_stat(st: &rustix::fs::Stat) -> FileSig {
     let mtime_ns = u64::try_from(st.st_mtime as i64)
         .unwrap_or(0)
         .saturating_mul(1_000_000_000)
         .saturating_add(st.st_mtime_nsec as u64);
-    let stat = FileStat {
-        is_file: kind == FileType::RegularFile,
-        sig: FileSig {
-            size: u64::try_from(st.st_size as i64).unwrap_or(0),
-            mtime_ns,
-            inode: st.st_ino as u64,
-        },
-    };
-    Ok((stat, kind == FileType::Symlink))
+    FileSig {
+        size: u64::try_from(st.st_size as i64).unwrap_or(0),
+        mtime_ns,
+        inode: st.st_ino as u64,
+    }
 }
 
 #[cfg(not(unix))]
@@ -294,6 +317,8 @@ mod tests {
             "C:/x",
             "a\\b",
             ".",
+            "sources/Fox.glb/",
+            "sources/",
         ] {
             assert!(RelPath::parse(bad).is_err(), "{bad:?}");
         }

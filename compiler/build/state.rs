@@ -21,12 +21,14 @@
 //! that wrote them. Losing or corrupting any of these only costs a rebuild.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::fingerprint::{self, InputHash, KeyParts};
+use super::input::{self, ReadError};
+use super::out_dir::Folder;
 use super::paths::{FileSig, RelPath};
 use super::wire::{self, Reader, Writer};
 
@@ -39,6 +41,14 @@ const FILES_MAGIC: &[u8; 8] = b"KILNFIL1";
 const MANIFESTS_MAGIC: &[u8; 8] = b"KILNMAN1";
 const PLAN: &str = "plan";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN1";
+/// The lock file's name.
+pub const LOCK: &str = "lock";
+/// Every file kiln keeps in its state folder (what `clean` may remove).
+pub const STATE_FILES: [&str; 5] = [JOURNAL, FILES, MANIFESTS, PLAN, LOCK];
+
+/// Largest state file kiln reads back: 1 GiB is millions of jobs' records.
+/// A larger one is treated as missing (it only costs a rebuild).
+pub const MAX_STATE_BYTES: u64 = 1 << 30;
 
 /// path (relative to the root) -> (stat signature, BLAKE3 of the content).
 #[derive(Default)]
@@ -49,8 +59,8 @@ pub struct HashCache {
 
 impl HashCache {
     /// Loads the cache; a missing or unreadable one is empty.
-    pub fn load(state_dir: &Path) -> HashCache {
-        let file = fs::read(state_dir.join(FILES)).unwrap_or_default();
+    pub fn load(state_dir: &Folder) -> HashCache {
+        let file = state_dir.read(FILES, MAX_STATE_BYTES).unwrap_or_default();
         let entries = wire::open(FILES_MAGIC, &file)
             .and_then(decode_files)
             .unwrap_or_default();
@@ -60,19 +70,25 @@ impl HashCache {
         }
     }
 
-    /// The content hash of `real` (the resolved file of `rel`, whose
-    /// metadata is `meta`), from the cache when its stat signature is
-    /// unchanged.
-    pub fn hash(&mut self, rel: &RelPath, real: &Path, sig: FileSig) -> io::Result<[u8; 32]> {
+    /// The content hash of `real` (the resolved file of `rel`, whose stat
+    /// signature was `sig`), from the cache when its stat signature is
+    /// unchanged, else streamed from the file (at most `limit` bytes).
+    pub fn hash(
+        &mut self,
+        rel: &RelPath,
+        real: &Path,
+        sig: FileSig,
+        limit: u64,
+    ) -> Result<[u8; 32], ReadError> {
         if let Some((cached, hash)) = self.entries.get(rel)
             && *cached == sig
         {
             return Ok(*hash);
         }
-        let bytes = fs::read(real)?;
-        let hash = *blake3::hash(&bytes).as_bytes();
-        // Keep it only if the file did not change while we read it.
-        if FileSig::of(&fs::metadata(real)?) == sig {
+        let (hash, held) = input::hash_regular(real, limit)?;
+        // Keep it only if the file is the one that was stat'ed and did not
+        // change while it was read.
+        if held == Some(sig) {
             self.remember(rel, sig, hash);
         }
         Ok(hash)
@@ -91,7 +107,7 @@ impl HashCache {
     }
 
     /// Writes the cache if it changed.
-    pub fn save(&self, state_dir: &Path) -> io::Result<()> {
+    pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
         if !self.changed {
             return Ok(());
         }
@@ -104,7 +120,8 @@ impl HashCache {
             w.u64(sig.inode);
             w.hash(hash);
         }
-        write_atomic(&state_dir.join(FILES), &wire::seal(FILES_MAGIC, &w.buf))
+        state_dir.write_atomic(FILES, &wire::seal(FILES_MAGIC, &w.buf))?;
+        Ok(())
     }
 }
 
@@ -145,8 +162,10 @@ pub struct ManifestCache {
 impl ManifestCache {
     /// Loads the cache (no lock needed: the file is replaced atomically and
     /// checksummed); a missing or unreadable one is empty.
-    pub fn load(state_dir: &Path) -> ManifestCache {
-        let file = fs::read(state_dir.join(MANIFESTS)).unwrap_or_default();
+    pub fn load(state_dir: &Folder) -> ManifestCache {
+        let file = state_dir
+            .read(MANIFESTS, MAX_STATE_BYTES)
+            .unwrap_or_default();
         let unused = wire::open(MANIFESTS_MAGIC, &file)
             .and_then(|body| {
                 let mut r = Reader::new(body);
@@ -178,7 +197,7 @@ impl ManifestCache {
     }
 
     /// Keeps the entries this build used, if that differs from the file.
-    pub fn save(&self, state_dir: &Path) -> io::Result<()> {
+    pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
         if !self.added && self.unused.is_empty() {
             return Ok(());
         }
@@ -189,7 +208,8 @@ impl ManifestCache {
             w.bytes(bytes);
         }
         let sealed = wire::seal(MANIFESTS_MAGIC, &w.buf);
-        write_atomic(&state_dir.join(MANIFESTS), &sealed)
+        state_dir.write_atomic(MANIFESTS, &sealed)?;
+        Ok(())
     }
 }
 
@@ -216,8 +236,8 @@ pub struct PlanSummary {
 }
 
 impl PlanSummary {
-    pub fn load(state_dir: &Path) -> Option<PlanSummary> {
-        let file = fs::read(state_dir.join(PLAN)).ok()?;
+    pub fn load(state_dir: &Folder) -> Option<PlanSummary> {
+        let file = state_dir.read(PLAN, MAX_STATE_BYTES)?;
         let mut r = Reader::new(wire::open(PLAN_MAGIC, &file)?);
         let manifests = r.hash()?;
         let n = r.count(39)?;
@@ -243,7 +263,7 @@ impl PlanSummary {
         r.is_empty().then_some(PlanSummary { manifests, jobs })
     }
 
-    pub fn save(&self, state_dir: &Path) -> io::Result<()> {
+    pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
         let mut w = Writer::default();
         w.hash(&self.manifests);
         w.var(self.jobs.len() as u64);
@@ -257,7 +277,8 @@ impl PlanSummary {
                 w.str(o.as_str());
             }
         }
-        write_atomic(&state_dir.join(PLAN), &wire::seal(PLAN_MAGIC, &w.buf))
+        state_dir.write_atomic(PLAN, &wire::seal(PLAN_MAGIC, &w.buf))?;
+        Ok(())
     }
 }
 
@@ -415,7 +436,6 @@ fn decode_parts(bytes: &[u8]) -> Option<KeyParts> {
 /// The job records, and the open journal to append to.
 pub struct Journal {
     pub records: BTreeMap<String, Record>,
-    path: PathBuf,
     n_frames: usize,
     /// False when the file is missing, from another kiln version, or ends
     /// in a torn record: the first append then rewrites it whole.
@@ -425,9 +445,8 @@ pub struct Journal {
 
 impl Journal {
     /// Loads every record; a torn or corrupt tail is dropped.
-    pub fn load(state_dir: &Path) -> Journal {
-        let path = state_dir.join(JOURNAL);
-        let bytes = fs::read(&path).unwrap_or_default();
+    pub fn load(state_dir: &Folder) -> Journal {
+        let bytes = state_dir.read(JOURNAL, MAX_STATE_BYTES).unwrap_or_default();
         let mut records = BTreeMap::new();
         let mut n_frames = 0;
         let mut appendable = false;
@@ -451,7 +470,6 @@ impl Journal {
         }
         Journal {
             records,
-            path,
             n_frames,
             appendable,
             file: None,
@@ -459,18 +477,18 @@ impl Journal {
     }
 
     /// Appends a record. Call only after the record's outputs are in place.
-    pub fn append(&mut self, record: Record) -> io::Result<()> {
+    pub fn append(&mut self, state_dir: &Folder, record: Record) -> io::Result<()> {
         let frame = record.frame();
         self.records.insert(record.id.clone(), record);
         if !self.appendable {
             // Start over with every record we trust.
             self.file = None;
-            self.rewrite()?;
+            self.rewrite(state_dir)?;
             self.appendable = true;
             return Ok(());
         }
         if self.file.is_none() {
-            self.file = Some(OpenOptions::new().append(true).open(&self.path)?);
+            self.file = Some(state_dir.open_append(JOURNAL)?);
         }
         self.file
             .as_mut()
@@ -482,22 +500,22 @@ impl Journal {
 
     /// Rewrites the journal with one record per job when a quarter of its
     /// records are superseded.
-    pub fn compact_if_large(&mut self) -> io::Result<()> {
+    pub fn compact_if_large(&mut self, state_dir: &Folder) -> io::Result<()> {
         if self.n_frames <= self.records.len() + self.records.len() / 4 + 16 {
             return Ok(());
         }
         self.file = None;
-        self.rewrite()
+        self.rewrite(state_dir)
     }
 
-    fn rewrite(&mut self) -> io::Result<()> {
+    fn rewrite(&mut self, state_dir: &Folder) -> io::Result<()> {
         let mut w = Writer::default();
         w.buf.extend_from_slice(JOURNAL_MAGIC);
         w.str(crate::VERSION);
         for record in self.records.values() {
             w.buf.extend_from_slice(&record.frame());
         }
-        write_atomic(&self.path, &w.buf)?;
+        state_dir.write_atomic(JOURNAL, &w.buf)?;
         self.n_frames = self.records.len();
         Ok(())
     }
@@ -514,48 +532,6 @@ fn read_frame(r: &mut Reader) -> Option<Record> {
     body.is_empty().then_some(record)
 }
 
-/// Writes `bytes` to a temporary file beside `path`, then renames it into
-/// place: readers (and a kiln killed at any moment) see the old complete
-/// file or the new complete file, never a torn one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = temp_path(path);
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Suffix of kiln's temporary files; any left over by a killed build are
-/// removed by the next one.
-pub const TEMP_SUFFIX: &str = ".kiln-tmp";
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}{TEMP_SUFFIX}"))
-}
-
-/// Removes temporary files a killed build left in `dir`.
-pub fn remove_stale_temps(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-}
-
 pub fn to_hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
@@ -569,6 +545,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn rec(id: &str) -> Record {
         let parts = KeyParts {
@@ -593,9 +570,10 @@ mod tests {
     #[test]
     fn torn_journal_record_is_dropped_and_the_next_append_starts_clean() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::load(dir.path());
-        j.append(rec("one")).unwrap();
-        j.append(rec("two")).unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("one")).unwrap();
+        j.append(&state, rec("two")).unwrap();
         drop(j);
         let path = dir.path().join(JOURNAL);
         let full = fs::read(&path).unwrap();
@@ -603,13 +581,13 @@ mod tests {
         let two = rec("two").frame().len();
         for cut in 1..two {
             fs::write(&path, &full[..full.len() - cut]).unwrap();
-            let j = Journal::load(dir.path());
+            let j = Journal::load(&state);
             assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one"], "cut {cut}");
             assert_eq!(j.records["one"], rec("one"));
         }
-        let mut j = Journal::load(dir.path());
-        j.append(rec("three")).unwrap();
-        let j = Journal::load(dir.path());
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("three")).unwrap();
+        let j = Journal::load(&state);
         assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one", "three"]);
         assert_eq!(j.records["one"].parts().unwrap().settings[0].1, "1");
     }
@@ -617,20 +595,22 @@ mod tests {
     #[test]
     fn a_flipped_bit_drops_the_record_not_the_build() {
         let dir = tempfile::tempdir().unwrap();
-        let mut j = Journal::load(dir.path());
-        j.append(rec("one")).unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("one")).unwrap();
         drop(j);
         let path = dir.path().join(JOURNAL);
         let mut bytes = fs::read(&path).unwrap();
         let last = bytes.len() - 5;
         bytes[last] ^= 0x10;
         fs::write(&path, &bytes).unwrap();
-        assert!(Journal::load(dir.path()).records.is_empty());
+        assert!(Journal::load(&state).records.is_empty());
     }
 
     #[test]
     fn plan_summary_round_trips() {
         let dir = tempfile::tempdir().unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
         let plan = PlanSummary {
             manifests: [9; 32],
             jobs: vec![Planned {
@@ -641,8 +621,8 @@ mod tests {
                 outputs: vec![RelPath::parse("poses/a.ospc").unwrap()],
             }],
         };
-        plan.save(dir.path()).unwrap();
-        assert_eq!(PlanSummary::load(dir.path()), Some(plan));
+        plan.save(&state).unwrap();
+        assert_eq!(PlanSummary::load(&state), Some(plan));
         let a = manifests_hash([("m.yaml", "ab")].into_iter());
         assert_ne!(a, manifests_hash([("m.yaml", "a"), ("b", "")].into_iter()));
     }
@@ -650,6 +630,7 @@ mod tests {
     #[test]
     fn hash_cache_round_trips() {
         let dir = tempfile::tempdir().unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
         let mut c = HashCache::default();
         let old = FileSig {
             size: 1,
@@ -657,8 +638,8 @@ mod tests {
             inode: 5,
         };
         c.remember(&RelPath::parse("a/b").unwrap(), old, [3; 32]);
-        c.save(dir.path()).unwrap();
-        let back = HashCache::load(dir.path());
+        c.save(&state).unwrap();
+        let back = HashCache::load(&state);
         assert_eq!(back.entries, c.entries);
         assert_eq!(back.entries.len(), 1);
     }

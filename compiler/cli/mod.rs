@@ -67,7 +67,8 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
-    /// Remove the output folder (only one kiln made: it holds .kiln/)
+    /// Remove what kiln made in the output folder: the outputs it recorded,
+    /// its temporary files and .kiln/; anything else stays and is listed
     Clean {
         /// Project root
         #[arg(long, default_value = ".")]
@@ -98,8 +99,22 @@ pub fn main() -> ExitCode {
 
 fn clean(root: &std::path::Path, out: Option<&std::path::Path>) -> u8 {
     match crate::build::clean(root, out) {
-        Ok(Some(dir)) => {
-            eprintln!("removed {}", dir.display());
+        Ok(Some(report)) => {
+            let out = report.out.display();
+            if report.removed_out {
+                eprintln!("removed {out} ({} files kiln made)", report.removed);
+                return 0;
+            }
+            eprintln!(
+                "removed {} files kiln made from {out}; kept {} it did not make (or has no record of):",
+                report.removed, report.n_kept
+            );
+            for kept in &report.kept {
+                eprintln!("  {out}/{kept}");
+            }
+            if report.n_kept > report.kept.len() {
+                eprintln!("  ... and {} more", report.n_kept - report.kept.len());
+            }
             0
         }
         Ok(None) => 0,

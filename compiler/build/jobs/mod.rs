@@ -4,8 +4,13 @@
 
 pub mod pose_cache;
 
+use super::input;
 use super::manifest::Pos;
-use super::paths::{self, FileSig, RelPath, Resolver};
+use super::paths::{FileSig, RelPath, Resolver};
+
+/// Largest input file any job kind reads (each kind passes its own limit
+/// to [`JobIo::read`]); hashing an input for freshness stops here.
+pub const MAX_INPUT_BYTES: u64 = crate::import::gltf::MAX_FILE_BYTES;
 
 /// One output to build, from one manifest entry.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +50,13 @@ impl Job {
     pub fn settings(&self, put: &mut dyn FnMut(&'static str, std::fmt::Arguments)) {
         match &self.spec {
             JobSpec::PoseCache(j) => pose_cache::settings(j, put),
+        }
+    }
+
+    /// The files the manifest names for this job (relative to the root).
+    pub fn sources(&self) -> Vec<&str> {
+        match &self.spec {
+            JobSpec::PoseCache(j) => vec![j.source.as_str()],
         }
     }
 
@@ -117,28 +129,27 @@ impl<'a> JobIo<'a> {
         }
     }
 
-    /// Reads a file under the root; `field` is the manifest setting to blame
-    /// if it cannot be read.
-    pub fn read(&mut self, path: &RelPath, field: &'static str) -> Result<Vec<u8>, JobError> {
+    /// Reads a file under the root, of at most `limit` bytes; `field` is
+    /// the manifest setting to blame if it cannot be read.
+    pub fn read(
+        &mut self,
+        path: &RelPath,
+        field: &'static str,
+        limit: u64,
+    ) -> Result<Vec<u8>, JobError> {
         let (real, before) = self
             .resolver
             .resolve(path)
             .map_err(|e| JobError::at(field, e))?;
-        let read_error =
-            |e: std::io::Error| JobError::at(field, format!("{path}: {}", paths::describe_io(&e)));
-        let bytes = std::fs::read(&real).map_err(read_error)?;
-        let after = self
-            .resolver
-            .resolve_now(path)
-            .ok()
-            .map(|(_, stat)| stat.sig);
+        let read = input::read_regular(&real, limit)
+            .map_err(|e| JobError::at(field, format!("{path}: {e}")))?;
         let sig = before.sig;
         self.reads.push(InputRead {
             path: path.clone(),
-            hash: *blake3::hash(&bytes).as_bytes(),
-            sig: (after == Some(sig)).then_some(sig),
+            hash: *blake3::hash(&read.bytes).as_bytes(),
+            sig: (read.unchanged && read.sig == sig).then_some(sig),
         });
-        Ok(bytes)
+        Ok(read.bytes)
     }
 
     /// Every file read, in the order read.

@@ -58,7 +58,7 @@ pub fn settings(job: &PoseCacheJob, put: &mut dyn FnMut(&'static str, fmt::Argum
 }
 
 pub fn run(job: &PoseCacheJob, io: &mut JobIo) -> Result<Vec<Output>, JobError> {
-    let bytes = io.read(&job.source, "source")?;
+    let bytes = io.read(&job.source, "source", gltf::MAX_FILE_BYTES)?;
     let invalid = |e: gltf::Error| JobError::at("source", format!("{}: {e}", job.source));
     let source = gltf::Source::parse(&bytes).map_err(invalid)?;
     let externals = read_externals(job, &source, io)?;
@@ -87,7 +87,7 @@ fn read_externals(
             .source
             .sibling(&uri)
             .map_err(|e| JobError::at("source", format!("{}: buffer {e}", job.source)))?;
-        let bytes = io.read(&path, "source")?;
+        let bytes = io.read(&path, "source", gltf::MAX_FILE_BYTES)?;
         externals.push((uri, bytes));
     }
     Ok(externals)

@@ -38,6 +38,11 @@ mod meshopt;
 mod scene;
 mod views;
 
+/// Largest file of a glTF asset kiln reads (the `.glb` or `.gltf`, and
+/// each external buffer file): 2 GiB. A GLB may declare up to 4 GiB; no
+/// character or clip comes near 2, and the reader holds the whole file.
+pub const MAX_FILE_BYTES: u64 = 2 << 30;
+
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
 pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;

@@ -1,0 +1,261 @@
+//! Reading a file kiln did not make: only a regular file, never more bytes
+//! than a limit, never blocking.
+//!
+//! Every file kiln reads from a project (manifests, sources, their external
+//! buffers) or that a user names on the command line (`inspect`, `verify`)
+//! goes through here:
+//! - it is opened without blocking (`O_NONBLOCK`: opening a FIFO for reading
+//!   would otherwise wait for a writer forever) and `fstat`ed: a FIFO, a
+//!   device, a socket or a folder is refused at once, naming what it is;
+//! - the open file's size is checked against the caller's limit before a
+//!   byte is read, and the read itself stops one byte past the limit, so a
+//!   file that grows while it is read, or lies about its size (`/proc`), is
+//!   refused without holding more than the limit;
+//! - hashing streams the file through a fixed 64 KiB buffer.
+//!
+//! The caller picks the limit: the format's own (`MAX_MANIFEST_BYTES`,
+//! `ospc::MAX_FILE_BYTES`, `gltf::MAX_FILE_BYTES`).
+
+use std::fmt;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
+use std::path::Path;
+
+use super::paths::FileSig;
+
+/// Why a file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    NotFound,
+    PermissionDenied,
+    /// Not a regular file: what it is instead.
+    NotRegular(&'static str),
+    /// Larger than the limit, by its size or by what a read returned.
+    TooLarge {
+        bytes: u64,
+        limit: u64,
+    },
+    Io(io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotFound => f.write_str("no such file"),
+            ReadError::PermissionDenied => f.write_str("permission denied"),
+            ReadError::NotRegular(what) => write!(f, "is {what}, not a regular file"),
+            ReadError::TooLarge { bytes, limit } => write!(
+                f,
+                "is {} bytes, more than the {limit} bytes kiln reads of this kind of file",
+                describe_size(*bytes, *limit)
+            ),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// "3221225472", or "more than 1024" when a read ran past the limit.
+fn describe_size(bytes: u64, limit: u64) -> String {
+    if bytes > limit {
+        bytes.to_string()
+    } else {
+        format!("more than {limit}")
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> ReadError {
+        match e.kind() {
+            io::ErrorKind::NotFound => ReadError::NotFound,
+            io::ErrorKind::PermissionDenied => ReadError::PermissionDenied,
+            _ => ReadError::Io(e),
+        }
+    }
+}
+
+/// What a file system object is, in words.
+pub fn kind_of(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_file() {
+        return "a regular file";
+    }
+    if t.is_dir() {
+        return "a folder";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Opens `path` for reading without blocking and checks that it is a
+/// regular file of at most `limit` bytes.
+pub fn open_regular(path: &Path, limit: u64) -> Result<(File, Metadata), ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc_flags::NONBLOCK | libc_flags::NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(kind_of(&meta)));
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge {
+            bytes: meta.len(),
+            limit,
+        });
+    }
+    Ok((file, meta))
+}
+
+/// The open flags, from rustix (no libc dependency of our own).
+#[cfg(unix)]
+mod libc_flags {
+    pub const NONBLOCK: i32 = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    pub const NOCTTY: i32 = rustix::fs::OFlags::NOCTTY.bits() as i32;
+}
+
+/// A file's bytes and whether it held still while it was read.
+pub struct FileRead {
+    pub bytes: Vec<u8>,
+    /// The stat signature when opened.
+    pub sig: FileSig,
+    /// The signature was the same after the last byte was read.
+    pub unchanged: bool,
+}
+
+/// The whole of a regular file of at most `limit` bytes.
+pub fn read_regular(path: &Path, limit: u64) -> Result<FileRead, ReadError> {
+    let (file, meta) = open_regular(path, limit)?;
+    let bytes = read_capped(&file, meta.len(), limit)?;
+    let sig = FileSig::of(&meta);
+    let unchanged = file
+        .metadata()
+        .is_ok_and(|after| FileSig::of(&after) == sig);
+    Ok(FileRead {
+        bytes,
+        sig,
+        unchanged,
+    })
+}
+
+/// The first bytes (at most `n`) of a regular file of any size, to tell
+/// its format before choosing the limit to read it with.
+pub fn read_prefix(path: &Path, n: usize) -> Result<Vec<u8>, ReadError> {
+    let (file, _) = open_regular(path, u64::MAX)?;
+    let mut bytes = Vec::with_capacity(n);
+    file.take(n as u64).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Reads at most `limit` bytes of `file` (whose size was `size`); more is
+/// an error, not a longer buffer.
+fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            bytes: limit,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The BLAKE3 hash of a regular file of at most `limit` bytes, streamed
+/// through a fixed buffer, and its stat signature if it held still while
+/// it was read (`None` if it changed).
+pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
+    let (file, meta) = open_regular(path, limit)?;
+    let mut hasher = blake3::Hasher::new();
+    let mut reader = (&file).take(limit.saturating_add(1));
+    let mut buf = vec![0u8; 64 << 10];
+    let mut total = 0u64;
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.into()),
+        };
+        total += n as u64;
+        if total > limit {
+            return Err(ReadError::TooLarge {
+                bytes: limit,
+                limit,
+            });
+        }
+        hasher.update(&buf[..n]);
+    }
+    let sig = FileSig::of(&meta);
+    let unchanged = file
+        .metadata()
+        .is_ok_and(|after| FileSig::of(&after) == sig);
+    Ok((*hasher.finalize().as_bytes(), unchanged.then_some(sig)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, [7u8; 100]).unwrap();
+        assert_eq!(read_regular(&path, 100).unwrap().bytes.len(), 100);
+        assert!(matches!(
+            read_regular(&path, 99),
+            Err(ReadError::TooLarge {
+                bytes: 100,
+                limit: 99
+            })
+        ));
+        let (hash, sig) = hash_regular(&path, 100).unwrap();
+        assert_eq!(hash, *blake3::hash(&[7u8; 100]).as_bytes());
+        assert_eq!(sig.unwrap().size, 100);
+        assert!(hash_regular(&path, 99).is_err());
+        assert!(matches!(
+            read_regular(dir.path(), 1 << 20),
+            Err(ReadError::NotRegular("a folder"))
+        ));
+        assert!(matches!(
+            read_regular(&dir.path().join("none"), 1),
+            Err(ReadError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn a_file_that_reads_longer_than_its_size_stops_at_the_limit() {
+        // /proc files report size 0 and read longer.
+        let Ok(file) = File::open("/proc/self/status") else {
+            return;
+        };
+        let size = file.metadata().unwrap().len();
+        assert_eq!(size, 0);
+        assert!(matches!(
+            read_capped(&file, size, 8),
+            Err(ReadError::TooLarge { .. })
+        ));
+    }
+}

@@ -1,0 +1,612 @@
+//! The output folder: every file kiln writes or deletes, and every folder it
+//! creates, is reached through folders it opened itself, never through a
+//! symbolic link.
+//!
+//! The output folder is named by the user (it may itself be a link, say to
+//! a faster disk); it is resolved once, opened, and from then on every
+//! folder inside it (`.kiln/`, `poses/`) is opened relative to its parent
+//! with `O_NOFOLLOW | O_DIRECTORY`, and every file is created, renamed,
+//! stat'ed or removed relative to its open folder (`openat`, `renameat`,
+//! `fstatat` without following, `unlinkat`). A link planted anywhere inside
+//! the output folder is an error naming it, so kiln can never write, or
+//! delete, outside the folder it was given.
+//!
+//! Where a platform has no `*at` calls (not unix), the same rules are kept
+//! with path operations and `symlink_metadata` checks (not proof against a
+//! link swapped in between the check and the use).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::paths::{FileSig, RelPath};
+
+/// Suffix of kiln's temporary files; any left over by a killed build are
+/// removed by the next one.
+pub const TEMP_SUFFIX: &str = ".kiln-tmp";
+
+/// What an entry of a folder is (not following links).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    File,
+    Folder,
+    Symlink,
+    Other,
+}
+
+/// A folder kiln opened: inside the output folder, reached without links.
+pub struct Folder {
+    /// Where it is, for messages (and, off unix, for the operations).
+    path: PathBuf,
+    handle: sys::Handle,
+}
+
+impl Folder {
+    /// Opens the output folder itself, creating it (and its parents) if
+    /// missing.
+    pub fn create_out(path: &Path) -> io::Result<Folder> {
+        std::fs::create_dir_all(path)?;
+        Folder::open_out(path)?.ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
+    }
+
+    /// Opens the output folder itself if it exists.
+    pub fn open_out(path: &Path) -> io::Result<Option<Folder>> {
+        let real = match path.canonicalize() {
+            Ok(real) => real,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let handle = sys::open_dir(&real)?;
+        Ok(Some(Folder { path: real, handle }))
+    }
+
+    /// Where the folder is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The subfolder `name` if it exists; an error if `name` is a link or
+    /// not a folder.
+    pub fn open_child(&self, name: &str) -> io::Result<Option<Folder>> {
+        let path = self.path.join(name);
+        match self.kind(name)? {
+            None => Ok(None),
+            Some(EntryKind::Folder) => {
+                let handle = sys::open_child_dir(&self.handle, &self.path, name)?;
+                Ok(Some(Folder { path, handle }))
+            }
+            Some(kind) => Err(not_a_folder(&path, kind)),
+        }
+    }
+
+    /// The subfolder `name`, created if missing.
+    pub fn create_child(&self, name: &str) -> io::Result<Folder> {
+        if let Some(folder) = self.open_child(name)? {
+            return Ok(folder);
+        }
+        match sys::mkdir(&self.handle, &self.path, name) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+        self.open_child(name)?
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
+    }
+
+    /// What `name` is, without following a link; `None` if missing.
+    pub fn kind(&self, name: &str) -> io::Result<Option<EntryKind>> {
+        Ok(self.stat(name)?.map(|(kind, _)| kind))
+    }
+
+    /// What `name` is and its stat signature, without following a link.
+    pub fn stat(&self, name: &str) -> io::Result<Option<(EntryKind, FileSig)>> {
+        match sys::lstat(&self.handle, &self.path, name) {
+            Ok(found) => Ok(Some(found)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The bytes of the regular file `name` (at most `limit` of them);
+    /// `None` if it is missing, not a regular file, or larger.
+    pub fn read(&self, name: &str, limit: u64) -> Option<Vec<u8>> {
+        if self.kind(name).ok()?? != EntryKind::File {
+            return None;
+        }
+        let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Read).ok()?;
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() || meta.len() > limit {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::Read::take(file, limit + 1), &mut bytes).ok()?;
+        (bytes.len() as u64 <= limit).then_some(bytes)
+    }
+
+    /// Writes `bytes` to a temporary file in this folder, then renames it
+    /// to `name`: readers (and a kiln killed at any moment) see the old
+    /// complete file or the new complete file, never a torn one. Returns
+    /// the new file's stat signature.
+    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> io::Result<FileSig> {
+        let tmp = temp_name(name);
+        let result = (|| {
+            self.remove_entry(&tmp)?;
+            let mut f = sys::open_file(&self.handle, &self.path, &tmp, sys::Mode::CreateNew)?;
+            f.write_all(bytes)?;
+            let sig = FileSig::of(&f.metadata()?);
+            drop(f);
+            sys::rename(&self.handle, &self.path, &tmp, name)?;
+            Ok(sig)
+        })();
+        if result.is_err() {
+            let _ = self.remove_entry(&tmp);
+        }
+        result
+    }
+
+    /// Opens the regular file `name` for appending (it must exist).
+    pub fn open_append(&self, name: &str) -> io::Result<File> {
+        sys::open_file(&self.handle, &self.path, name, sys::Mode::Append)
+    }
+
+    /// Opens (creating if missing) the regular file `name` to lock it.
+    pub fn open_lock(&self, name: &str) -> io::Result<File> {
+        sys::open_file(&self.handle, &self.path, name, sys::Mode::Lock)
+    }
+
+    /// Removes `name` if it is a regular file; `false` if it was missing.
+    /// A link or a folder of that name is an error (kiln made neither).
+    pub fn remove_file(&self, name: &str) -> io::Result<bool> {
+        match self.kind(name)? {
+            None => Ok(false),
+            Some(EntryKind::File) => {
+                sys::unlink(&self.handle, &self.path, name)?;
+                Ok(true)
+            }
+            Some(kind) => Err(io::Error::other(format!(
+                "{} is {}, not a file kiln wrote; left alone",
+                self.path.join(name).display(),
+                describe_kind(kind)
+            ))),
+        }
+    }
+
+    /// Removes the folder `name` if it is empty; `false` if it is not (or
+    /// is missing).
+    pub fn remove_empty_child(&self, name: &str) -> io::Result<bool> {
+        if self.kind(name)? != Some(EntryKind::Folder) {
+            return Ok(false);
+        }
+        match sys::rmdir(&self.handle, &self.path, name) {
+            Ok(()) => Ok(true),
+            Err(e) if is_not_empty(&e) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Every entry, sorted by name.
+    pub fn entries(&self) -> io::Result<Vec<(String, EntryKind)>> {
+        let mut entries = sys::list(&self.handle, &self.path)?;
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(entries)
+    }
+
+    /// Removes the temporary files a killed build left here.
+    pub fn remove_stale_temps(&self) {
+        let Ok(entries) = self.entries() else {
+            return;
+        };
+        for (name, kind) in entries {
+            if kind == EntryKind::File && is_temp_name(&name) {
+                let _ = sys::unlink(&self.handle, &self.path, &name);
+            }
+        }
+    }
+
+    /// Unlinks whatever `name` is (a file or a link, never a folder);
+    /// missing is fine. For kiln's own temporary names only.
+    fn remove_entry(&self, name: &str) -> io::Result<()> {
+        match self.kind(name)? {
+            None => Ok(()),
+            Some(EntryKind::Folder) => Err(not_a_folder(&self.path.join(name), EntryKind::Folder)),
+            Some(_) => sys::unlink(&self.handle, &self.path, name),
+        }
+    }
+}
+
+/// Whether `name` is one of kiln's temporary file names.
+pub fn is_temp_name(name: &str) -> bool {
+    name.starts_with('.') && name.ends_with(TEMP_SUFFIX)
+}
+
+fn temp_name(name: &str) -> String {
+    format!(".{name}{TEMP_SUFFIX}")
+}
+
+fn describe_kind(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::File => "a file",
+        EntryKind::Folder => "a folder",
+        EntryKind::Symlink => "a symbolic link",
+        EntryKind::Other => "not a regular file or folder",
+    }
+}
+
+fn not_a_folder(path: &Path, kind: EntryKind) -> io::Error {
+    let hint = if kind == EntryKind::Symlink {
+        "; kiln follows no links inside its output folder (remove it, or choose another --out)"
+    } else {
+        ""
+    };
+    io::Error::other(format!(
+        "{} is {}, not a folder{hint}",
+        path.display(),
+        describe_kind(kind)
+    ))
+}
+
+fn is_not_empty(e: &io::Error) -> bool {
+    e.kind() == io::ErrorKind::DirectoryNotEmpty || e.raw_os_error() == Some(39)
+}
+
+/// Files inside the output folder by their path relative to it, through
+/// folders opened once and remembered (a build opens each folder once).
+pub struct OutTree {
+    root: Folder,
+    dirs: Mutex<BTreeMap<String, Arc<Folder>>>,
+}
+
+impl OutTree {
+    pub fn new(root: Folder) -> OutTree {
+        OutTree {
+            root,
+            dirs: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    pub fn root(&self) -> &Folder {
+        &self.root
+    }
+
+    /// The folder `dir` (a `/`-separated path relative to the output
+    /// folder), opened and remembered; `None` if some part is missing.
+    pub fn open_dir(&self, dir: &str) -> io::Result<Option<Arc<Folder>>> {
+        self.walk(dir, false)
+    }
+
+    /// The folder `dir`, created (each part a real folder) if missing.
+    pub fn create_dir(&self, dir: &str) -> io::Result<Arc<Folder>> {
+        self.walk(dir, true)?
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
+    }
+
+    fn walk(&self, dir: &str, create: bool) -> io::Result<Option<Arc<Folder>>> {
+        let mut dirs = self.dirs.lock().expect("no panics while held");
+        if let Some(known) = dirs.get(dir) {
+            return Ok(Some(known.clone()));
+        }
+        let mut current: Option<Arc<Folder>> = None;
+        let mut walked = String::new();
+        for part in dir.split('/').filter(|p| !p.is_empty()) {
+            if !walked.is_empty() {
+                walked.push('/');
+            }
+            walked.push_str(part);
+            if let Some(known) = dirs.get(&walked) {
+                current = Some(known.clone());
+                continue;
+            }
+            let parent = current.as_deref().unwrap_or(&self.root);
+            let next = if create {
+                parent.create_child(part)?
+            } else {
+                match parent.open_child(part)? {
+                    Some(f) => f,
+                    None => return Ok(None),
+                }
+            };
+            let next = Arc::new(next);
+            dirs.insert(walked.clone(), next.clone());
+            current = Some(next);
+        }
+        Ok(current)
+    }
+
+    /// The folder and file name of `rel`.
+    fn split(rel: &RelPath) -> (&str, &str) {
+        match rel.as_str().rsplit_once('/') {
+            Some((dir, name)) => (dir, name),
+            None => ("", rel.as_str()),
+        }
+    }
+
+    /// What the file at `rel` is now; `None` if it (or its folder) is
+    /// missing.
+    pub fn stat(&self, rel: &RelPath) -> io::Result<Option<(EntryKind, FileSig)>> {
+        let (dir, name) = OutTree::split(rel);
+        if dir.is_empty() {
+            return self.root.stat(name);
+        }
+        match self.open_dir(dir)? {
+            Some(folder) => folder.stat(name),
+            None => Ok(None),
+        }
+    }
+
+    /// Writes `rel` atomically, creating its folders; its stat signature.
+    pub fn write(&self, rel: &RelPath, bytes: &[u8]) -> io::Result<FileSig> {
+        let (dir, name) = OutTree::split(rel);
+        if dir.is_empty() {
+            return self.root.write_atomic(name, bytes);
+        }
+        self.create_dir(dir)?.write_atomic(name, bytes)
+    }
+
+    /// Removes the regular file at `rel`; `false` if it was missing.
+    pub fn remove_file(&self, rel: &RelPath) -> io::Result<bool> {
+        let (dir, name) = OutTree::split(rel);
+        if dir.is_empty() {
+            return self.root.remove_file(name);
+        }
+        match self.open_dir(dir)? {
+            Some(folder) => folder.remove_file(name),
+            None => Ok(false),
+        }
+    }
+}
+
+#[cfg(unix)]
+mod sys {
+    use std::fs::File;
+    use std::io;
+    use std::os::fd::OwnedFd;
+    use std::path::Path;
+
+    use rustix::fs::{AtFlags, FileType, Mode as Perm, OFlags};
+
+    use super::EntryKind;
+    use crate::build::paths::{self, FileSig};
+
+    pub type Handle = OwnedFd;
+
+    pub enum Mode {
+        Read,
+        CreateNew,
+        Append,
+        Lock,
+    }
+
+    const DIR_FLAGS: OFlags = OFlags::DIRECTORY
+        .union(OFlags::RDONLY)
+        .union(OFlags::CLOEXEC)
+        .union(OFlags::NOFOLLOW);
+
+    fn err(e: rustix::io::Errno) -> io::Error {
+        io::Error::from(e)
+    }
+
+    pub fn open_dir(real: &Path) -> io::Result<Handle> {
+        // `real` is canonical: following is harmless, and the output folder
+        // itself may be a link the user made.
+        let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC;
+        rustix::fs::open(real, flags, Perm::empty()).map_err(err)
+    }
+
+    pub fn open_child_dir(dir: &Handle, _path: &Path, name: &str) -> io::Result<Handle> {
+        rustix::fs::openat(dir, name, DIR_FLAGS, Perm::empty()).map_err(err)
+    }
+
+    pub fn mkdir(dir: &Handle, _path: &Path, name: &str) -> io::Result<()> {
+        rustix::fs::mkdirat(dir, name, Perm::from_raw_mode(0o777)).map_err(err)
+    }
+
+    pub fn lstat(dir: &Handle, _path: &Path, name: &str) -> io::Result<(EntryKind, FileSig)> {
+        let st = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map_err(err)?;
+        let kind = match FileType::from_raw_mode(st.st_mode as _) {
+            FileType::RegularFile => EntryKind::File,
+            FileType::Directory => EntryKind::Folder,
+            FileType::Symlink => EntryKind::Symlink,
+            _ => EntryKind::Other,
+        };
+        Ok((kind, paths::sig_of_stat(&st)))
+    }
+
+    pub fn open_file(dir: &Handle, _path: &Path, name: &str, mode: Mode) -> io::Result<File> {
+        let base = OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NOCTTY;
+        let flags = match mode {
+            Mode::Read => base | OFlags::RDONLY | OFlags::NONBLOCK,
+            Mode::CreateNew => base | OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL,
+            Mode::Append => base | OFlags::WRONLY | OFlags::APPEND,
+            Mode::Lock => base | OFlags::WRONLY | OFlags::CREATE,
+        };
+        let fd = rustix::fs::openat(dir, name, flags, Perm::from_raw_mode(0o666)).map_err(err)?;
+        let file = File::from(fd);
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::other(format!("{name} is not a regular file")));
+        }
+        Ok(file)
+    }
+
+    pub fn rename(dir: &Handle, _path: &Path, from: &str, to: &str) -> io::Result<()> {
+        rustix::fs::renameat(dir, from, dir, to).map_err(err)
+    }
+
+    pub fn unlink(dir: &Handle, _path: &Path, name: &str) -> io::Result<()> {
+        rustix::fs::unlinkat(dir, name, AtFlags::empty()).map_err(err)
+    }
+
+    pub fn rmdir(dir: &Handle, _path: &Path, name: &str) -> io::Result<()> {
+        rustix::fs::unlinkat(dir, name, AtFlags::REMOVEDIR).map_err(err)
+    }
+
+    pub fn list(dir: &Handle, _path: &Path) -> io::Result<Vec<(String, EntryKind)>> {
+        let mut out = Vec::new();
+        for entry in rustix::fs::Dir::read_from(dir).map_err(err)? {
+            let entry = entry.map_err(err)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == "." || name == ".." {
+                continue;
+            }
+            let kind = match entry.file_type() {
+                FileType::RegularFile => EntryKind::File,
+                FileType::Directory => EntryKind::Folder,
+                FileType::Symlink => EntryKind::Symlink,
+                FileType::Unknown => match lstat(dir, _path, &name) {
+                    Ok((kind, _)) => kind,
+                    Err(_) => EntryKind::Other,
+                },
+                _ => EntryKind::Other,
+            };
+            out.push((name, kind));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(not(unix))]
+mod sys {
+    use std::fs::{self, File, OpenOptions};
+    use std::io;
+    use std::path::{Path, PathBuf};
+
+    use super::EntryKind;
+    use crate::build::paths::FileSig;
+
+    pub type Handle = ();
+
+    pub enum Mode {
+        Read,
+        CreateNew,
+        Append,
+        Lock,
+    }
+
+    pub fn open_dir(real: &Path) -> io::Result<Handle> {
+        if fs::metadata(real)?.is_dir() {
+            Ok(())
+        } else {
+            Err(io::Error::other(format!(
+                "{} is not a folder",
+                real.display()
+            )))
+        }
+    }
+
+    pub fn open_child_dir(_dir: &Handle, path: &Path, name: &str) -> io::Result<Handle> {
+        match lstat(&(), path, name)?.0 {
+            EntryKind::Folder => Ok(()),
+            _ => Err(io::Error::other(format!("{name} is not a folder"))),
+        }
+    }
+
+    pub fn mkdir(_dir: &Handle, path: &Path, name: &str) -> io::Result<()> {
+        fs::create_dir(path.join(name))
+    }
+
+    pub fn lstat(_dir: &Handle, path: &Path, name: &str) -> io::Result<(EntryKind, FileSig)> {
+        let meta = fs::symlink_metadata(path.join(name))?;
+        let t = meta.file_type();
+        let kind = if t.is_symlink() {
+            EntryKind::Symlink
+        } else if t.is_dir() {
+            EntryKind::Folder
+        } else if t.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Other
+        };
+        Ok((kind, FileSig::of(&meta)))
+    }
+
+    pub fn open_file(_dir: &Handle, path: &Path, name: &str, mode: Mode) -> io::Result<File> {
+        let full: PathBuf = path.join(name);
+        if let Ok((kind, _)) = lstat(&(), path, name)
+            && kind != EntryKind::File
+        {
+            return Err(io::Error::other(format!("{name} is not a regular file")));
+        }
+        let mut o = OpenOptions::new();
+        match mode {
+            Mode::Read => o.read(true),
+            Mode::CreateNew => o.write(true).create_new(true),
+            Mode::Append => o.append(true),
+            Mode::Lock => o.write(true).create(true).truncate(false),
+        };
+        o.open(full)
+    }
+
+    pub fn rename(_dir: &Handle, path: &Path, from: &str, to: &str) -> io::Result<()> {
+        fs::rename(path.join(from), path.join(to))
+    }
+
+    pub fn unlink(_dir: &Handle, path: &Path, name: &str) -> io::Result<()> {
+        fs::remove_file(path.join(name))
+    }
+
+    pub fn rmdir(_dir: &Handle, path: &Path, name: &str) -> io::Result<()> {
+        fs::remove_dir(path.join(name))
+    }
+
+    pub fn list(_dir: &Handle, path: &Path) -> io::Result<Vec<(String, EntryKind)>> {
+        let mut out = Vec::new();
+        for entry in fs::read_dir(path)? {
+            let name = entry?.file_name().to_string_lossy().into_owned();
+            let kind = lstat(&(), path, &name).map_or(EntryKind::Other, |(k, _)| k);
+            out.push((name, kind));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_go_through_real_folders_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let out = Folder::create_out(&dir.path().join("out")).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("out/poses")).unwrap();
+        let tree = OutTree::new(out);
+        let rel = RelPath::parse("poses/a.ospc").unwrap();
+        let e = tree.write(&rel, b"x").unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+        let rel = RelPath::parse("gen/deep/a.ospc").unwrap();
+        let sig = tree.write(&rel, b"abc").unwrap();
+        assert_eq!(sig.size, 3);
+        assert_eq!(
+            std::fs::read(dir.path().join("out/gen/deep/a.ospc")).unwrap(),
+            b"abc"
+        );
+        assert!(tree.remove_file(&rel).unwrap());
+        assert!(!tree.remove_file(&rel).unwrap());
+    }
+
+    #[test]
+    fn a_link_named_like_a_file_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let out = Folder::create_out(dir.path()).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&victim, dir.path().join("a")).unwrap();
+            std::os::unix::fs::symlink(&victim, dir.path().join(".b.kiln-tmp")).unwrap();
+        }
+        assert!(out.read("a", 100).is_none());
+        assert!(out.remove_file("a").is_err());
+        out.remove_stale_temps();
+        assert!(out.open_append("a").is_err());
+        // Writing `a` replaces the link itself, not its target.
+        out.write_atomic("a", b"new").unwrap();
+        out.write_atomic("b", b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(out.kind("a").unwrap(), Some(EntryKind::File));
+    }
+}
