@@ -1,150 +1,15 @@
 //! End-to-end tests: the `kiln` binary driven like a user drives it, on a
 //! copy of the demo project.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const KILN: &str = env!("CARGO_BIN_EXE_kiln");
-const REPO: &str = env!("CARGO_MANIFEST_DIR");
-
-/// A throwaway copy of the demo project (manifests + sources).
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn demo() -> Project {
-        let dir = tempfile::Builder::new()
-            .prefix("kiln-e2e-")
-            .tempdir()
-            .unwrap();
-        copy_dir(
-            &Path::new(REPO).join("manifests"),
-            &dir.path().join("manifests"),
-        );
-        copy_dir(
-            &Path::new(REPO).join("sources"),
-            &dir.path().join("sources"),
-        );
-        Project { dir }
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.root().join(rel)
-    }
-
-    fn kiln(&self, args: &[&str]) -> Output {
-        Command::new(KILN)
-            .args(args)
-            .current_dir(self.root())
-            .env_remove("CI")
-            .output()
-            .unwrap()
-    }
-
-    fn build_json(&self, extra: &[&str]) -> (Value, Output) {
-        let mut args = vec!["build", "--json"];
-        args.extend_from_slice(extra);
-        let out = self.kiln(&args);
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}\nstderr: {}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        (v, out)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        fs::write(self.path(rel), text).unwrap();
-    }
-
-    fn edit(&self, rel: &str, from: &str, to: &str) {
-        let text = fs::read_to_string(self.path(rel)).unwrap();
-        assert!(text.contains(from), "{rel} has no {from:?}");
-        self.write(rel, &text.replacen(from, to, 1));
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// id -> status of every job in a `--json` report.
-fn statuses(report: &Value) -> BTreeMap<String, String> {
-    report["jobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| {
-            (
-                j["id"].as_str().unwrap().to_string(),
-                j["status"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn ids_with(report: &Value, status: &str) -> Vec<String> {
-    statuses(report)
-        .into_iter()
-        .filter(|(_, s)| s == status)
-        .map(|(id, _)| id)
-        .collect()
-}
-
-/// Every file under `dir` with its bytes.
-fn snapshot_bytes(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut |rel, path| {
-        out.insert(rel.to_path_buf(), fs::read(path).unwrap());
-    });
-    out
-}
-
-/// Every file under `dir` with its size and modification time.
-fn snapshot_stat(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut |rel, path| {
-        let m = fs::metadata(path).unwrap();
-        out.insert(rel.to_path_buf(), (m.len(), m.modified().unwrap()));
-    });
-    out
-}
-
-fn walk(base: &Path, dir: &Path, f: &mut dyn FnMut(&Path, &Path)) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            walk(base, &path, f);
-        } else {
-            f(path.strip_prefix(base).unwrap(), &path);
-        }
-    }
-}
+mod cli_support;
+use cli_support::*;
 
 fn demo_job_count() -> usize {
     let mut n = 0;
@@ -381,7 +246,7 @@ const GOOD_ENTRY: &str =
 
 #[test]
 fn bad_manifests_name_the_line_and_column() {
-    let cases: [(&str, String, &str); 7] = [
+    let cases: [(&str, String, &str); 8] = [
         (
             "unknown key",
             GOOD_ENTRY.replace("    rate_hz: 30\n", "    rate_hz: 30\n    speed: 3\n"),
@@ -401,6 +266,11 @@ fn bad_manifests_name_the_line_and_column() {
             "absolute path",
             GOOD_ENTRY.replace("sources/characters/Fox.glb", "/etc/passwd"),
             "manifests/bad.yaml:3:13: source \"/etc/passwd\" is absolute",
+        ),
+        (
+            "a folder's path",
+            GOOD_ENTRY.replace("Fox.glb", "Fox.glb/"),
+            "manifests/bad.yaml:3:13: source \"sources/characters/Fox.glb/\" ends in '/', which names a folder",
         ),
         (
             "no such animation",

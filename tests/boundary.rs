@@ -1,0 +1,335 @@
+//! The file-system boundary, through the binary: kiln reads only regular
+//! files under the root and never more than a limit, writes only inside its
+//! output folder without following links, never blocks on a FIFO, and
+//! `clean` deletes only what kiln made.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod cli_support;
+use cli_support::*;
+
+/// Runs `cmd`, killing it (and failing the test) after `limit`.
+#[track_caller]
+fn run_within(cmd: &mut Command, limit: Duration) -> (Output, Duration) {
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env_remove("CI")
+        .spawn()
+        .unwrap();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return (child.wait_with_output().unwrap(), started.elapsed());
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {limit:?} (a hang); stderr: {}",
+                stderr(&out)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn kiln_in(root: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(KILN);
+    cmd.args(args).current_dir(root);
+    cmd
+}
+
+/// Every project file (manifests and sources) with its bytes.
+fn project_files(p: &Project) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files: Vec<_> = ["manifests", "sources"]
+        .iter()
+        .flat_map(|d| {
+            snapshot_bytes(&p.path(d))
+                .into_iter()
+                .map(move |(rel, bytes)| (Path::new(d).join(rel), bytes))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_output_folder_may_not_hold_or_sit_beside_project_files() {
+    let p = Project::demo();
+    let before = project_files(&p);
+    for out in [
+        ".",
+        "..",
+        "sources",
+        "sources/gen",
+        "manifests",
+        "manifests/x",
+    ] {
+        let o = p.kiln(&["build", "--quiet", "--out", out]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "--out {out}: {err}");
+        assert!(err.contains("the output folder"), "--out {out}: {err}");
+        assert!(err.contains("such as out/"), "--out {out}: {err}");
+    }
+    assert_eq!(project_files(&p), before);
+    assert!(!p.path(".kiln").exists() && !p.path("sources/.kiln").exists());
+    assert!(!p.path("sources/gen").exists() && !p.path("manifests/x").exists());
+    for out in ["out", "build/out"] {
+        let o = p.kiln(&["build", "--quiet", "--out", out]);
+        assert!(o.status.success(), "--out {out}: {}", stderr(&o));
+        assert!(p.path(out).join("poses/fox-run.ospc").is_file());
+    }
+}
+
+/// Where an older kiln was allowed to build into a project folder, `clean`
+/// of that folder removes the outputs and state and keeps every project
+/// file.
+#[test]
+fn clean_of_a_project_folder_keeps_every_project_file() {
+    for folder in [".", "sources", "manifests"] {
+        let p = Project::demo();
+        assert!(p.kiln(&["build", "--quiet"]).status.success());
+        let before = project_files(&p);
+        // What `kiln build --out FOLDER` used to leave.
+        let target = p.path(folder);
+        copy_dir(&p.path("out/.kiln"), &target.join(".kiln"));
+        copy_dir(&p.path("out/poses"), &target.join("poses"));
+        fs::remove_dir_all(p.path("out")).unwrap();
+        let o = p.kiln(&["clean", "--out", folder]);
+        assert!(o.status.success(), "clean --out {folder}: {}", stderr(&o));
+        assert_eq!(project_files(&p), before, "clean --out {folder}");
+        assert!(!target.join(".kiln").exists(), "{folder}");
+        assert!(!target.join("poses").exists(), "{folder}");
+        assert!(target.is_dir(), "{folder}");
+        assert!(stderr(&o).contains("kept"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn clean_keeps_and_names_a_users_file() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.write("out/notes.txt", "mine");
+    p.write("out/poses/mine.ospc", "also mine");
+    let o = p.kiln(&["clean"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("notes.txt") && err.contains("poses/mine.ospc"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(p.path("out/notes.txt")).unwrap(), "mine");
+    assert!(p.path("out/poses/mine.ospc").is_file());
+    assert!(!p.path("out/.kiln").exists());
+    assert!(!p.path("out/poses/fox-run.ospc").exists());
+    // Once the user's files are gone, clean removes the empty folders too.
+    fs::remove_file(p.path("out/notes.txt")).unwrap();
+    fs::remove_file(p.path("out/poses/mine.ospc")).unwrap();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    assert!(p.kiln(&["clean"]).status.success());
+    assert!(!p.path("out").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn links_inside_the_output_folder_are_never_followed() {
+    use std::os::unix::fs::symlink;
+    for link in ["poses", ".kiln"] {
+        let p = Project::demo();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("victim.txt"), "keep").unwrap();
+        fs::write(outside.path().join(".fox-run.ospc.kiln-tmp"), "keep").unwrap();
+        fs::write(outside.path().join("journal"), "keep").unwrap();
+        fs::create_dir(p.path("out")).unwrap();
+        symlink(outside.path(), p.path("out").join(link)).unwrap();
+        let before = snapshot_bytes(outside.path());
+        let (o, _) = run_within(&mut kiln_in(p.root(), &["build"]), Duration::from_secs(60));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "out/{link}: {err}");
+        assert!(err.contains("symbolic link"), "out/{link}: {err}");
+        assert_eq!(snapshot_bytes(outside.path()), before, "out/{link}");
+        // clean: a linked .kiln is no proof the folder is kiln's; a linked
+        // poses/ is not kiln's, so it stays, named.
+        let o = p.kiln(&["clean"]);
+        let err = stderr(&o);
+        if link == ".kiln" {
+            assert_eq!(o.status.code(), Some(2), "{err}");
+        } else {
+            assert!(o.status.success() && err.contains("out/poses"), "{err}");
+        }
+        assert_eq!(snapshot_bytes(outside.path()), before, "clean, out/{link}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_kiln_folder_is_no_proof_for_clean() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    fs::create_dir(p.path("mine")).unwrap();
+    p.write("mine/keep.txt", "keep");
+    std::os::unix::fs::symlink(p.path("out/.kiln"), p.path("mine/.kiln")).unwrap();
+    let o = p.kiln(&["clean", "--out", "mine"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert!(p.path("mine/keep.txt").is_file());
+    assert!(p.path("out/.kiln/journal").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn manifests_are_read_only_from_under_the_root() {
+    use std::os::unix::fs::symlink;
+    let p = Project::demo();
+    let outside = tempfile::tempdir().unwrap();
+    let text = fs::read_to_string(p.path("manifests/robot.yaml")).unwrap();
+    let ext = outside.path().join("ext.yaml");
+    fs::write(&ext, text.replace("robot-", "ext-")).unwrap();
+
+    // A link in manifests/ to a file outside.
+    symlink(&ext, p.path("manifests/ext.yaml")).unwrap();
+    let o = p.kiln(&["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("manifests/ext.yaml") && err.contains("outside the project root"),
+        "{err}"
+    );
+    assert!(!p.path("out/poses").exists(), "nothing was built");
+    fs::remove_file(p.path("manifests/ext.yaml")).unwrap();
+
+    // A manifest named on the command line, outside the root.
+    let o = p.kiln(&["build", ext.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("outside the project root"), "{err}");
+
+    // manifests/ itself a link to a folder outside.
+    fs::rename(p.path("manifests"), p.path("manifests.real")).unwrap();
+    symlink(outside.path(), p.path("manifests")).unwrap();
+    let o = p.kiln(&["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("outside the project root"), "{err}");
+
+    // A link that stays inside the root is fine.
+    fs::remove_file(p.path("manifests")).unwrap();
+    symlink(p.path("manifests.real"), p.path("manifests")).unwrap();
+    let o = p.kiln(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `prlimit` caps the child's address space: a kiln that read the file
+/// into memory would die instead of refusing it.
+#[cfg(target_os = "linux")]
+#[test]
+fn verify_refuses_endless_and_huge_files_by_size_within_a_memory_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let big_glb = dir.path().join("big.glb");
+    let big_ospc = dir.path().join("big.ospc");
+    for (path, magic) in [(&big_glb, b"glTF"), (&big_ospc, b"OSPC")] {
+        let f = fs::File::create(path).unwrap();
+        f.set_len(3 << 30).unwrap(); // sparse: 3 GiB that take no disk
+        drop(f);
+        use std::io::Write;
+        let mut f = fs::OpenOptions::new().write(true).open(path).unwrap();
+        f.write_all(magic).unwrap();
+    }
+    let cases = [
+        ("/dev/zero", "is a character device, not a regular file"),
+        (
+            big_glb.to_str().unwrap(),
+            "is 3221225472 bytes, more than the 2147483648",
+        ),
+        (
+            big_ospc.to_str().unwrap(),
+            "is 3221225472 bytes, more than the 268435456",
+        ),
+        (
+            dir.path().to_str().unwrap(),
+            "is a folder, not a regular file",
+        ),
+    ];
+    for (file, want) in cases {
+        let mut cmd = Command::new("prlimit");
+        cmd.args(["--as=1073741824", "--", KILN, "verify", file]);
+        let (o, took) = run_within(&mut cmd, Duration::from_secs(10));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{file}: {err}");
+        assert!(err.contains(want), "{file}: {err}");
+        assert!(took < Duration::from_secs(2), "{file} took {took:?}");
+    }
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(ok.success(), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_where_a_file_belongs_fails_at_once() {
+    let p = Project::demo();
+    // A .gltf whose external buffer is a FIFO.
+    fs::create_dir_all(p.path("sources/fifo")).unwrap();
+    let gltf =
+        fs::read_to_string(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.gltf")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&gltf).unwrap();
+    let n = json["buffers"].as_array().unwrap().len();
+    for i in 0..n {
+        json["buffers"][i]["uri"] = serde_json::json!(format!("buffer{i}.bin"));
+        mkfifo(&p.path(&format!("sources/fifo/buffer{i}.bin")));
+    }
+    p.write("sources/fifo/skin.gltf", &json.to_string());
+    p.write(
+        "manifests/fifo.yaml",
+        "pose_caches:\n  - id: fifo\n    source: sources/fifo/skin.gltf\n    animation: 0\n    rate_hz: 30\n",
+    );
+    let (o, _) = run_within(&mut kiln_in(p.root(), &["build"]), Duration::from_secs(60));
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("buffer0.bin: is a FIFO (named pipe), not a regular file"),
+        "{err}"
+    );
+    fs::remove_file(p.path("manifests/fifo.yaml")).unwrap();
+
+    // A FIFO as a manifest: named on the command line, and in manifests/.
+    mkfifo(&p.path("pipe.yaml"));
+    let (o, _) = run_within(
+        &mut kiln_in(p.root(), &["build", "pipe.yaml"]),
+        Duration::from_secs(10),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("FIFO"), "{}", stderr(&o));
+    mkfifo(&p.path("manifests/pipe.yaml"));
+    let (o, _) = run_within(&mut kiln_in(p.root(), &["build"]), Duration::from_secs(10));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("manifests/pipe.yaml: is a FIFO"),
+        "{}",
+        stderr(&o)
+    );
+    // And for verify.
+    let (o, _) = run_within(
+        &mut kiln_in(p.root(), &["verify", "pipe.yaml", "sources/fifo/skin.gltf"]),
+        Duration::from_secs(10),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("pipe.yaml: is a FIFO"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("buffer buffer0.bin: is a FIFO"),
+        "{}",
+        stderr(&o)
+    );
+}

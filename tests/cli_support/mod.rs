@@ -1,0 +1,147 @@
+//! The `kiln` binary driven like a user drives it, on a throwaway copy of
+//! the demo project: shared by the end-to-end test files.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub const KILN: &str = env!("CARGO_BIN_EXE_kiln");
+pub const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A throwaway copy of the demo project (manifests + sources).
+pub struct Project {
+    pub dir: tempfile::TempDir,
+}
+
+impl Project {
+    pub fn demo() -> Project {
+        let dir = tempfile::Builder::new()
+            .prefix("kiln-e2e-")
+            .tempdir()
+            .unwrap();
+        copy_dir(
+            &Path::new(REPO).join("manifests"),
+            &dir.path().join("manifests"),
+        );
+        copy_dir(
+            &Path::new(REPO).join("sources"),
+            &dir.path().join("sources"),
+        );
+        Project { dir }
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    pub fn kiln(&self, args: &[&str]) -> Output {
+        Command::new(KILN)
+            .args(args)
+            .current_dir(self.root())
+            .env_remove("CI")
+            .output()
+            .unwrap()
+    }
+
+    pub fn build_json(&self, extra: &[&str]) -> (Value, Output) {
+        let mut args = vec!["build", "--json"];
+        args.extend_from_slice(extra);
+        let out = self.kiln(&args);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (v, out)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        fs::write(self.path(rel), text).unwrap();
+    }
+
+    pub fn edit(&self, rel: &str, from: &str, to: &str) {
+        let text = fs::read_to_string(self.path(rel)).unwrap();
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        self.write(rel, &text.replacen(from, to, 1));
+    }
+}
+
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// id -> status of every job in a `--json` report.
+pub fn statuses(report: &Value) -> BTreeMap<String, String> {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            (
+                j["id"].as_str().unwrap().to_string(),
+                j["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn ids_with(report: &Value, status: &str) -> Vec<String> {
+    statuses(report)
+        .into_iter()
+        .filter(|(_, s)| s == status)
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Every file under `dir` with its bytes.
+pub fn snapshot_bytes(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut |rel, path| {
+        out.insert(rel.to_path_buf(), fs::read(path).unwrap());
+    });
+    out
+}
+
+/// Every file under `dir` with its size and modification time.
+pub fn snapshot_stat(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut |rel, path| {
+        let m = fs::metadata(path).unwrap();
+        out.insert(rel.to_path_buf(), (m.len(), m.modified().unwrap()));
+    });
+    out
+}
+
+pub fn walk(base: &Path, dir: &Path, f: &mut dyn FnMut(&Path, &Path)) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            walk(base, &path, f);
+        } else {
+            f(path.strip_prefix(base).unwrap(), &path);
+        }
+    }
+}
