@@ -12,8 +12,24 @@ use serde_saphyr::Spanned;
 
 use super::wire::{Reader, Writer};
 
-/// Largest manifest kiln reads: 16 MiB of YAML is tens of thousands of jobs.
+/// Largest manifest kiln reads: 16 MiB of YAML is about 100,000 jobs of
+/// five keys (`tests/manifest_limits.rs` parses 50,000).
 pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
+
+/// YAML nodes (mappings, sequences and scalars) a manifest may hold: a job
+/// of five keys is 11 nodes and about 150 bytes, so `MAX_MANIFEST_BYTES`
+/// of such jobs is about 1.2 million nodes. Only jobs squeezed into flow
+/// style (`- {id: a, source: b, animation: 0, rate_hz: 1}`) reach this.
+pub const MAX_YAML_NODES: usize = 2_000_000;
+/// YAML aliases (`*name`, including `<<: *defaults` merges) a manifest
+/// may use: one per job for 200,000 jobs.
+pub const MAX_YAML_ALIASES: usize = 200_000;
+/// Events all aliases together may replay (what expanding them costs): as
+/// many as the nodes a manifest may hold, so an alias bomb stops there.
+pub const MAX_YAML_REPLAYED_EVENTS: usize = MAX_YAML_NODES;
+/// Nesting depth of mappings and sequences: a manifest needs four (the
+/// schema refuses deeper ones before this is reached).
+pub const MAX_YAML_DEPTH: usize = 64;
 
 /// Every key of the schema, as `section.key`, for the documentation test.
 pub const KEYS: &[&str] = &[
@@ -107,11 +123,11 @@ pub fn parse(text: &str) -> Result<Manifest, ParseError> {
     }) {
         return Ok(Manifest::default());
     }
-    let raw: RawManifest = serde_saphyr::from_str(text).map_err(|e| {
+    let raw: RawManifest = serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
         let pos = e.location().map(pos_of).unwrap_or_default();
         ParseError {
             pos,
-            message: first_line(&e.without_snippet().to_string()),
+            message: describe_error(&e),
         }
     })?;
     Ok(Manifest {
@@ -121,6 +137,62 @@ pub fn parse(text: &str) -> Result<Manifest, ParseError> {
             .map(PoseCacheEntry::from)
             .collect(),
     })
+}
+
+/// serde-saphyr's options with kiln's budgets (see the `MAX_YAML_*`
+/// constants).
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = MAX_YAML_NODES;
+    budget.max_events = 2 * MAX_YAML_NODES;
+    budget.max_aliases = MAX_YAML_ALIASES;
+    budget.max_merge_keys = MAX_YAML_ALIASES;
+    budget.max_depth = MAX_YAML_DEPTH;
+    // The replay limit bounds alias expansion; a ratio of aliases to
+    // anchors would refuse a plain `<<: *defaults` in every job.
+    budget.enforce_alias_anchor_ratio = false;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options.alias_limits.max_total_replayed_events = MAX_YAML_REPLAYED_EVENTS;
+    options
+}
+
+/// A parse error in plain words: a budget breach says which limit and its
+/// number; anything else is serde-saphyr's sentence.
+fn describe_error(e: &serde_saphyr::Error) -> String {
+    use serde_saphyr::Error;
+    use serde_saphyr::budget::BudgetBreach as B;
+    let mut inner = e;
+    while let Error::AliasError { error, .. } | Error::WithSnippet { error, .. } = inner {
+        inner = error;
+    }
+    let too_large = |what: String| format!("manifest too large: {what}; split it into several manifests");
+    match inner {
+        Error::Budget { breach, .. } => match breach {
+            B::Nodes { .. } => too_large(format!("more than {MAX_YAML_NODES} YAML nodes")),
+            B::Events { .. } => too_large(format!("more than {} YAML events", 2 * MAX_YAML_NODES)),
+            B::Aliases { .. } => too_large(format!("more than {MAX_YAML_ALIASES} YAML aliases")),
+            B::MergeKeys { .. } => {
+                too_large(format!("more than {MAX_YAML_ALIASES} YAML merge keys (<<)"))
+            }
+            B::Depth { .. } => format!(
+                "manifest nested too deeply: more than {MAX_YAML_DEPTH} levels of mappings and sequences"
+            ),
+            B::Anchors { .. } => too_large("too many YAML anchors (&name)".into()),
+            B::Documents { .. } => too_large("too many YAML documents (---)".into()),
+            B::ScalarBytes { .. } => too_large("too many bytes of text values".into()),
+            _ => too_large("it exceeds one of kiln's YAML limits".into()),
+        },
+        Error::AliasReplayLimitExceeded { .. } | Error::AliasExpansionLimitExceeded { .. } => {
+            too_large(format!(
+                "its aliases expand to more than {MAX_YAML_REPLAYED_EVENTS} YAML events"
+            ))
+        }
+        Error::AliasReplayStackDepthExceeded { max_depth, .. } => {
+            format!("manifest aliases nested too deeply: more than {max_depth} levels")
+        }
+        _ => first_line(&e.without_snippet().to_string()),
+    }
 }
 
 fn first_line(message: &str) -> String {
@@ -369,6 +441,37 @@ pose_caches:
         assert_eq!(decode_parsed(&bytes), Some(m));
         for n in 0..bytes.len() {
             assert_eq!(decode_parsed(&bytes[..n]), None, "prefix {n}");
+        }
+    }
+
+    #[test]
+    fn every_budget_breach_is_said_in_words_with_its_limit() {
+        use serde_saphyr::budget::BudgetBreach as B;
+        let said = |breach| {
+            describe_error(&serde_saphyr::Error::Budget {
+                breach,
+                location: serde_saphyr::Location::UNKNOWN,
+            })
+        };
+        assert_eq!(
+            said(B::Nodes { nodes: 1 }),
+            "manifest too large: more than 2000000 YAML nodes; split it into several manifests"
+        );
+        assert!(said(B::Events { events: 1 }).contains("more than 4000000 YAML events"));
+        assert!(said(B::Aliases { aliases: 1 }).contains("more than 200000 YAML aliases"));
+        assert!(said(B::MergeKeys { merge_keys: 1 }).contains("more than 200000 YAML merge keys"));
+        assert!(said(B::Depth { depth: 65 }).contains("more than 64 levels"));
+        for breach in [
+            B::Anchors { anchors: 1 },
+            B::Documents { documents: 1 },
+            B::ScalarBytes {
+                total_scalar_bytes: 1,
+            },
+            B::SequenceUnbalanced,
+        ] {
+            let text = said(breach);
+            assert!(text.starts_with("manifest too large: "), "{text}");
+            assert!(!text.contains('{'), "no debug text: {text}");
         }
     }
 

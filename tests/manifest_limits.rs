@@ -1,0 +1,88 @@
+//! Manifest limits: the documented size parses, and every budget that stops
+//! a manifest says which limit, with its number, at a line and column.
+
+use std::time::{Duration, Instant};
+
+use kiln::build::manifest::{self, MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES};
+
+fn jobs(n: usize) -> String {
+    let mut text = String::from("pose_caches:\n");
+    for i in 0..n {
+        text.push_str(&format!(
+            "  - id: job-{i:05}\n    source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30\n    label: job {i}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn fifty_thousand_jobs_parse() {
+    let text = jobs(50_000);
+    assert!(text.len() as u64 <= MAX_MANIFEST_BYTES, "{}", text.len());
+    let started = Instant::now();
+    let m = manifest::parse(&text).unwrap();
+    assert_eq!(m.pose_caches.len(), 50_000);
+    assert_eq!(m.pose_caches[49_999].id.value, "job-49999");
+    assert_eq!(m.pose_caches[49_999].id.pos.line, 5 * 49_999 + 2);
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+}
+
+#[test]
+fn fifty_thousand_jobs_sharing_settings_by_merge_key_parse() {
+    let mut text = String::from(
+        "pose_caches:\n  - &d\n    id: first\n    source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30\n",
+    );
+    for i in 0..50_000 {
+        text.push_str(&format!("  - <<: *d\n    id: job-{i}\n"));
+    }
+    let m = match manifest::parse(&text) {
+        Ok(m) => m,
+        Err(e) => panic!("{e:?}"),
+    };
+    assert_eq!(m.pose_caches.len(), 50_001);
+    let last = &m.pose_caches[50_000];
+    assert_eq!(last.id.value, "job-49999");
+    assert_eq!(last.rate_hz.value, 30.0);
+}
+
+#[test]
+fn too_many_nodes_is_named_with_the_limit_and_a_position() {
+    // The tersest jobs the schema takes: 9 nodes in 48 bytes.
+    let mut text = String::from("pose_caches:\n");
+    for _ in 0..MAX_YAML_NODES / 9 + 1 {
+        text.push_str("  - {id: a, source: b, animation: 0, rate_hz: 1}\n");
+    }
+    assert!(text.len() as u64 <= MAX_MANIFEST_BYTES);
+    let e = manifest::parse(&text).unwrap_err();
+    assert_eq!(
+        e.message,
+        format!(
+            "manifest too large: more than {MAX_YAML_NODES} YAML nodes; split it into several manifests"
+        )
+    );
+    // At the job where the count ran out.
+    let line = (MAX_YAML_NODES / 9) as u64;
+    assert!(e.pos.line.abs_diff(line) < 3, "{e:?}");
+}
+
+#[test]
+fn too_many_aliases_is_named_with_the_limit() {
+    let mut text =
+        String::from("pose_caches:\n  - &j {id: a, source: b, animation: 0, rate_hz: 1}\n");
+    for _ in 0..=MAX_YAML_ALIASES {
+        text.push_str("  - *j\n");
+    }
+    let e = match manifest::parse(&text) {
+        Ok(m) => panic!("{} jobs parsed", m.pose_caches.len()),
+        Err(e) => e,
+    };
+    assert!(
+        e.message.contains(&format!("more than {MAX_YAML_ALIASES} YAML aliases")),
+        "{e:?}"
+    );
+    assert_eq!(e.pos.line, MAX_YAML_ALIASES as u64 + 3, "{e:?}");
+    // One fewer parses.
+    let fewer = text.rsplitn(2, "  - *j\n").nth(1).unwrap();
+    let parsed = manifest::parse(fewer).map(|m| m.pose_caches.len());
+    assert_eq!(parsed, Ok(MAX_YAML_ALIASES + 1));
+}
