@@ -145,15 +145,26 @@ fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
 #[test]
 fn demo_outputs_match_their_golden_hashes() {
     // A change here means the output bytes changed: bump the job kind's
-    // VERSION, then re-bless with KILN_BLESS=1.
+    // VERSION, then re-bless with KILN_BLESS=1 (which refuses new hashes
+    // under the old VERSION).
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let actual: String = snapshot_bytes(&p.path("out/poses"))
+    let version = format!(
+        "# pose_cache VERSION {}\n",
+        kiln::build::jobs::pose_cache::VERSION
+    );
+    let hashes: String = snapshot_bytes(&p.path("out/poses"))
         .iter()
         .map(|(path, bytes)| format!("{}  {}\n", sha256_hex(bytes), path.display()))
         .collect();
+    let actual = format!("{version}{hashes}");
     let golden = Path::new(REPO).join("tests/golden/demo-poses.sha256");
-    if std::env::var_os("KILN_BLESS").is_some() {
+    let old = fs::read_to_string(&golden).unwrap_or_default();
+    if std::env::var_os("KILN_BLESS").is_some() && old != actual {
+        assert!(
+            !old.starts_with(&version),
+            "the demo's output bytes changed under the same VERSION: bump pose_cache::VERSION, then bless"
+        );
         fs::create_dir_all(golden.parent().unwrap()).unwrap();
         fs::write(&golden, &actual).unwrap();
     }

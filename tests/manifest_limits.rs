@@ -24,7 +24,11 @@ fn fifty_thousand_jobs_parse() {
     assert_eq!(m.pose_caches.len(), 50_000);
     assert_eq!(m.pose_caches[49_999].id.value, "job-49999");
     assert_eq!(m.pose_caches[49_999].id.pos.line, 5 * 49_999 + 2);
-    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -77,12 +81,13 @@ fn too_many_aliases_is_named_with_the_limit() {
         Err(e) => e,
     };
     assert!(
-        e.message.contains(&format!("more than {MAX_YAML_ALIASES} YAML aliases")),
+        e.message
+            .contains(&format!("more than {MAX_YAML_ALIASES} YAML aliases")),
         "{e:?}"
     );
     assert_eq!(e.pos.line, MAX_YAML_ALIASES as u64 + 3, "{e:?}");
     // One fewer parses.
-    let fewer = text.rsplitn(2, "  - *j\n").nth(1).unwrap();
+    let fewer = text.rsplit_once("  - *j\n").unwrap().0;
     let parsed = manifest::parse(fewer).map(|m| m.pose_caches.len());
     assert_eq!(parsed, Ok(MAX_YAML_ALIASES + 1));
 }

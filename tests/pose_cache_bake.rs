@@ -175,7 +175,444 @@ fn frame_counts_past_the_format_limit_are_refused() {
         &settings(10_000.0, EntitySet::Joints),
     )
     .unwrap_err();
+    assert!(matches!(e, pose_cache::Error::TooManyFrames { .. }), "{e}");
+}
+
+/// A scene of `n` nodes: node 0 the root, then `chain` nodes each the
+/// child of the one before, then the rest children of the root; every node
+/// animated by its own translation channel, and the joint `joint`.
+fn big_rig(n: usize, chain: usize, joint: usize, duration_s: f32) -> Scene {
+    let mut nodes = vec![node("root", None, [0.0; 3])];
+    for i in 1..n {
+        let parent = if i <= chain { i - 1 } else { 0 };
+        nodes.push(node(&format!("n{i}"), Some(parent), [1.0, 0.0, 0.0]));
+        nodes[parent].children.push(i);
+    }
+    let channels = (0..n)
+        .map(|i| Channel {
+            node: i,
+            target: Target::Translation,
+            interpolation: Interpolation::Linear,
+            times_s: vec![0.0, duration_s],
+            values: vec![0.0, 0.0, 0.0, 1.0, 2.0, 3.0],
+        })
+        .collect();
+    Scene {
+        nodes,
+        roots: vec![0],
+        skins: vec![Skin {
+            name: None,
+            joints: vec![joint],
+            inverse_bind: vec![[0.0; 16]],
+            skeleton: None,
+        }],
+        clips: vec![Clip {
+            name: Some("all".into()),
+            channels,
+        }],
+    }
+}
+
+/// Work follows the entities: 50,000 animated nodes, one joint under the
+/// root, two million frames.
+#[test]
+fn many_nodes_and_one_joint_bake_millions_of_frames_in_seconds() {
+    let scene = big_rig(50_000, 1, 1, 200.0);
+    let started = std::time::Instant::now();
+    let cache = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(10_000.0, EntitySet::Joints),
+    )
+    .unwrap();
+    let took = started.elapsed();
+    assert_eq!(cache.n_frames(), 2_000_001);
+    assert_eq!(cache.entities.len(), 1);
+    // The joint at the end: root (1,2,3) + its own (1,2,3).
+    assert_eq!(cache.poses.last().unwrap().position, [2.0, 4.0, 6.0]);
+    assert!(took < std::time::Duration::from_secs(10), "{took:?}");
+}
+
+#[test]
+fn work_past_the_evaluation_limit_is_refused_before_it_starts() {
+    // A joint at the end of a 40,000-node chain: 40,000 nodes and channels
+    // a frame.
+    let scene = big_rig(40_001, 40_000, 40_000, 10.0);
+    let started = std::time::Instant::now();
+    let e = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(10_000.0, EntitySet::Joints),
+    )
+    .unwrap_err();
+    assert!(matches!(e, pose_cache::Error::TooMuchWork { .. }), "{e}");
+    assert!(e.to_string().contains("lower rate_hz"), "{e}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    // The cost is frames x (nodes + channels evaluated): exactly at the
+    // limit is allowed. 1 frame here; per frame 2 x 40,001.
+    let s = settings(1.0, EntitySet::Joints);
+    let mut at_limit = big_rig(3, 2, 2, 0.0);
+    at_limit.clips[0].channels.truncate(3);
+    let (nodes, _) = pose_cache::select_entities(&at_limit, &s).unwrap();
+    let times = vec![0.0; (pose_cache::MAX_EVALUATIONS / 6) as usize + 1];
+    let over = pose_cache::sample_poses(&at_limit, &at_limit.clips[0], &nodes, &times, 1.0, 3);
+    assert!(matches!(over, Err(pose_cache::Error::TooMuchWork { .. })));
+}
+
+#[test]
+fn the_evaluation_limit_is_exact() {
+    // 2 nodes and 2 channels a frame: 4 evaluations.
+    let scene = big_rig(2, 1, 1, 0.0);
+    let s = settings(1.0, EntitySet::Joints);
+    let (nodes, _) = pose_cache::select_entities(&scene, &s).unwrap();
+    let clip = &scene.clips[0];
+    let limit = pose_cache::MAX_EVALUATIONS;
+    // Only the count is checked before sampling; use the error to probe.
+    let over = vec![0.0; (limit / 4 + 1) as usize];
+    assert!(matches!(
+        pose_cache::sample_poses(&scene, clip, &nodes, &over, 1.0, 3),
+        Err(pose_cache::Error::TooMuchWork { per_frame: 4, .. })
+    ));
+    let at = vec![0.0; 1 << 10];
+    assert_eq!(
+        pose_cache::sample_poses(&scene, clip, &nodes, &at, 1.0, 3)
+            .unwrap()
+            .len(),
+        1 << 10
+    );
+    assert_eq!(
+        limit % 4,
+        0,
+        "the probe above sits exactly one frame past the limit"
+    );
+}
+
+#[test]
+fn a_long_chain_of_one_name_is_named_in_linear_time() {
+    let n = 60_000;
+    let mut scene = big_rig(n, n - 1, n - 1, 1.0);
+    for node in &mut scene.nodes {
+        node.name = Some("bone".into());
+    }
+    let started = std::time::Instant::now();
+    let e = pose_cache::select_entities(&scene, &settings(1.0, EntitySet::Nodes)).unwrap_err();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    match e {
+        pose_cache::Error::NameTooLong { name, len, max } => {
+            assert_eq!(max, ospc::MAX_TEXT_BYTES);
+            assert!(len > max && name.len() < 80, "{len} {name}");
+            assert!(name.ends_with("bone/bone"), "{name}");
+        }
+        e => panic!("{e}"),
+    }
+    // The same names side by side: paths, then #k, for every node.
+    let mut wide = big_rig(n, 0, 1, 1.0);
+    for node in wide.nodes.iter_mut().skip(1) {
+        node.name = Some("bone".into());
+    }
+    let started = std::time::Instant::now();
+    let (_, entities) =
+        pose_cache::select_entities(&wide, &settings(1.0, EntitySet::Nodes)).unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(entities[1].name, "root/bone");
+    assert_eq!(entities[2].name, "root/bone#1");
+    assert_eq!(entities[n - 1].name, format!("root/bone#{}", n - 2));
+}
+
+#[test]
+fn three_of_one_name_count_their_repeats() {
+    let mut scene = big_rig(4, 0, 1, 1.0);
+    for node in scene.nodes.iter_mut().skip(1) {
+        node.name = Some("tip".into());
+    }
+    let (_, entities) =
+        pose_cache::select_entities(&scene, &settings(1.0, EntitySet::Nodes)).unwrap();
+    let names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["root", "root/tip", "root/tip#1", "root/tip#2"]);
+}
+
+#[test]
+fn entity_count_and_name_length_limits_are_exact() {
+    let max = ospc::MAX_ENTITIES as usize;
+    let s = settings(1.0, EntitySet::Nodes);
+    let scene = big_rig(max, 0, 1, 0.0);
+    assert_eq!(
+        pose_cache::select_entities(&scene, &s).unwrap().1.len(),
+        max
+    );
+    let scene = big_rig(max + 1, 0, 1, 0.0);
+    assert_eq!(
+        pose_cache::select_entities(&scene, &s).unwrap_err(),
+        pose_cache::Error::TooManyEntities {
+            n_entities: max + 1,
+            max: ospc::MAX_ENTITIES
+        }
+    );
+    let mut scene = big_rig(2, 0, 1, 0.0);
+    scene.nodes[1].name = Some("x".repeat(ospc::MAX_TEXT_BYTES));
+    assert!(pose_cache::select_entities(&scene, &s).is_ok());
+    scene.nodes[1].name = Some("x".repeat(ospc::MAX_TEXT_BYTES + 1));
+    assert!(matches!(
+        pose_cache::select_entities(&scene, &s),
+        Err(pose_cache::Error::NameTooLong { len, .. }) if len == ospc::MAX_TEXT_BYTES + 1
+    ));
+    // Repeated names become paths: one exactly at the limit
+    // ("root/a/" + 1017 bytes), then one byte over.
+    let mut scene = big_rig(4, 2, 1, 0.0);
+    scene.nodes[1].name = Some("a".into());
+    let long = "y".repeat(ospc::MAX_TEXT_BYTES - 7);
+    scene.nodes[2].name = Some(long.clone());
+    scene.nodes[3].name = Some(long.clone());
+    let (_, entities) = pose_cache::select_entities(&scene, &s).unwrap();
+    assert_eq!(entities[2].name.len(), ospc::MAX_TEXT_BYTES);
+    assert_eq!(entities[2].name, format!("root/a/{long}"));
+    assert_eq!(entities[3].name, format!("root/{long}"));
+    scene.nodes[2].name = Some(format!("{long}y"));
+    scene.nodes[3].name = Some(format!("{long}y"));
+    assert!(matches!(
+        pose_cache::select_entities(&scene, &s),
+        Err(pose_cache::Error::NameTooLong { len, .. }) if len == ospc::MAX_TEXT_BYTES + 1
+    ));
+}
+
+#[test]
+fn the_size_limit_and_the_frame_limit_are_each_enough_to_refuse() {
+    let max_frames = u64::from(ospc::MAX_FRAMES);
+    // Frames within their limit, bytes over theirs.
+    let clip = |duration_s: f32| Clip {
+        name: None,
+        channels: vec![Channel {
+            node: 0,
+            target: Target::Translation,
+            interpolation: Interpolation::Step,
+            times_s: vec![duration_s],
+            values: vec![0.0; 3],
+        }],
+    };
+    let per_mib = (1 << 20) / ospc::POSE_BYTES as u64;
+    let entities = 1000;
+    let frames_over_bytes = (ospc::MAX_FILE_BYTES as u64 >> 20) * per_mib / entities + 10;
+    assert!(frames_over_bytes < max_frames);
+    let e = pose_cache::frame_times(&clip(frames_over_bytes as f32), 1.0, entities as usize)
+        .unwrap_err();
     assert!(matches!(e, pose_cache::Error::TooLarge { .. }), "{e}");
+    // Bytes within their limit (one entity), frames over.
+    let e = pose_cache::frame_times(&clip(max_frames as f32), 1.0, 1).unwrap_err();
+    assert!(matches!(e, pose_cache::Error::TooManyFrames { .. }), "{e}");
+    // Exactly the frame limit is fine.
+    let times = pose_cache::frame_times(&clip((max_frames - 1) as f32), 1.0, 1).unwrap();
+    assert_eq!(times.len() as u64, max_frames);
+}
+
+#[test]
+fn an_endless_clip_is_too_many_frames_not_a_wrapped_count() {
+    for duration_s in [1.0e30f32, f32::MAX] {
+        let clip = Clip {
+            name: None,
+            channels: vec![Channel {
+                node: 0,
+                target: Target::Translation,
+                interpolation: Interpolation::Linear,
+                times_s: vec![0.0, duration_s],
+                values: vec![0.0; 6],
+            }],
+        };
+        let e = pose_cache::frame_times(&clip, 10_000.0, 1).unwrap_err();
+        assert_eq!(
+            e,
+            pose_cache::Error::TooManyFrames {
+                duration_s,
+                rate_hz: 10_000.0,
+                max: ospc::MAX_FRAMES
+            }
+        );
+    }
+    assert_eq!(pose_cache::frame_count(1.0e30, 10_000.0), u64::MAX);
+}
+
+#[test]
+fn a_clip_ending_on_float32_of_a_frame_time_includes_that_frame() {
+    for rate in [24.0f64, 25.0, 30.0, 50.0, 60.0, 120.0] {
+        for k in 0..2000u64 {
+            let last = (k as f64 / rate) as f32;
+            assert_eq!(
+                pose_cache::frame_count(f64::from(last), rate),
+                k + 1,
+                "{k}/{rate}"
+            );
+            // One float32 step either side still counts as that frame.
+            for near in [
+                f32::from_bits(last.to_bits() + 1),
+                f32::from_bits(last.to_bits().saturating_sub(1)),
+            ] {
+                if k > 0 {
+                    assert_eq!(
+                        pose_cache::frame_count(f64::from(near), rate),
+                        k + 1,
+                        "{k}/{rate}"
+                    );
+                }
+            }
+        }
+        // A third of a frame past is not a frame.
+        assert_eq!(
+            pose_cache::frame_count(10.0 + 1.0 / (3.0 * rate), rate),
+            10 * rate as u64 + 1
+        );
+    }
+    // The case from InterpolationTest: float32(50/30).
+    assert_eq!(pose_cache::frame_count(f64::from(1.666_666_6f32), 30.0), 51);
+}
+
+#[test]
+fn step_keys_at_float32_frame_times_take_effect_at_that_frame() {
+    // gltfpack writes 13/30 as 0.433333367, one float32 step above
+    // float32(13/30); a key exactly at float32(k/30) or a step either side
+    // changes the value at frame k, not k + 1.
+    let rate = 30.0;
+    for k in [1u32, 7, 13, 29, 50, 299] {
+        let exact = (f64::from(k) / rate) as f32;
+        for key in [
+            exact,
+            f32::from_bits(exact.to_bits() + 1),
+            f32::from_bits(exact.to_bits() - 1),
+        ] {
+            let mut scene = spinning_arm();
+            scene.clips[0].channels = vec![Channel {
+                node: 1,
+                target: Target::Translation,
+                interpolation: Interpolation::Step,
+                times_s: vec![0.0, key, key + 1.0],
+                values: vec![0.0, 0.0, 0.0, 5.0, 0.0, 0.0, 5.0, 0.0, 0.0],
+            }];
+            let cache = pose_cache::bake(
+                &scene,
+                &ClipRef::Index(0),
+                &settings(rate, EntitySet::Joints),
+            )
+            .unwrap();
+            let hand_x = |frame: u32| cache.poses[frame as usize * 2 + 1].position[0];
+            assert_eq!(hand_x(k - 1), 0.0, "frame {} before key {key}", k - 1);
+            assert_eq!(hand_x(k), 5.0, "frame {k} at key {key}");
+        }
+    }
+}
+
+#[test]
+fn linear_keys_at_float32_frame_times_give_the_key_value_exactly() {
+    let rate = 30.0;
+    let k = 13u32;
+    let exact = (f64::from(k) / rate) as f32;
+    let key = f32::from_bits(exact.to_bits() + 1);
+    let mut scene = spinning_arm();
+    scene.clips[0].channels = vec![Channel {
+        node: 1,
+        target: Target::Translation,
+        interpolation: Interpolation::Linear,
+        times_s: vec![0.0, key, 1.0],
+        values: vec![0.0, 0.0, 0.0, 0.123_456_7, 0.0, 0.0, 0.0, 0.0, 0.0],
+    }];
+    let cache = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(rate, EntitySet::Joints),
+    )
+    .unwrap();
+    assert_eq!(cache.poses[k as usize * 2 + 1].position[0], 0.123_456_7);
+}
+
+#[test]
+fn unnamed_joints_are_named_by_skin_and_palette_index_and_survive_reordering() {
+    let mut scene = spinning_arm();
+    for node in &mut scene.nodes {
+        node.name = None;
+    }
+    // An unnamed node outside the skin, and a second root.
+    scene.nodes.push(Node {
+        name: None,
+        ..node("x", Some(1), [0.0; 3])
+    });
+    scene.nodes[1].children = vec![2];
+    scene.nodes.push(Node {
+        name: None,
+        ..node("x", None, [0.0; 3])
+    });
+    let s = settings(2.0, EntitySet::Nodes);
+    let a = pose_cache::bake(&scene, &ClipRef::Index(0), &s).unwrap();
+    let names: Vec<&str> = a.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["skin0.joint0", "skin0.joint1", "child0", "root1"]);
+    // A tool that renumbers nodes (and adds one in front) keeps the joints'
+    // names and ids: they follow the skin, not the node index.
+    let mut renumbered = scene.clone();
+    renumbered.nodes.insert(0, node("added", None, [0.0; 3]));
+    for n in &mut renumbered.nodes {
+        n.parent = n.parent.map(|p| p + 1);
+        n.children.iter_mut().for_each(|c| *c += 1);
+    }
+    renumbered.roots = vec![0, 1, 4];
+    renumbered.skins[0].joints = vec![1, 2];
+    renumbered.clips[0].channels[0].node = 1;
+    let b = pose_cache::bake(
+        &renumbered,
+        &ClipRef::Index(0),
+        &settings(2.0, EntitySet::Joints),
+    )
+    .unwrap();
+    let joints_a = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(2.0, EntitySet::Joints),
+    )
+    .unwrap();
+    assert_eq!(b.entities, joints_a.entities);
+    assert_eq!(b.poses, joints_a.poses);
+}
+
+#[test]
+fn a_mirrored_world_transform_puts_the_reflection_on_z() {
+    let mut scene = spinning_arm();
+    scene.clips[0].channels.clear();
+    // Mirror x at the root: the hand's world x axis is -x, y stays, and the
+    // rotation kiln reports is the matrix with its z axis negated:
+    // diag(-1, 1, -1), 180 degrees about y.
+    if let LocalTransform::Trs(t) = &mut scene.nodes[0].local {
+        t.scale = [-1.0, 1.0, 1.0];
+    }
+    let cache = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(1.0, EntitySet::Joints),
+    )
+    .unwrap();
+    let hand = cache.poses[1];
+    assert_eq!(hand.position, [-1.0, 0.0, 0.0]);
+    let r = hand.rotation;
+    assert!(
+        r[0].abs() < 1e-7
+            && (r[1].abs() - 1.0).abs() < 1e-7
+            && r[2].abs() < 1e-7
+            && r[3].abs() < 1e-7,
+        "{r:?}"
+    );
+    // Mirroring z itself leaves no rotation at all.
+    if let LocalTransform::Trs(t) = &mut scene.nodes[0].local {
+        t.scale = [1.0, 1.0, -1.0];
+    }
+    let cache = pose_cache::bake(
+        &scene,
+        &ClipRef::Index(0),
+        &settings(1.0, EntitySet::Joints),
+    )
+    .unwrap();
+    assert_eq!(cache.poses[1].rotation, [0.0, 0.0, 0.0, 1.0]);
 }
 
 fn import(rel: &str) -> Scene {

@@ -4,22 +4,45 @@
 //! 1. [`select_clip`]: the manifest's `animation` (a name, or an index) to a clip.
 //! 2. [`select_entities`]: the skin joints (union of every skin, in skin then
 //!    palette order) or every node; each gets a stable id and name.
-//! 3. [`frame_times`]: `n = floor(duration * rate + 1e-6) + 1` frames at
-//!    `k / rate_hz` seconds, so the last key is included when it falls on a
-//!    frame.
+//! 3. [`frame_times`]: [`frame_count`] frames at `k / rate_hz` seconds; the
+//!    last is the clip's last key time, so that key is always baked when it
+//!    falls on a frame (within float32 rounding: see
+//!    [`sample::KEY_TIME_TOLERANCE`]).
 //! 4. [`sample_poses`]: world-space position and rotation of each entity at
 //!    each frame (2-D caches keep x, y and the twist about z).
 //! 5. [`assemble`]: the header fields.
+//!
+//! **Cost.** Sampling evaluates, at each frame, the entities and their
+//! ancestors (each node once, however many entities share it) and the
+//! channels that animate them: frames × (those nodes + those channels)
+//! evaluations, limited to [`MAX_EVALUATIONS`]. Nodes that are neither
+//! entities nor their ancestors cost nothing per frame, so a file of many
+//! nodes and few joints bakes as fast as a small one. Naming is linear in
+//! the nodes (see [`select_entities`]).
+//!
+//! **Rotation of a mirrored transform.** A world matrix with a negative
+//! determinant (a mirror in the hierarchy) has no rotation; kiln takes the
+//! x axis from the matrix's first column, makes the second column
+//! orthogonal to it for y, and sets z = x × y, so the reflection is put on
+//! z: the rotation is that of the matrix with its z axis negated.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use crate::formats::ospc::{self, Entity, Pose, PoseCache, Shape};
 use crate::model::math;
-use crate::model::sample;
+use crate::model::sample::{self, Evaluation};
 use crate::model::{Clip, Scene};
 
 /// Highest sampling rate a manifest may ask for: 10 kHz is far beyond any
 /// animation's key rate and keeps frame counts within the format's limit for
 /// clips up to 419 s.
 pub const MAX_RATE_HZ: f64 = 10_000.0;
+
+/// Most node evaluations one bake may take (frames × evaluated nodes and
+/// channels, see the module's cost model): 2^31 is about a minute of work,
+/// and far beyond a real clip (60 joints at 10 kHz for 60 s is 36 million).
+pub const MAX_EVALUATIONS: u64 = 1 << 31;
 
 /// Unit written into glTF-sourced caches: glTF's unit is the metre.
 pub const UNIT_NAME: &str = "metre";
@@ -82,12 +105,28 @@ pub enum Error {
     #[error("entity names {a:?} and {b:?} hash to the same id")]
     IdCollision { a: String, b: String },
     #[error(
+        "a clip of {duration_s} s at {rate_hz} Hz is more than the {max} frames a pose cache holds; lower rate_hz"
+    )]
+    TooManyFrames {
+        duration_s: f32,
+        rate_hz: f64,
+        max: u32,
+    },
+    #[error(
         "{n_frames} frames of {n_entities} entities would exceed the pose cache's {max_mib} MiB limit; lower rate_hz or choose fewer entities"
     )]
     TooLarge {
         n_frames: u64,
         n_entities: usize,
         max_mib: usize,
+    },
+    #[error(
+        "{n_frames} frames, each evaluating {per_frame} nodes and channels (the entities, their ancestors and their animation), is more than kiln's limit of {max} evaluations; lower rate_hz or choose fewer entities"
+    )]
+    TooMuchWork {
+        n_frames: u64,
+        per_frame: u64,
+        max: u64,
     },
     #[error("the baked cache is invalid: {0}")]
     Invalid(String),
@@ -98,7 +137,14 @@ pub fn bake(scene: &Scene, clip_ref: &ClipRef, settings: &Settings) -> Result<Po
     let clip = select_clip(scene, clip_ref)?;
     let (nodes, entities) = select_entities(scene, settings)?;
     let times = frame_times(clip, settings.rate_hz, entities.len())?;
-    let poses = sample_poses(scene, clip, &nodes, &times, settings.dimensions);
+    let poses = sample_poses(
+        scene,
+        clip,
+        &nodes,
+        &times,
+        settings.rate_hz,
+        settings.dimensions,
+    )?;
     Ok(assemble(entities, poses, settings))
 }
 
@@ -139,10 +185,15 @@ fn describe_clips(scene: &Scene) -> String {
 /// The nodes that become entities, and their entity records.
 ///
 /// Ids are stable across re-exports of the same rig: they hash the node's
-/// name, not its index. Where names repeat among the chosen nodes, the
-/// '/'-joined names from the root tell them apart, and a `#k` suffix (k-th
-/// repeat in entity order) settles what still repeats. Unnamed nodes are
-/// called `node<index>`.
+/// name, not its index. A node without a name is named after what a
+/// re-export keeps: `skin<s>.joint<j>` for a joint (its index `j` in `s`,
+/// the first skin that lists it), else `child<i>` (its position among its
+/// parent's children) or `root<i>` (its position among the parentless
+/// nodes). Where names repeat among the chosen nodes, the '/'-joined
+/// names from the root tell them apart, and a `#k` suffix (k-th repeat in
+/// entity order) settles what still repeats. Linear in the nodes: path
+/// lengths are summed once per node, and a path is only spelled out when
+/// it fits a pose cache's name limit.
 pub fn select_entities(
     scene: &Scene,
     settings: &Settings,
@@ -174,16 +225,12 @@ pub fn select_entities(
             max: ospc::MAX_ENTITIES,
         });
     }
-    let names = entity_names(scene, &nodes);
+    let names = entity_names(scene, &nodes)?;
     let mut entities = Vec::with_capacity(nodes.len());
     let mut ids: Vec<(u64, usize)> = Vec::with_capacity(nodes.len());
     for (i, name) in names.into_iter().enumerate() {
         if name.len() > ospc::MAX_TEXT_BYTES {
-            return Err(Error::NameTooLong {
-                len: name.len(),
-                name,
-                max: ospc::MAX_TEXT_BYTES,
-            });
+            return Err(name_too_long(&name, name.len()));
         }
         let id = entity_id(&name);
         ids.push((id, i));
@@ -206,41 +253,135 @@ pub fn select_entities(
     Ok((nodes, entities))
 }
 
-fn node_name(scene: &Scene, node: usize) -> String {
-    match &scene.nodes[node].name {
-        Some(n) => n.clone(),
-        None => format!("node{node}"),
+/// A name too long for a pose cache, shown by its last 60 bytes or so.
+fn name_too_long(name: &str, len: usize) -> Error {
+    let shown = if name.len() <= 64 {
+        name.to_string()
+    } else {
+        let mut cut = name.len() - 60;
+        while !name.is_char_boundary(cut) {
+            cut += 1;
+        }
+        format!("...{}", &name[cut..])
+    };
+    Error::NameTooLong {
+        name: shown,
+        len,
+        max: ospc::MAX_TEXT_BYTES,
     }
 }
 
-fn node_path(scene: &Scene, node: usize) -> String {
-    let mut parts = vec![node_name(scene, node)];
-    let mut cur = scene.nodes[node].parent;
-    while let Some(p) = cur {
-        parts.push(node_name(scene, p));
-        cur = scene.nodes[p].parent;
-    }
-    parts.reverse();
-    parts.join("/")
-}
-
-fn entity_names(scene: &Scene, nodes: &[usize]) -> Vec<String> {
-    use std::collections::BTreeMap;
-    let plain: Vec<String> = nodes.iter().map(|&n| node_name(scene, n)).collect();
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for name in &plain {
-        *counts.entry(name).or_default() += 1;
-    }
-    let names: Vec<String> = nodes
+/// Every node's own label: its name, else what a re-export keeps of it
+/// (see [`select_entities`]).
+fn labels(scene: &Scene) -> Vec<Cow<'_, str>> {
+    let mut labels: Vec<Option<Cow<str>>> = scene
+        .nodes
         .iter()
-        .zip(&plain)
-        .map(|(&n, name)| match counts[name.as_str()] {
-            1 => name.clone(),
-            _ => node_path(scene, n),
-        })
+        .map(|n| n.name.as_deref().map(Cow::Borrowed))
         .collect();
+    for (s, skin) in scene.skins.iter().enumerate() {
+        for (j, &node) in skin.joints.iter().enumerate() {
+            if labels[node].is_none() {
+                labels[node] = Some(Cow::Owned(format!("skin{s}.joint{j}")));
+            }
+        }
+    }
+    for (p, parent) in scene.nodes.iter().enumerate() {
+        for (i, &child) in parent.children.iter().enumerate() {
+            if labels[child].is_none() && scene.nodes[child].parent == Some(p) {
+                labels[child] = Some(Cow::Owned(format!("child{i}")));
+            }
+        }
+    }
+    let mut n_roots = 0;
+    for (node, label) in labels.iter_mut().enumerate() {
+        if scene.nodes[node].parent.is_none() {
+            if label.is_none() {
+                *label = Some(Cow::Owned(format!("root{n_roots}")));
+            }
+            n_roots += 1;
+        }
+    }
+    labels
+        .into_iter()
+        .map(|l| l.unwrap_or(Cow::Borrowed("")))
+        .collect()
+}
+
+/// The length of each node's '/'-joined path from its root, for the nodes
+/// `nodes` need (others stay `usize::MAX`); saturating.
+fn path_lengths(scene: &Scene, labels: &[Cow<str>], nodes: &[usize]) -> Vec<usize> {
+    let mut len = vec![usize::MAX; scene.nodes.len()];
+    let mut chain = Vec::new();
+    for &start in nodes {
+        let mut node = Some(start);
+        while let Some(x) = node {
+            if len[x] != usize::MAX {
+                break;
+            }
+            chain.push(x);
+            node = scene.nodes[x].parent;
+        }
+        while let Some(x) = chain.pop() {
+            len[x] = match scene.nodes[x].parent {
+                Some(p) => len[p].saturating_add(1).saturating_add(labels[x].len()),
+                None => labels[x].len(),
+            };
+        }
+    }
+    len
+}
+
+/// The path of `node`, known to be at most `len` bytes.
+fn spell_path(scene: &Scene, labels: &[Cow<str>], node: usize, len: usize) -> String {
+    let mut parts = Vec::new();
+    let mut cur = Some(node);
+    while let Some(x) = cur {
+        parts.push(labels[x].as_ref());
+        cur = scene.nodes[x].parent;
+    }
+    let mut out = String::with_capacity(len);
+    for (i, part) in parts.iter().rev().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+fn entity_names(scene: &Scene, nodes: &[usize]) -> Result<Vec<String>, Error> {
+    let labels = labels(scene);
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for &n in nodes {
+        *counts.entry(labels[n].as_ref()).or_default() += 1;
+    }
+    let repeated: Vec<usize> = nodes
+        .iter()
+        .copied()
+        .filter(|&n| counts[labels[n].as_ref()] > 1)
+        .collect();
+    let path_len = path_lengths(scene, &labels, &repeated);
+    let mut names = Vec::with_capacity(nodes.len());
+    for &n in nodes {
+        let label = labels[n].as_ref();
+        if label.len() > ospc::MAX_TEXT_BYTES {
+            return Err(name_too_long(label, label.len()));
+        }
+        if counts[label] == 1 {
+            names.push(label.to_string());
+            continue;
+        }
+        let len = path_len[n];
+        if len > ospc::MAX_TEXT_BYTES {
+            // Spell out only the end, for the message.
+            let tail = spell_path(scene, &labels, n, 0);
+            return Err(name_too_long(&tail, len));
+        }
+        names.push(spell_path(scene, &labels, n, len));
+    }
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    names
+    Ok(names
         .into_iter()
         .map(|name| {
             let repeat = seen.entry(name.clone()).or_default();
@@ -251,7 +392,7 @@ fn entity_names(scene: &Scene, nodes: &[usize]) -> Vec<String> {
             *repeat += 1;
             out
         })
-        .collect()
+        .collect())
 }
 
 /// The entity id of a name: the first 8 bytes (little endian) of
@@ -265,18 +406,41 @@ pub fn entity_id(name: &str) -> u64 {
     id.max(1)
 }
 
+/// Frames in a clip of `duration_s` at `rate_hz`: one at 0 and one every
+/// `1 / rate_hz` up to the last key, where a last key within float32
+/// rounding of a frame time ([`sample::key_tolerance_s`]) counts as at it
+/// (float32(50/30) = 1.6666666 is frame 50 of a 30 Hz clip, so 51 frames).
+/// Saturates at `u64::MAX` for absurd products.
+pub fn frame_count(duration_s: f64, rate_hz: f64) -> u64 {
+    let x = duration_s * rate_hz;
+    if !(0.0..9.0e15).contains(&x) {
+        return u64::MAX;
+    }
+    let nearest = x.round();
+    let frame_s = nearest / rate_hz;
+    let last = if (duration_s - frame_s).abs() <= sample::key_tolerance_s(frame_s, rate_hz) {
+        nearest
+    } else {
+        x.floor()
+    };
+    last as u64 + 1
+}
+
 /// The time of each frame, in seconds.
 pub fn frame_times(clip: &Clip, rate_hz: f64, n_entities: usize) -> Result<Vec<f64>, Error> {
-    let duration_s = f64::from(clip.duration_s());
-    // rate_hz is validated by the manifest (finite, > 0, <= MAX_RATE_HZ);
-    // the product stays well inside u64.
-    let n_frames = (duration_s * rate_hz + 1e-6).floor() as u64 + 1;
+    let duration_s = clip.duration_s();
+    let n_frames = frame_count(f64::from(duration_s), rate_hz);
+    if n_frames > u64::from(ospc::MAX_FRAMES) {
+        return Err(Error::TooManyFrames {
+            duration_s,
+            rate_hz,
+            max: ospc::MAX_FRAMES,
+        });
+    }
     let pose_bytes = n_frames
         .checked_mul(n_entities as u64)
-        .and_then(|n| n.checked_mul(28));
-    let fits = n_frames <= u64::from(ospc::MAX_FRAMES)
-        && pose_bytes.is_some_and(|b| b <= ospc::MAX_FILE_BYTES as u64);
-    if !fits {
+        .and_then(|n| n.checked_mul(ospc::POSE_BYTES as u64));
+    if pose_bytes.is_none_or(|b| b > ospc::MAX_FILE_BYTES as u64) {
         return Err(Error::TooLarge {
             n_frames,
             n_entities,
@@ -286,22 +450,33 @@ pub fn frame_times(clip: &Clip, rate_hz: f64, n_entities: usize) -> Result<Vec<f
     Ok((0..n_frames).map(|k| k as f64 / rate_hz).collect())
 }
 
-/// World-space poses, frame-major.
+/// World-space poses, frame-major; refused before any work if it would
+/// take more than [`MAX_EVALUATIONS`].
 pub fn sample_poses(
     scene: &Scene,
     clip: &Clip,
     nodes: &[usize],
     times: &[f64],
+    rate_hz: f64,
     dimensions: u8,
-) -> Vec<Pose> {
-    let rest = sample::rest_pose(scene);
+) -> Result<Vec<Pose>, Error> {
+    let mut eval = Evaluation::new(scene, clip, nodes);
+    let n_frames = times.len() as u64;
+    let per_frame = eval.cost_per_sample();
+    if n_frames.saturating_mul(per_frame) > MAX_EVALUATIONS {
+        return Err(Error::TooMuchWork {
+            n_frames,
+            per_frame,
+            max: MAX_EVALUATIONS,
+        });
+    }
     let mut poses = Vec::with_capacity(times.len() * nodes.len());
     for &t in times {
-        let local = sample::local_matrices(scene, &rest, clip, t);
-        let world = sample::world_matrices(scene, &local);
+        eval.evaluate(t, sample::key_tolerance_s(t, rate_hz));
         for &n in nodes {
-            let p = math::mat4_translation(&world[n]);
-            let q = math::mat4_rotation(&world[n]);
+            let world = eval.world(n);
+            let p = math::mat4_translation(world);
+            let q = math::mat4_rotation(world);
             let (p, q) = if dimensions == 2 {
                 ([p[0], p[1], 0.0], math::quat_twist_z(q))
             } else {
@@ -313,7 +488,7 @@ pub fn sample_poses(
             });
         }
     }
-    poses
+    Ok(poses)
 }
 
 /// The finished document.

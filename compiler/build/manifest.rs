@@ -123,13 +123,14 @@ pub fn parse(text: &str) -> Result<Manifest, ParseError> {
     }) {
         return Ok(Manifest::default());
     }
-    let raw: RawManifest = serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
-        let pos = e.location().map(pos_of).unwrap_or_default();
-        ParseError {
-            pos,
-            message: describe_error(&e),
-        }
-    })?;
+    let raw: RawManifest =
+        serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
+            let pos = e.location().map(pos_of).unwrap_or_default();
+            ParseError {
+                pos,
+                message: describe_error(&e),
+            }
+        })?;
     Ok(Manifest {
         pose_caches: raw
             .pose_caches
@@ -166,7 +167,8 @@ fn describe_error(e: &serde_saphyr::Error) -> String {
     while let Error::AliasError { error, .. } | Error::WithSnippet { error, .. } = inner {
         inner = error;
     }
-    let too_large = |what: String| format!("manifest too large: {what}; split it into several manifests");
+    let too_large =
+        |what: String| format!("manifest too large: {what}; split it into several manifests");
     match inner {
         Error::Budget { breach, .. } => match breach {
             B::Nodes { .. } => too_large(format!("more than {MAX_YAML_NODES} YAML nodes")),

@@ -5,6 +5,15 @@
 //! key; LINEAR lerps translation and scale and slerps rotation (see
 //! [`math::quat_slerp`]); CUBICSPLINE evaluates the Hermite spline and
 //! normalizes rotations. Nodes without a channel keep their rest transform.
+//!
+//! Key times are float32 and sample times are not: a key within
+//! `tolerance_s` of the sample time counts as being at that time (its value
+//! exactly, for every interpolation). See [`key_tolerance_s`].
+//!
+//! An [`Evaluation`] computes only what its targets need: the target nodes
+//! and their ancestors (each once per sample, shared ancestors too), and the
+//! channels that animate those nodes. Its cost per sample is
+//! [`Evaluation::cost_per_sample`].
 
 use super::math::{self, Mat4, Quat, Vec3};
 use super::scene::{Channel, Clip, Interpolation, LocalTransform, Scene, Target};
@@ -17,101 +26,183 @@ pub struct LocalPose {
     pub scale: Vec3,
 }
 
-/// The rest pose of every node (matrix nodes are decomposed, so a channel
-/// that targets one still has something to override).
-pub fn rest_pose(scene: &Scene) -> Vec<LocalPose> {
-    scene
-        .nodes
-        .iter()
-        .map(|node| match node.local {
-            LocalTransform::Trs(trs) => LocalPose {
-                translation: trs.translation.map(f64::from),
-                rotation: math::quat_normalize(trs.rotation.map(f64::from)),
-                scale: trs.scale.map(f64::from),
-            },
-            LocalTransform::Matrix(m) => {
-                let (translation, rotation, scale) = math::mat4_decompose(&m.map(f64::from));
-                LocalPose {
-                    translation,
-                    rotation,
-                    scale,
+/// Relative distance within which a float32 key time counts as a sample
+/// time: 2^-21, four float32 steps. A key written as float32(k / rate), or
+/// computed in float32 a rounding or two away (gltfpack writes 13/30 as
+/// 0.433333367, one step above float32(13/30)), is within it.
+pub const KEY_TIME_TOLERANCE: f64 = 1.0 / (1u64 << 21) as f64;
+
+/// How far a key may be from a sample at `time_s`, taken every
+/// `1 / rate_hz` seconds, and still count as at it: [`KEY_TIME_TOLERANCE`]
+/// of the time, and never more than a quarter of the sample spacing (so a
+/// key counts for one sample at most).
+pub fn key_tolerance_s(time_s: f64, rate_hz: f64) -> f64 {
+    (time_s.abs() * KEY_TIME_TOLERANCE).min(0.25 / rate_hz)
+}
+
+/// Evaluates the world transforms of some target nodes at any time,
+/// touching only the targets, their ancestors and the channels that
+/// animate them.
+pub struct Evaluation<'a> {
+    /// The nodes evaluated: targets and ancestors, parents before children.
+    order: Vec<usize>,
+    /// Each evaluated node's parent, as a position in `order`.
+    parent_slot: Vec<Option<usize>>,
+    /// Position in `order` of each scene node (`usize::MAX` when unused).
+    slot: Vec<usize>,
+    /// The rest pose and the fixed matrix (for untouched matrix nodes) of
+    /// each evaluated node.
+    rest: Vec<LocalPose>,
+    fixed: Vec<Option<Mat4>>,
+    /// The channels that animate an evaluated node, with its slot.
+    channels: Vec<(usize, &'a Channel)>,
+    /// Scratch: the pose and world matrix of each evaluated node.
+    poses: Vec<LocalPose>,
+    world: Vec<Mat4>,
+}
+
+impl<'a> Evaluation<'a> {
+    /// Prepares to evaluate `targets` of `scene` under `clip`.
+    pub fn new(scene: &Scene, clip: &'a Clip, targets: &[usize]) -> Evaluation<'a> {
+        let n = scene.nodes.len();
+        let mut slot = vec![usize::MAX; n];
+        let mut order = Vec::new();
+        let mut chain = Vec::new();
+        for &target in targets {
+            // Walk up to the first node already placed, then place the
+            // chain top-down: every node once, parents first.
+            let mut node = Some(target);
+            while let Some(x) = node {
+                if slot[x] != usize::MAX {
+                    break;
                 }
+                chain.push(x);
+                node = scene.nodes[x].parent;
             }
-        })
-        .collect()
-}
-
-/// Local matrices of every node at `time_s`: channels of `clip` applied
-/// over the rest pose. Untouched matrix nodes keep their exact matrix.
-pub fn local_matrices(scene: &Scene, rest: &[LocalPose], clip: &Clip, time_s: f64) -> Vec<Mat4> {
-    let mut poses = rest.to_vec();
-    let mut animated = vec![false; scene.nodes.len()];
-    for channel in &clip.channels {
-        let pose = &mut poses[channel.node];
-        match channel.target {
-            Target::Translation => pose.translation = sample3(channel, time_s),
-            Target::Scale => pose.scale = sample3(channel, time_s),
-            Target::Rotation => pose.rotation = sample_rotation(channel, time_s),
-            Target::Weights { .. } => continue,
+            while let Some(x) = chain.pop() {
+                slot[x] = order.len();
+                order.push(x);
+            }
         }
-        animated[channel.node] = true;
+        let parent_slot = order
+            .iter()
+            .map(|&x| scene.nodes[x].parent.map(|p| slot[p]))
+            .collect();
+        let rest: Vec<LocalPose> = order
+            .iter()
+            .map(|&x| local_rest(&scene.nodes[x].local))
+            .collect();
+        let channels: Vec<(usize, &Channel)> = clip
+            .channels
+            .iter()
+            .filter(|c| slot[c.node] != usize::MAX && !matches!(c.target, Target::Weights { .. }))
+            .map(|c| (slot[c.node], c))
+            .collect();
+        let mut animated = vec![false; order.len()];
+        for &(s, _) in &channels {
+            animated[s] = true;
+        }
+        let fixed = order
+            .iter()
+            .zip(&animated)
+            .map(|(&x, &is_animated)| match scene.nodes[x].local {
+                LocalTransform::Matrix(m) if !is_animated => Some(m.map(f64::from)),
+                _ => None,
+            })
+            .collect();
+        Evaluation {
+            poses: rest.clone(),
+            world: vec![[0.0; 16]; order.len()],
+            order,
+            parent_slot,
+            slot,
+            rest,
+            fixed,
+            channels,
+        }
     }
-    scene
-        .nodes
-        .iter()
-        .zip(&poses)
-        .zip(&animated)
-        .map(|((node, pose), &is_animated)| match node.local {
-            LocalTransform::Matrix(m) if !is_animated => m.map(f64::from),
-            _ => math::mat4_from_trs(pose.translation, pose.rotation, pose.scale),
-        })
-        .collect()
-}
 
-/// World matrices from local ones: `world[n] = world[parent] * local[n]`.
-/// Parents are computed before children whatever their indices.
-pub fn world_matrices(scene: &Scene, local: &[Mat4]) -> Vec<Mat4> {
-    let n = scene.nodes.len();
-    let mut world: Vec<Option<Mat4>> = vec![None; n];
-    let mut stack = Vec::new();
-    for start in 0..n {
-        // Walk up to the first ancestor already computed, then back down.
-        let mut node = start;
-        while world[node].is_none() {
-            stack.push(node);
-            match scene.nodes[node].parent {
-                Some(p) if world[p].is_none() => node = p,
-                _ => break,
+    /// Nodes evaluated and channels sampled per sample: the unit of work.
+    pub fn cost_per_sample(&self) -> u64 {
+        (self.order.len() + self.channels.len()) as u64
+    }
+
+    /// Evaluates every node at `time_s` (keys within `tolerance_s` count as
+    /// at it); then [`Evaluation::world`] reads the results.
+    pub fn evaluate(&mut self, time_s: f64, tolerance_s: f64) {
+        self.poses.copy_from_slice(&self.rest);
+        for &(s, channel) in &self.channels {
+            let pose = &mut self.poses[s];
+            match channel.target {
+                Target::Translation => pose.translation = sample3(channel, time_s, tolerance_s),
+                Target::Scale => pose.scale = sample3(channel, time_s, tolerance_s),
+                Target::Rotation => {
+                    pose.rotation = sample_rotation(channel, time_s, tolerance_s);
+                }
+                Target::Weights { .. } => {}
             }
         }
-        while let Some(node) = stack.pop() {
-            let m = match scene.nodes[node].parent {
-                Some(p) => math::mat4_mul(world[p].as_ref().expect("parent first"), &local[node]),
-                None => local[node],
+        for i in 0..self.order.len() {
+            let local = match self.fixed[i] {
+                Some(m) => m,
+                None => {
+                    let p = &self.poses[i];
+                    math::mat4_from_trs(p.translation, p.rotation, p.scale)
+                }
             };
-            world[node] = Some(m);
+            self.world[i] = match self.parent_slot[i] {
+                Some(ps) => math::mat4_mul(&self.world[ps], &local),
+                None => local,
+            };
         }
     }
-    world
-        .into_iter()
-        .map(|m| m.expect("every node visited"))
-        .collect()
+
+    /// The world matrix of `node` (one of the targets or their ancestors)
+    /// at the last evaluated time.
+    pub fn world(&self, node: usize) -> &Mat4 {
+        &self.world[self.slot[node]]
+    }
+}
+
+fn local_rest(local: &LocalTransform) -> LocalPose {
+    match *local {
+        LocalTransform::Trs(trs) => LocalPose {
+            translation: trs.translation.map(f64::from),
+            rotation: math::quat_normalize(trs.rotation.map(f64::from)),
+            scale: trs.scale.map(f64::from),
+        },
+        LocalTransform::Matrix(m) => {
+            let (translation, rotation, scale) = math::mat4_decompose(&m.map(f64::from));
+            LocalPose {
+                translation,
+                rotation,
+                scale,
+            }
+        }
+    }
 }
 
 /// Index of the last key at or before `t`, and the blend factor towards the
-/// next key (0 when clamped).
-fn locate(times: &[f32], t: f64) -> (usize, f64, f64) {
+/// next key (0 when clamped, or when a key is within `tol` of `t`: that key
+/// is then the answer).
+fn locate(times: &[f32], t: f64, tol: f64) -> (usize, f64, f64) {
     let last = times.len() - 1;
-    if t <= f64::from(times[0]) {
+    if t <= f64::from(times[0]) + tol {
         return (0, 0.0, 0.0);
     }
-    if t >= f64::from(times[last]) {
+    if t >= f64::from(times[last]) - tol {
         return (last, 0.0, 0.0);
     }
     // times strictly increase: partition_point finds the first key after t.
     let next = times.partition_point(|&k| f64::from(k) <= t);
     let k = next - 1;
     let (t0, t1) = (f64::from(times[k]), f64::from(times[next]));
+    if t1 - t <= tol {
+        return (next, 0.0, 0.0);
+    }
+    if t - t0 <= tol {
+        return (k, 0.0, 0.0);
+    }
     let dt = t1 - t0;
     (k, (t - t0) / dt, dt)
 }
@@ -126,8 +217,8 @@ fn value<const N: usize>(channel: &Channel, key: usize, part: usize) -> [f64; N]
     std::array::from_fn(|i| f64::from(channel.values[base + i]))
 }
 
-fn sample_n<const N: usize>(channel: &Channel, t: f64) -> [f64; N] {
-    let (k, u, dt) = locate(&channel.times_s, t);
+fn sample_n<const N: usize>(channel: &Channel, t: f64, tol: f64) -> [f64; N] {
+    let (k, u, dt) = locate(&channel.times_s, t, tol);
     match channel.interpolation {
         Interpolation::Step => value::<N>(channel, k, 0),
         Interpolation::Linear => {
@@ -157,13 +248,13 @@ fn sample_n<const N: usize>(channel: &Channel, t: f64) -> [f64; N] {
     }
 }
 
-fn sample3(channel: &Channel, t: f64) -> Vec3 {
-    sample_n::<3>(channel, t)
+fn sample3(channel: &Channel, t: f64, tol: f64) -> Vec3 {
+    sample_n::<3>(channel, t, tol)
 }
 
-fn sample_rotation(channel: &Channel, t: f64) -> Quat {
+fn sample_rotation(channel: &Channel, t: f64, tol: f64) -> Quat {
     if channel.interpolation == Interpolation::Linear {
-        let (k, u, _) = locate(&channel.times_s, t);
+        let (k, u, _) = locate(&channel.times_s, t, tol);
         let a = value::<4>(channel, k, 0);
         if u == 0.0 {
             return math::quat_normalize(a);
@@ -171,7 +262,7 @@ fn sample_rotation(channel: &Channel, t: f64) -> Quat {
         let b = value::<4>(channel, k + 1, 0);
         return math::quat_slerp(math::quat_normalize(a), math::quat_normalize(b), u);
     }
-    math::quat_normalize(sample_n::<4>(channel, t))
+    math::quat_normalize(sample_n::<4>(channel, t, tol))
 }
 
 #[cfg(test)]
@@ -202,15 +293,15 @@ mod tests {
             &[1.0, 3.0],
             &[0., 0., 0., 2., 4., 6.],
         );
-        assert_eq!(sample3(&c, 0.0), [0.0, 0.0, 0.0]);
-        assert_eq!(sample3(&c, 2.0), [1.0, 2.0, 3.0]);
-        assert_eq!(sample3(&c, 9.0), [2.0, 4.0, 6.0]);
+        assert_eq!(sample3(&c, 0.0, 0.0), [0.0, 0.0, 0.0]);
+        assert_eq!(sample3(&c, 2.0, 0.0), [1.0, 2.0, 3.0]);
+        assert_eq!(sample3(&c, 9.0, 0.0), [2.0, 4.0, 6.0]);
         let s = Channel {
             interpolation: Interpolation::Step,
             ..c
         };
-        assert_eq!(sample3(&s, 2.9), [0.0, 0.0, 0.0]);
-        assert_eq!(sample3(&s, 3.0), [2.0, 4.0, 6.0]);
+        assert_eq!(sample3(&s, 2.9, 0.0), [0.0, 0.0, 0.0]);
+        assert_eq!(sample3(&s, 3.0, 0.0), [2.0, 4.0, 6.0]);
     }
 
     #[test]
@@ -226,10 +317,10 @@ mod tests {
             &[0.0, 1.0],
             &values,
         );
-        assert_eq!(sample3(&c, 0.0), [0.0, 0.0, 0.0]);
-        assert_eq!(sample3(&c, 1.0), [1.0, 0.0, 0.0]);
+        assert_eq!(sample3(&c, 0.0, 0.0), [0.0, 0.0, 0.0]);
+        assert_eq!(sample3(&c, 1.0, 0.0), [1.0, 0.0, 0.0]);
         // h00*0 + h10*1*1 + h01*1 + h11*0 at u = 0.5: 0.125 + 0.5
-        let mid = sample3(&c, 0.5);
+        let mid = sample3(&c, 0.5, 0.0);
         assert!((mid[0] - 0.625).abs() < 1e-12, "{mid:?}");
     }
 
@@ -250,13 +341,14 @@ mod tests {
             roots: vec![1],
             ..Scene::default()
         };
-        let rest = rest_pose(&scene);
         let clip = Clip {
             name: None,
             channels: vec![],
         };
-        let world = world_matrices(&scene, &local_matrices(&scene, &rest, &clip, 0.0));
-        assert_eq!(math::mat4_translation(&world[0]), [3.0, 0.0, 0.0]);
-        assert_eq!(math::mat4_translation(&world[1]), [2.0, 0.0, 0.0]);
+        let mut eval = Evaluation::new(&scene, &clip, &[0, 1]);
+        eval.evaluate(0.0, 0.0);
+        assert_eq!(math::mat4_translation(eval.world(0)), [3.0, 0.0, 0.0]);
+        assert_eq!(math::mat4_translation(eval.world(1)), [2.0, 0.0, 0.0]);
+        assert_eq!(eval.cost_per_sample(), 2);
     }
 }
