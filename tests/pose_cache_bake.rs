@@ -774,3 +774,22 @@ fn a_rewritten_rig_keeps_its_entity_ids() {
     assert_eq!(ids("glb-meshopt/Fox.cc.glb"), original);
     assert_eq!(ids("glb-meshopt/Fox.gt-meshopt.glb"), original);
 }
+
+/// A Draco file (`KHR_draco_mesh_compression` required) bakes: a pose cache
+/// reads no meshes. Every clip equals its plain twin's, bit for bit.
+#[test]
+fn draco_files_bake_and_equal_their_plain_twins() {
+    for model in ["Fox", "CesiumMan-blender"] {
+        let plain = import(&format!("glb/{model}.glb"));
+        let draco = import(&format!("glb-variants/{model}.draco.glb"));
+        assert!(!plain.clips.is_empty());
+        for clip in 0..plain.clips.len() {
+            for entities in [EntitySet::Joints, EntitySet::Nodes] {
+                let s = settings(30.0, entities);
+                let a = pose_cache::bake(&plain, &ClipRef::Index(clip), &s).unwrap();
+                let b = pose_cache::bake(&draco, &ClipRef::Index(clip), &s).unwrap();
+                assert!(a == b, "{model} clip {clip} {entities:?}");
+            }
+        }
+    }
+}

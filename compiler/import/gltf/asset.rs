@@ -2,8 +2,11 @@
 //! resolved, so any accessor can be read.
 //!
 //! Rejects an `extensionsRequired` entry that kiln does not support (see
-//! [`SUPPORTED_REQUIRED_EXTENSIONS`]), plus everything the container, JSON,
-//! buffer and buffer view stages reject.
+//! [`SUPPORTED_REQUIRED_EXTENSIONS`]) for what the caller reads
+//! ([`Reading`]): an extension that only concerns mesh data, such as
+//! `KHR_draco_mesh_compression`, does not stop a caller that reads no
+//! meshes. Plus everything the container, JSON, buffer and buffer view
+//! stages reject.
 
 use super::accessor::{self, Packed};
 use super::json::Document;
@@ -31,6 +34,21 @@ const MATERIAL_ONLY_EXTENSIONS: [&str; 5] = [
     "KHR_materials_variants",
 ];
 const MATERIAL_ONLY_PREFIX: &str = "KHR_materials_";
+
+/// Required extensions that change only how mesh data is stored, which a
+/// reader of nodes, skins and animations never touches. kiln does not
+/// decode them, so a caller that needs meshes refuses them.
+pub const MESH_ONLY_EXTENSIONS: [&str; 1] = ["KHR_draco_mesh_compression"];
+
+/// What a caller will read of an asset, which decides the required
+/// extensions it can do without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The node hierarchy, skins and animations only (a pose cache).
+    Scene,
+    /// Anything, meshes included.
+    Everything,
+}
 
 /// A glTF source with its container and JSON parsed, before its buffers
 /// are resolved: first ask it which external files it needs, then load it.
@@ -67,19 +85,24 @@ pub struct Asset<'a> {
 
 impl<'a> Asset<'a> {
     /// Parses the container and JSON, then [`Asset::from_source`].
-    pub fn load(bytes: &'a [u8], externals: &'a [(String, Vec<u8>)]) -> Result<Asset<'a>, Error> {
-        Asset::from_source(Source::parse(bytes)?, externals)
+    pub fn load(
+        bytes: &'a [u8],
+        externals: &'a [(String, Vec<u8>)],
+        reading: Reading,
+    ) -> Result<Asset<'a>, Error> {
+        Asset::from_source(Source::parse(bytes)?, externals, reading)
     }
 
-    /// Checks required extensions, resolves buffers (`externals` holds
-    /// (uri, bytes) for every name [`Source::external_uris`] returns) and
-    /// decodes compressed views.
+    /// Checks required extensions against what the caller reads, resolves
+    /// buffers (`externals` holds (uri, bytes) for every name
+    /// [`Source::external_uris`] returns) and decodes compressed views.
     pub fn from_source(
         source: Source<'a>,
         externals: &'a [(String, Vec<u8>)],
+        reading: Reading,
     ) -> Result<Asset<'a>, Error> {
         let Source { doc, bin } = source;
-        check_required_extensions(&doc)?;
+        check_required_extensions(&doc, reading)?;
         let buffers = buffers::resolve(&doc, bin, externals)?;
         let views = views::resolve(&doc, buffers)?;
         Ok(Asset { doc, views })
@@ -119,16 +142,23 @@ impl<'a> Asset<'a> {
     }
 }
 
-fn check_required_extensions(doc: &Document) -> Result<(), Error> {
+fn check_required_extensions(doc: &Document, reading: Reading) -> Result<(), Error> {
     for (i, name) in doc.extensions_required.iter().enumerate() {
         let name = name.as_str();
+        let mesh_only = MESH_ONLY_EXTENSIONS.contains(&name);
         let known = SUPPORTED_REQUIRED_EXTENSIONS.contains(&name)
             || MATERIAL_ONLY_EXTENSIONS.contains(&name)
-            || name.starts_with(MATERIAL_ONLY_PREFIX);
+            || name.starts_with(MATERIAL_ONLY_PREFIX)
+            || (mesh_only && reading == Reading::Scene);
         if !known {
+            let why = if mesh_only {
+                " (kiln does not decode its mesh data; what reads only nodes, skins and animations, such as a pose cache, still works)"
+            } else {
+                ""
+            };
             return Err(Error::at(
                 format!("extensionsRequired[{i}]"),
-                format!("required extension {name} is not supported"),
+                format!("required extension {name} is not supported{why}"),
             ));
         }
     }

@@ -44,7 +44,7 @@ mod views;
 pub const MAX_FILE_BYTES: u64 = 2 << 30;
 
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
-pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS, Source};
+pub use asset::{Asset, MESH_ONLY_EXTENSIONS, Reading, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;
@@ -77,7 +77,8 @@ pub fn external_uris(bytes: &[u8]) -> Result<Vec<String>, Error> {
     Source::parse(bytes)?.external_uris()
 }
 
-/// Reads the node hierarchy, skins and animations of a `.glb` or `.gltf`.
+/// Reads the node hierarchy, skins and animations of a `.glb` or `.gltf`
+/// (a required extension that only concerns meshes is no obstacle).
 /// `externals` holds (uri, bytes) for every name `external_uris` returned.
 pub fn import_scene(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
     import_source(Source::parse(bytes)?, externals)
@@ -85,7 +86,7 @@ pub fn import_scene(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<Sce
 
 /// [`import_scene`] of an already parsed source.
 pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
-    let asset = Asset::from_source(source, externals)?;
+    let asset = Asset::from_source(source, externals, Reading::Scene)?;
     let hierarchy = scene::read(&asset)?;
     let clips = animation::read(&asset, &hierarchy.nodes)?;
     Ok(Scene {
