@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 mod cli_support;
 use cli_support::*;
+#[allow(dead_code)] // shared with gltf_import.rs, which uses all of it
+mod gltf_support;
 
 /// Runs `cmd`, killing it (and failing the test) after `limit`.
 #[track_caller]
@@ -331,5 +333,32 @@ fn a_fifo_where_a_file_belongs_fails_at_once() {
         stderr(&o).contains("buffer buffer0.bin: is a FIFO"),
         "{}",
         stderr(&o)
+    );
+}
+
+/// A clip of 1e30 s: the frame count must not wrap; the error is the
+/// too-many-frames one, at the manifest's rate_hz.
+#[test]
+fn an_endless_clip_is_too_many_frames_at_rate_hz() {
+    let p = Project::demo();
+    let mut f = gltf_support::Fixture::new();
+    f.push("nodes", serde_json::json!({"name": "bone"}));
+    f.json["skins"] = serde_json::json!([{"joints": [0]}]);
+    let times = f.floats(&[0.0, 1.0e30], "SCALAR", 1);
+    let values = f.floats(&[0.0; 6], "VEC3", 3);
+    f.json["accessors"][times]["min"] = serde_json::json!([0.0]);
+    f.json["accessors"][times]["max"] = serde_json::json!([1.0e30]);
+    f.channel("forever", 0, "translation", "LINEAR", times, values);
+    fs::write(p.path("sources/forever.glb"), f.glb()).unwrap();
+    p.write(
+        "manifests/forever.yaml",
+        "pose_caches:\n  - id: forever\n    source: sources/forever.glb\n    animation: forever\n    rate_hz: 10000\n",
+    );
+    let o = p.kiln(&["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("manifests/forever.yaml:5:14: job \"forever\": a clip of 1e30 s at 10000 Hz is more than the 4194304 frames a pose cache holds; lower rate_hz"),
+        "{err}"
     );
 }

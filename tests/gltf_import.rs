@@ -1178,12 +1178,20 @@ fn fixture_sparse_rules() {
     };
     let (glb, a) = build(&[1, 3], 5121);
     assert_eq!(
-        Asset::load(&glb, &[], Reading::Everything).unwrap().accessor_f32(a).unwrap().0,
+        Asset::load(&glb, &[], Reading::Everything)
+            .unwrap()
+            .accessor_f32(a)
+            .unwrap()
+            .0,
         [1.0, 20.0, 3.0, 40.0]
     );
     let (glb, a) = build(&[1, 0, 3, 0], 5123);
     assert_eq!(
-        Asset::load(&glb, &[], Reading::Everything).unwrap().accessor_f32(a).unwrap().0,
+        Asset::load(&glb, &[], Reading::Everything)
+            .unwrap()
+            .accessor_f32(a)
+            .unwrap()
+            .0,
         [1.0, 20.0, 3.0, 40.0]
     );
     for (indices, want) in [
@@ -1416,8 +1424,9 @@ fn draco_is_refused_where_meshes_are_read() {
     let e = Asset::load(&bytes, &[], Reading::Everything).err().unwrap();
     let msg = e.to_string();
     assert!(
-        msg.contains("extensionsRequired[0]: required extension KHR_draco_mesh_compression is not supported")
-            && msg.contains("pose cache"),
+        msg.contains(
+            "extensionsRequired[0]: required extension KHR_draco_mesh_compression is not supported"
+        ) && msg.contains("pose cache"),
         "{msg}"
     );
     assert!(Asset::load(&bytes, &[], Reading::Scene).is_ok());

@@ -793,3 +793,29 @@ fn draco_files_bake_and_equal_their_plain_twins() {
         }
     }
 }
+
+/// Unnamed joints keep their names and ids through gltfpack, which adds a
+/// root node and renumbers every node: they are named by skin and palette
+/// index, not node index.
+#[test]
+fn unnamed_joints_keep_their_ids_through_gltfpack() {
+    let original = import("glb-variants/Fox.unnamed.glb");
+    let packed = import("glb-variants/Fox.unnamed.q.glb");
+    assert!(original.nodes.iter().all(|n| n.name.is_none()));
+    assert_ne!(
+        original.nodes.len(),
+        packed.nodes.len(),
+        "gltfpack renumbered the nodes"
+    );
+    let s = settings(30.0, EntitySet::Joints);
+    let (_, a) = pose_cache::select_entities(&original, &s).unwrap();
+    let (_, b) = pose_cache::select_entities(&packed, &s).unwrap();
+    assert_eq!(a.len(), 24);
+    assert_eq!(a, b);
+    assert_eq!(a[3].name, "skin0.joint3");
+    // And the poses agree within gltfpack's quantization.
+    let pa = pose_cache::bake(&original, &ClipRef::Name("Run".into()), &s).unwrap();
+    let pb = pose_cache::bake(&packed, &ClipRef::Name("Run".into()), &s).unwrap();
+    let (dp, _) = max_difference(&pa, &pb);
+    assert!(dp <= 1e-3 * extent(&pa), "{dp}");
+}

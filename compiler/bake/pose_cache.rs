@@ -105,7 +105,7 @@ pub enum Error {
     #[error("entity names {a:?} and {b:?} hash to the same id")]
     IdCollision { a: String, b: String },
     #[error(
-        "a clip of {duration_s} s at {rate_hz} Hz is more than the {max} frames a pose cache holds; lower rate_hz"
+        "a clip of {duration_s:?} s at {rate_hz} Hz is more than the {max} frames a pose cache holds; lower rate_hz"
     )]
     TooManyFrames {
         duration_s: f32,
