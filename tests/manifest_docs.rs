@@ -75,3 +75,60 @@ fn an_undocumented_key_is_refused() {
     let text = "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n    colour: red\n";
     assert!(manifest::parse(text).is_err());
 }
+
+/// Every row of the Limits table names a constant, and its number is the
+/// constant's value.
+#[test]
+fn the_limits_table_gives_each_constants_value() {
+    use kiln::bake::pose_cache;
+    use kiln::build::{manifest as m, plan};
+    use kiln::formats::ospc;
+    use kiln::import::gltf;
+    let constants: &[(&str, f64)] = &[
+        ("manifest::MAX_MANIFEST_BYTES", m::MAX_MANIFEST_BYTES as f64),
+        ("manifest::MAX_YAML_NODES", m::MAX_YAML_NODES as f64),
+        ("manifest::MAX_YAML_ALIASES", m::MAX_YAML_ALIASES as f64),
+        (
+            "manifest::MAX_YAML_REPLAYED_EVENTS",
+            m::MAX_YAML_REPLAYED_EVENTS as f64,
+        ),
+        ("manifest::MAX_YAML_DEPTH", m::MAX_YAML_DEPTH as f64),
+        ("plan::MAX_ID_BYTES", plan::MAX_ID_BYTES as f64),
+        ("gltf::MAX_FILE_BYTES", gltf::MAX_FILE_BYTES as f64),
+        ("pose_cache::MAX_RATE_HZ", pose_cache::MAX_RATE_HZ),
+        ("ospc::MAX_ENTITIES", f64::from(ospc::MAX_ENTITIES)),
+        ("ospc::MAX_TEXT_BYTES", ospc::MAX_TEXT_BYTES as f64),
+        ("ospc::MAX_FRAMES", f64::from(ospc::MAX_FRAMES)),
+        ("ospc::MAX_FILE_BYTES", ospc::MAX_FILE_BYTES as f64),
+        (
+            "pose_cache::MAX_EVALUATIONS",
+            pose_cache::MAX_EVALUATIONS as f64,
+        ),
+    ];
+    let section = DOC.split("## Limits").nth(1).expect("a Limits section");
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| limit"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    let mut seen = Vec::new();
+    for row in &rows {
+        let (value, constant) = (row[2], row[3].trim_matches('`'));
+        let expected = constants
+            .iter()
+            .find(|(name, _)| *name == constant)
+            .unwrap_or_else(|| {
+                panic!("the Limits table names {constant}, which the test does not know")
+            })
+            .1;
+        let written: f64 = value.replace(',', "").parse().unwrap();
+        assert_eq!(written, expected, "{constant}");
+        seen.push(constant);
+    }
+    for (name, _) in constants {
+        assert!(
+            seen.contains(name),
+            "{name} is missing from the Limits table"
+        );
+    }
+}

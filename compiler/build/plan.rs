@@ -98,15 +98,19 @@ fn check_unique_ids(jobs: &[Job], problems: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Longest job id: ids name output files, and 128 bytes leaves room for
+/// the folder and extension within every file system's name limit.
+pub const MAX_ID_BYTES: usize = 128;
+
 /// Job ids become file names: letters, digits, `-`, `_`, `.`; not starting
-/// with `.`; at most 128 bytes.
+/// with `.`; at most [`MAX_ID_BYTES`] bytes.
 pub fn check_id(id: &str) -> Result<(), String> {
     let ok_chars = id
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if id.is_empty() || id.len() > 128 || !ok_chars || id.starts_with('.') {
+    if id.is_empty() || id.len() > MAX_ID_BYTES || !ok_chars || id.starts_with('.') {
         return Err(format!(
-            "id {id:?} must be 1 to 128 letters, digits, '-', '_' or '.', not starting with '.' (it names the output file)"
+            "id {id:?} must be 1 to {MAX_ID_BYTES} letters, digits, '-', '_' or '.', not starting with '.' (it names the output file)"
         ));
     }
     Ok(())
