@@ -537,3 +537,58 @@ fn a_deleted_or_edited_output_is_rebuilt_and_nothing_else() {
     let (report, _) = p.build_json(&[]);
     assert_eq!(report["totals"]["built"], 0);
 }
+
+/// Sets every file under `dir` to have been modified an hour ago, so the
+/// hash cache keeps them (it skips files modified in the last two seconds).
+fn settle(dir: &Path) {
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    walk(dir, dir, &mut |_, path| {
+        let f = fs::File::options().write(true).open(path).unwrap();
+        f.set_modified(hour_ago).unwrap();
+    });
+}
+
+#[test]
+fn force_rebuilds_an_up_to_date_project() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(ids_with(&report, "fresh").len(), demo_job_count());
+    let journal = fs::metadata(p.path("out/.kiln/journal")).unwrap().len();
+    let (report, out) = p.build_json(&["--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built").len(), demo_job_count());
+    for job in report["jobs"].as_array().unwrap() {
+        assert_eq!(job["dirty_because"], serde_json::json!(["--force"]));
+    }
+    // Every job ran and was recorded again.
+    assert!(fs::metadata(p.path("out/.kiln/journal")).unwrap().len() > journal);
+}
+
+#[test]
+fn a_build_saves_the_hash_cache_and_the_plan_summary_and_compacts_the_journal() {
+    let p = Project::demo();
+    settle(&p.path("sources"));
+    settle(&p.path("manifests"));
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let state = p.path("out/.kiln");
+    for file in ["files", "plan", "journal", "manifests"] {
+        let len = fs::metadata(state.join(file)).map_or(0, |m| m.len());
+        assert!(len > 40, "{file}: {len} bytes");
+    }
+    // The hash cache names every source read.
+    let files = fs::read(state.join("files")).unwrap();
+    let text = String::from_utf8_lossy(&files);
+    assert!(text.contains("sources/characters/Fox.glb"), "{text}");
+    // Forced builds append a record per job each; compaction keeps the
+    // journal near one record per job.
+    let one_build = fs::metadata(state.join("journal")).unwrap().len();
+    for _ in 0..8 {
+        assert!(p.kiln(&["build", "--quiet", "--force"]).status.success());
+    }
+    let after = fs::metadata(state.join("journal")).unwrap().len();
+    assert!(
+        after < 4 * one_build,
+        "journal {after} bytes after 9 builds of {one_build} each"
+    );
+}
