@@ -407,19 +407,36 @@ fn run_dirty(
 }
 
 /// Lists and reads the manifests, each a regular file under the root
-/// (symlinks resolved) of at most `MAX_MANIFEST_BYTES`.
+/// (symlinks resolved) of at most `MAX_MANIFEST_BYTES`. A manifest named on
+/// the command line that cannot be read is a usage error; one found in
+/// `manifests/` is a manifest problem.
 fn read_manifests(resolver: &Resolver, given: &[PathBuf]) -> Result<Vec<ManifestText>, BuildError> {
-    let files = if given.is_empty() {
-        list_manifests(resolver)?
-    } else {
-        given
+    if given.is_empty() {
+        return list_manifests(resolver)?
             .iter()
-            .map(|path| manifest_under_root(resolver.root(), path))
-            .collect::<Result<Vec<_>, _>>()?
-    };
-    files
+            .map(|rel| {
+                read_manifest(resolver, rel).map_err(|e| match e {
+                    ReadProblem::Unreadable(message) => BuildError::Manifests(vec![Diagnostic {
+                        file: rel.to_string(),
+                        pos: Default::default(),
+                        message,
+                    }]),
+                    ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
+                })
+            })
+            .collect();
+    }
+    given
         .iter()
-        .map(|rel| read_manifest(resolver, rel, !given.is_empty()))
+        .map(|path| {
+            let rel = manifest_under_root(resolver.root(), path)?;
+            read_manifest(resolver, &rel).map_err(|e| match e {
+                ReadProblem::Unreadable(message) => {
+                    BuildError::Usage(format!("manifest {message}"))
+                }
+                ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
+            })
+        })
         .collect()
 }
 
@@ -427,9 +444,9 @@ fn read_manifests(resolver: &Resolver, given: &[PathBuf]) -> Result<Vec<Manifest
 fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildError> {
     let dir = RelPath::parse("manifests").expect("a plain name");
     let hint = "pass manifest files or create manifests/*.yaml";
-    let real = resolver.real_dir(&dir).map_err(|e| {
-        BuildError::Usage(format!("{}; {hint}", e.trim_start_matches("manifests: ")))
-    })?;
+    let real = resolver
+        .real_dir(&dir)
+        .map_err(|e| BuildError::Usage(format!("{e}; {hint}")))?;
     let entries = fs::read_dir(&real)
         .map_err(|e| BuildError::Usage(format!("manifests: {}; {hint}", paths::describe_io(&e))))?;
     let mut files = Vec::new();
@@ -484,39 +501,32 @@ fn manifest_under_root(root: &Path, path: &Path) -> Result<RelPath, BuildError> 
     RelPath::parse(&text.join("/")).map_err(|_| outside())
 }
 
-/// Reads one manifest; `named` when the user named it (its problems are
-/// usage errors).
-fn read_manifest(
-    resolver: &Resolver,
-    rel: &RelPath,
-    named: bool,
-) -> Result<ManifestText, BuildError> {
-    let fail = |message: String| {
-        if named {
-            BuildError::Usage(format!("manifest {message}"))
-        } else {
-            BuildError::Manifests(vec![Diagnostic {
-                file: rel.to_string(),
-                pos: Default::default(),
-                message,
-            }])
-        }
-    };
-    let (real, _) = resolver.resolve(rel).map_err(fail)?;
-    let read = input::read_regular(&real, MAX_MANIFEST_BYTES).map_err(|e| match e {
-        input::ReadError::TooLarge { .. } => BuildError::Manifests(vec![Diagnostic {
+/// Why a manifest was not read.
+enum ReadProblem {
+    /// It could not be read at all (missing, outside the root, a FIFO).
+    Unreadable(String),
+    /// It was read, and is too large or not text.
+    Content(Diagnostic),
+}
+
+fn read_manifest(resolver: &Resolver, rel: &RelPath) -> Result<ManifestText, ReadProblem> {
+    let content = |message: String| {
+        ReadProblem::Content(Diagnostic {
             file: rel.to_string(),
             pos: Default::default(),
-            message: format!("the manifest {e}"),
-        }]),
-        e => fail(format!("{rel}: {e}")),
+            message,
+        })
+    };
+    let (real, _) = resolver.resolve(rel).map_err(ReadProblem::Unreadable)?;
+    let read = input::read_regular(&real, MAX_MANIFEST_BYTES).map_err(|e| match e {
+        input::ReadError::TooLarge { .. } => content(format!("the manifest {e}")),
+        e => ReadProblem::Unreadable(format!("{rel}: {e}")),
     })?;
     let text = String::from_utf8(read.bytes).map_err(|e| {
-        BuildError::Manifests(vec![Diagnostic {
-            file: rel.to_string(),
-            pos: Default::default(),
-            message: format!("not UTF-8 text (at byte {})", e.utf8_error().valid_up_to()),
-        }])
+        content(format!(
+            "not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        ))
     })?;
     Ok(ManifestText {
         file: rel.to_string(),
@@ -864,20 +874,20 @@ pub const MAX_KEPT_LISTED: usize = 20;
 pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, BuildError> {
     let root = canonical_root(root)?;
     let given = out.map_or_else(|| root.join("out"), Path::to_path_buf);
-    let io = |what: &Path, e: std::io::Error| BuildError::Io(format!("{}: {e}", what.display()));
-    let Some(out_folder) = Folder::open_out(&given).map_err(|e| io(&given, e))? else {
+    let Some(out_folder) = Folder::open_out(&given)
+        .map_err(|e| BuildError::Io(format!("{}: {e}", given.display())))?
+    else {
         return Ok(None);
-    };
-    let not_kilns = || {
-        BuildError::Usage(format!(
-            "{} has no .kiln folder, so kiln did not make it; not removing anything",
-            given.display()
-        ))
     };
     let state_dir = out_folder
         .open_child(state::STATE_DIR)
         .map_err(|e| BuildError::Usage(format!("{e}; not removing anything")))?
-        .ok_or_else(not_kilns)?;
+        .ok_or_else(|| {
+            BuildError::Usage(format!(
+                "{} has no .kiln folder, so kiln did not make it; not removing anything",
+                given.display()
+            ))
+        })?;
     let lock = lock(&state_dir, &|_| {})?;
     let tree = OutTree::new(out_folder);
     let mut report = CleanReport {
@@ -885,47 +895,9 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
         ..CleanReport::default()
     };
     let journal = Journal::load(&state_dir);
-    let mut dirs = std::collections::BTreeSet::new();
-    for record in journal.records.values() {
-        for output in &record.outputs {
-            let Ok(rel) = RelPath::parse(&output.path) else {
-                continue;
-            };
-            // A link or folder where an output was is not kiln's: kept.
-            if tree.remove_file(&rel).unwrap_or(false) {
-                report.removed += 1;
-            }
-            let mut dir = rel.as_str();
-            while let Some((parent, _)) = dir.rsplit_once('/') {
-                dirs.insert(parent.to_string());
-                dir = parent;
-            }
-        }
-    }
-    // Deepest folders first, so a parent can go once its children have.
-    for dir in dirs.iter().rev() {
-        if let Ok(Some(folder)) = tree.open_dir(dir) {
-            report.removed += remove_temps(&folder);
-        }
-        let (parent, name) = match dir.rsplit_once('/') {
-            Some((parent, name)) => (tree.open_dir(parent).ok().flatten(), name),
-            None => (None, dir.as_str()),
-        };
-        let parent = parent.as_deref().unwrap_or(tree.root());
-        let _ = parent.remove_empty_child(name);
-    }
-    report.removed += remove_temps(tree.root());
-    report.removed += remove_temps(&state_dir);
-    for name in state::STATE_FILES {
-        if name != state::LOCK && state_dir.remove_file(name).unwrap_or(false) {
-            report.removed += 1;
-        }
-    }
-    drop(lock);
-    if state_dir.remove_file(state::LOCK).unwrap_or(false) {
-        report.removed += 1;
-    }
-    let _ = tree.root().remove_empty_child(state::STATE_DIR);
+    report.removed += remove_recorded_outputs(&tree, &journal);
+    report.removed += tree.root().remove_stale_temps();
+    report.removed += remove_state(tree.root(), state_dir, lock);
     list_kept(tree.root(), "", &mut report);
     // The folder itself, if empty and not a link the user made.
     let given_is_dir = fs::symlink_metadata(&given).is_ok_and(|m| m.is_dir());
@@ -935,10 +907,51 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
     Ok(Some(report))
 }
 
-fn remove_temps(folder: &Folder) -> usize {
-    let before = folder.entries().map_or(0, |e| e.len());
-    folder.remove_stale_temps();
-    before.saturating_sub(folder.entries().map_or(0, |e| e.len()))
+/// Removes every output the journal names (regular files only: a link or
+/// folder in an output's place is not kiln's) and the temporary files in
+/// their folders, then those folders where empty, deepest first. How many
+/// files went.
+fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
+    let mut removed = 0;
+    let mut dirs = std::collections::BTreeSet::new();
+    let outputs = journal.records.values().flat_map(|r| r.outputs.iter());
+    for rel in outputs.filter_map(|o| RelPath::parse(&o.path).ok()) {
+        if tree.remove_file(&rel).unwrap_or(false) {
+            removed += 1;
+        }
+        let mut dir = rel.as_str();
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            dirs.insert(parent.to_string());
+            dir = parent;
+        }
+    }
+    for dir in dirs.iter().rev() {
+        if let Ok(Some(folder)) = tree.open_dir(dir) {
+            removed += folder.remove_stale_temps();
+        }
+        let (parent, name) = match dir.rsplit_once('/') {
+            Some((parent, name)) => (tree.open_dir(parent).ok().flatten(), name),
+            None => (None, dir.as_str()),
+        };
+        let _ = parent
+            .as_deref()
+            .unwrap_or(tree.root())
+            .remove_empty_child(name);
+    }
+    removed
+}
+
+/// Removes kiln's state files and temporaries from `.kiln/`, the lock
+/// last (after releasing it), then `.kiln/` itself if empty.
+fn remove_state(out: &Folder, state_dir: Folder, lock: fs::File) -> usize {
+    let mut removed = state_dir.remove_stale_temps();
+    for name in state::STATE_FILES.iter().filter(|&&n| n != state::LOCK) {
+        removed += usize::from(state_dir.remove_file(name).unwrap_or(false));
+    }
+    drop(lock);
+    removed += usize::from(state_dir.remove_file(state::LOCK).unwrap_or(false));
+    let _ = out.remove_empty_child(state::STATE_DIR);
+    removed
 }
 
 /// Every file (and link, and empty folder) left under `folder`, depth

@@ -193,16 +193,16 @@ impl Folder {
         Ok(entries)
     }
 
-    /// Removes the temporary files a killed build left here.
-    pub fn remove_stale_temps(&self) {
+    /// Removes the temporary files a killed build left here; how many.
+    pub fn remove_stale_temps(&self) -> usize {
         let Ok(entries) = self.entries() else {
-            return;
+            return 0;
         };
-        for (name, kind) in entries {
-            if kind == EntryKind::File && is_temp_name(&name) {
-                let _ = sys::unlink(&self.handle, &self.path, &name);
-            }
-        }
+        entries
+            .iter()
+            .filter(|(name, kind)| *kind == EntryKind::File && is_temp_name(name))
+            .filter(|(name, _)| sys::unlink(&self.handle, &self.path, name).is_ok())
+            .count()
     }
 
     /// Unlinks whatever `name` is (a file or a link, never a folder);
@@ -601,7 +601,11 @@ mod tests {
         }
         assert!(out.read("a", 100).is_none());
         assert!(out.remove_file("a").is_err());
-        out.remove_stale_temps();
+        assert_eq!(
+            out.remove_stale_temps(),
+            0,
+            "a link is not kiln's temporary"
+        );
         assert!(out.open_append("a").is_err());
         // Writing `a` replaces the link itself, not its target.
         out.write_atomic("a", b"new").unwrap();

@@ -204,10 +204,10 @@ impl Resolver {
         Ok((real, stat))
     }
 
-    /// The real path of the folder `dir` (relative to the root; empty for
-    /// the root itself), checked to be under the root.
+    /// The real path of the folder `dir` (relative to the root), checked
+    /// to be under the root.
     pub fn real_dir(&self, dir: &RelPath) -> Result<PathBuf, String> {
-        self.dir(dir.as_str(), dir).map(|d| d.real.clone())
+        self.cached_dir(dir.as_str()).map(|d| d.real.clone())
     }
 
     /// The canonical project root.
@@ -216,13 +216,17 @@ impl Resolver {
     }
 
     fn dir(&self, dir: &str, rel: &RelPath) -> Result<Arc<Dir>, String> {
+        self.cached_dir(dir).map_err(|e| format!("{rel}: {e}"))
+    }
+
+    fn cached_dir(&self, dir: &str) -> Result<Arc<Dir>, String> {
         let mut dirs = self.dirs.lock().expect("no panics while held");
         if let Some(known) = dirs.get(dir) {
-            return known.clone().map_err(|e| format!("{rel}: {e}"));
+            return known.clone();
         }
         let found = self.open_dir(dir).map(Arc::new);
         dirs.insert(dir.to_string(), found.clone());
-        found.map_err(|e| format!("{rel}: {e}"))
+        found
     }
 
     fn open_dir(&self, dir: &str) -> Result<Dir, String> {
