@@ -261,7 +261,7 @@ pub fn check_out_dir<'a>(
     if root.starts_with(out) {
         return Err(BuildError::Usage(format!(
             "the output folder {} is the project root or a folder above it; kiln needs a folder of its own, such as out/ (pass --out out)",
-            shown.display()
+            out.display()
         )));
     }
     let Ok(inside) = out.strip_prefix(root) else {
@@ -275,9 +275,16 @@ pub fn check_out_dir<'a>(
         if let Some((first, _)) = file.split_once('/')
             && first == top
         {
+            let place = if inside.components().count() == 1 {
+                format!("the output folder {top}/ holds {file}")
+            } else {
+                format!(
+                    "the output folder {} is inside {top}/, which holds {file}",
+                    shown.display()
+                )
+            };
             return Err(BuildError::Usage(format!(
-                "the output folder {} is inside {top}/, which holds {file}, a file of the project; kiln needs a folder of its own, such as out/ (pass --out out)",
-                shown.display()
+                "{place}, a file of the project; kiln needs a folder of its own, such as out/ (pass --out out)"
             )));
         }
     }
