@@ -318,6 +318,24 @@ fn a_fifo_where_a_file_belongs_fails_at_once() {
         "{}",
         stderr(&o)
     );
+    // A FIFO planted in kiln's own state: the lock, the journal.
+    fs::remove_file(p.path("manifests/pipe.yaml")).unwrap();
+    for state in ["lock", "journal"] {
+        let _ = fs::remove_dir_all(p.path("out"));
+        fs::create_dir_all(p.path("out/.kiln")).unwrap();
+        mkfifo(&p.path(&format!("out/.kiln/{state}")));
+        let (o, _) = run_within(
+            &mut kiln_in(p.root(), &["build", "--quiet"]),
+            Duration::from_secs(20),
+        );
+        if state == "lock" {
+            assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+            assert!(stderr(&o).contains("lock"), "{}", stderr(&o));
+        } else {
+            // A journal that does not read is no journal: rebuilt whole.
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+    }
     // And for verify.
     let (o, _) = run_within(
         &mut kiln_in(p.root(), &["verify", "pipe.yaml", "sources/fifo/skin.gltf"]),

@@ -414,9 +414,11 @@ mod sys {
     }
 
     pub fn open_file(dir: &Handle, _path: &Path, name: &str, mode: Mode) -> io::Result<File> {
-        let base = OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NOCTTY;
+        // NONBLOCK: opening a FIFO planted in kiln's place must fail or
+        // return at once, never wait for its other end.
+        let base = OFlags::CLOEXEC | OFlags::NOFOLLOW | OFlags::NOCTTY | OFlags::NONBLOCK;
         let flags = match mode {
-            Mode::Read => base | OFlags::RDONLY | OFlags::NONBLOCK,
+            Mode::Read => base | OFlags::RDONLY,
             Mode::CreateNew => base | OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL,
             Mode::Append => base | OFlags::WRONLY | OFlags::APPEND,
             Mode::Lock => base | OFlags::WRONLY | OFlags::CREATE,
