@@ -819,3 +819,20 @@ fn unnamed_joints_keep_their_ids_through_gltfpack() {
     let (dp, _) = max_difference(&pa, &pb);
     assert!(dp <= 1e-3 * extent(&pa), "{dp}");
 }
+
+/// A name too long is shown by its last 60 bytes or so, cut at a character
+/// boundary (never inside a UTF-8 sequence).
+#[test]
+fn a_name_too_long_is_shown_by_its_end_cut_at_a_character() {
+    let mut scene = big_rig(2, 0, 1, 0.0);
+    let name = format!("{}a", "é".repeat(600)); // 1201 bytes
+    scene.nodes[1].name = Some(name.clone());
+    match pose_cache::select_entities(&scene, &settings(1.0, EntitySet::Nodes)) {
+        Err(pose_cache::Error::NameTooLong { name: shown, len, .. }) => {
+            assert_eq!(len, 1201);
+            // 1201 - 60 = 1141 is inside an "é": the cut moves on to 1142.
+            assert_eq!(shown, format!("...{}a", "é".repeat(29)));
+        }
+        other => panic!("{other:?}"),
+    }
+}
