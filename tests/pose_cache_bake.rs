@@ -828,7 +828,9 @@ fn a_name_too_long_is_shown_by_its_end_cut_at_a_character() {
     let name = format!("{}a", "é".repeat(600)); // 1201 bytes
     scene.nodes[1].name = Some(name.clone());
     match pose_cache::select_entities(&scene, &settings(1.0, EntitySet::Nodes)) {
-        Err(pose_cache::Error::NameTooLong { name: shown, len, .. }) => {
+        Err(pose_cache::Error::NameTooLong {
+            name: shown, len, ..
+        }) => {
             assert_eq!(len, 1201);
             // 1201 - 60 = 1141 is inside an "é": the cut moves on to 1142.
             assert_eq!(shown, format!("...{}a", "é".repeat(29)));

@@ -312,22 +312,12 @@ fn labels(scene: &Scene) -> Vec<Cow<'_, str>> {
 /// `nodes` need (others stay `usize::MAX`); saturating.
 fn path_lengths(scene: &Scene, labels: &[Cow<str>], nodes: &[usize]) -> Vec<usize> {
     let mut len = vec![usize::MAX; scene.nodes.len()];
-    let mut chain = Vec::new();
-    for &start in nodes {
-        let mut node = Some(start);
-        while let Some(x) = node {
-            if len[x] != usize::MAX {
-                break;
-            }
-            chain.push(x);
-            node = scene.nodes[x].parent;
-        }
-        while let Some(x) = chain.pop() {
-            len[x] = match scene.nodes[x].parent {
-                Some(p) => len[p].saturating_add(1).saturating_add(labels[x].len()),
-                None => labels[x].len(),
-            };
-        }
+    // Parents first, so each length is its parent's plus its own label.
+    for x in scene.with_ancestors(nodes) {
+        len[x] = match scene.nodes[x].parent {
+            Some(p) => len[p].saturating_add(1).saturating_add(labels[x].len()),
+            None => labels[x].len(),
+        };
     }
     len
 }

@@ -64,25 +64,10 @@ pub struct Evaluation<'a> {
 impl<'a> Evaluation<'a> {
     /// Prepares to evaluate `targets` of `scene` under `clip`.
     pub fn new(scene: &Scene, clip: &'a Clip, targets: &[usize]) -> Evaluation<'a> {
-        let n = scene.nodes.len();
-        let mut slot = vec![usize::MAX; n];
-        let mut order = Vec::new();
-        let mut chain = Vec::new();
-        for &target in targets {
-            // Walk up to the first node already placed, then place the
-            // chain top-down: every node once, parents first.
-            let mut node = Some(target);
-            while let Some(x) = node {
-                if slot[x] != usize::MAX {
-                    break;
-                }
-                chain.push(x);
-                node = scene.nodes[x].parent;
-            }
-            while let Some(x) = chain.pop() {
-                slot[x] = order.len();
-                order.push(x);
-            }
+        let order = scene.with_ancestors(targets);
+        let mut slot = vec![usize::MAX; scene.nodes.len()];
+        for (i, &x) in order.iter().enumerate() {
+            slot[x] = i;
         }
         let parent_slot = order
             .iter()

@@ -121,3 +121,61 @@ pub struct Scene {
     pub skins: Vec<Skin>,
     pub clips: Vec<Clip>,
 }
+
+impl Scene {
+    /// `targets` and all their ancestors, each once, every parent before
+    /// its children (in the order the targets first reach them). Linear in
+    /// the nodes returned.
+    pub fn with_ancestors(&self, targets: &[usize]) -> Vec<usize> {
+        let mut placed = vec![false; self.nodes.len()];
+        let mut order = Vec::new();
+        let mut chain = Vec::new();
+        for &target in targets {
+            // Walk up to the first node already placed, then place the
+            // chain top-down.
+            let mut node = Some(target);
+            while let Some(x) = node {
+                if placed[x] {
+                    break;
+                }
+                chain.push(x);
+                node = self.nodes[x].parent;
+            }
+            while let Some(x) = chain.pop() {
+                placed[x] = true;
+                order.push(x);
+            }
+        }
+        order
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_ancestors_places_each_node_once_parents_first() {
+        // 0 <- 1 <- 2, 0 <- 3, and 4 alone.
+        let node = |parent| Node {
+            name: None,
+            parent,
+            children: vec![],
+            local: LocalTransform::Trs(Trs::IDENTITY),
+        };
+        let scene = Scene {
+            nodes: vec![
+                node(None),
+                node(Some(0)),
+                node(Some(1)),
+                node(Some(0)),
+                node(None),
+            ],
+            ..Scene::default()
+        };
+        assert_eq!(scene.with_ancestors(&[2, 3]), [0, 1, 2, 3]);
+        assert_eq!(scene.with_ancestors(&[3, 2, 1]), [0, 3, 1, 2]);
+        assert_eq!(scene.with_ancestors(&[4]), [4]);
+        assert_eq!(scene.with_ancestors(&[]), Vec::<usize>::new());
+    }
+}
