@@ -346,12 +346,7 @@ fn entity_names(scene: &Scene, nodes: &[usize]) -> Result<Vec<String>, Error> {
     for &n in nodes {
         *counts.entry(labels[n].as_ref()).or_default() += 1;
     }
-    let repeated: Vec<usize> = nodes
-        .iter()
-        .copied()
-        .filter(|&n| counts[labels[n].as_ref()] > 1)
-        .collect();
-    let path_len = path_lengths(scene, &labels, &repeated);
+    let path_len = path_lengths(scene, &labels, nodes);
     let mut names = Vec::with_capacity(nodes.len());
     for &n in nodes {
         let label = labels[n].as_ref();
