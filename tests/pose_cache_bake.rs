@@ -248,43 +248,32 @@ fn work_past_the_evaluation_limit_is_refused_before_it_starts() {
     assert!(matches!(e, pose_cache::Error::TooMuchWork { .. }), "{e}");
     assert!(e.to_string().contains("lower rate_hz"), "{e}");
     assert!(started.elapsed() < std::time::Duration::from_secs(2));
-    // The cost is frames x (nodes + channels evaluated): exactly at the
-    // limit is allowed. 1 frame here; per frame 2 x 40,001.
-    let s = settings(1.0, EntitySet::Joints);
-    let mut at_limit = big_rig(3, 2, 2, 0.0);
-    at_limit.clips[0].channels.truncate(3);
-    let (nodes, _) = pose_cache::select_entities(&at_limit, &s).unwrap();
-    let times = vec![0.0; (pose_cache::MAX_EVALUATIONS / 6) as usize + 1];
-    let over = pose_cache::sample_poses(&at_limit, &at_limit.clips[0], &nodes, &times, 1.0, 3);
-    assert!(matches!(over, Err(pose_cache::Error::TooMuchWork { .. })));
 }
 
 #[test]
 fn the_evaluation_limit_is_exact() {
-    // 2 nodes and 2 channels a frame: 4 evaluations.
+    let max = pose_cache::MAX_EVALUATIONS;
+    assert_eq!(max % 4, 0);
+    assert_eq!(pose_cache::check_work(max / 4, 4), Ok(()));
+    assert_eq!(
+        pose_cache::check_work(max / 4 + 1, 4),
+        Err(pose_cache::Error::TooMuchWork {
+            n_frames: max / 4 + 1,
+            per_frame: 4,
+            max
+        })
+    );
+    assert!(pose_cache::check_work(u64::MAX, u64::MAX).is_err());
+    assert_eq!(pose_cache::check_work(0, u64::MAX), Ok(()));
+    // sample_poses checks before it works: 2 nodes and 2 channels a frame.
     let scene = big_rig(2, 1, 1, 0.0);
     let s = settings(1.0, EntitySet::Joints);
     let (nodes, _) = pose_cache::select_entities(&scene, &s).unwrap();
-    let clip = &scene.clips[0];
-    let limit = pose_cache::MAX_EVALUATIONS;
-    // Only the count is checked before sampling; use the error to probe.
-    let over = vec![0.0; (limit / 4 + 1) as usize];
+    let over = vec![0.0; (max / 4 + 1) as usize];
     assert!(matches!(
-        pose_cache::sample_poses(&scene, clip, &nodes, &over, 1.0, 3),
+        pose_cache::sample_poses(&scene, &scene.clips[0], &nodes, &over, 1.0, 3),
         Err(pose_cache::Error::TooMuchWork { per_frame: 4, .. })
     ));
-    let at = vec![0.0; 1 << 10];
-    assert_eq!(
-        pose_cache::sample_poses(&scene, clip, &nodes, &at, 1.0, 3)
-            .unwrap()
-            .len(),
-        1 << 10
-    );
-    assert_eq!(
-        limit % 4,
-        0,
-        "the probe above sits exactly one frame past the limit"
-    );
 }
 
 #[test]
@@ -403,7 +392,14 @@ fn the_size_limit_and_the_frame_limit_are_each_enough_to_refuse() {
     assert!(frames_over_bytes < max_frames);
     let e = pose_cache::frame_times(&clip(frames_over_bytes as f32), 1.0, entities as usize)
         .unwrap_err();
-    assert!(matches!(e, pose_cache::Error::TooLarge { .. }), "{e}");
+    assert_eq!(
+        e,
+        pose_cache::Error::TooLarge {
+            n_frames: frames_over_bytes + 1,
+            n_entities: entities as usize,
+            max_mib: 256
+        }
+    );
     // Bytes within their limit (one entity), frames over.
     let e = pose_cache::frame_times(&clip(max_frames as f32), 1.0, 1).unwrap_err();
     assert!(matches!(e, pose_cache::Error::TooManyFrames { .. }), "{e}");

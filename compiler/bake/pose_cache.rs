@@ -435,6 +435,19 @@ pub fn frame_times(clip: &Clip, rate_hz: f64, n_entities: usize) -> Result<Vec<f
     Ok((0..n_frames).map(|k| k as f64 / rate_hz).collect())
 }
 
+/// Whether `n_frames` frames of `per_frame` evaluations each are within
+/// [`MAX_EVALUATIONS`].
+pub fn check_work(n_frames: u64, per_frame: u64) -> Result<(), Error> {
+    if n_frames.saturating_mul(per_frame) > MAX_EVALUATIONS {
+        return Err(Error::TooMuchWork {
+            n_frames,
+            per_frame,
+            max: MAX_EVALUATIONS,
+        });
+    }
+    Ok(())
+}
+
 /// World-space poses, frame-major; refused before any work if it would
 /// take more than [`MAX_EVALUATIONS`].
 pub fn sample_poses(
@@ -446,15 +459,7 @@ pub fn sample_poses(
     dimensions: u8,
 ) -> Result<Vec<Pose>, Error> {
     let mut eval = Evaluation::new(scene, clip, nodes);
-    let n_frames = times.len() as u64;
-    let per_frame = eval.cost_per_sample();
-    if n_frames.saturating_mul(per_frame) > MAX_EVALUATIONS {
-        return Err(Error::TooMuchWork {
-            n_frames,
-            per_frame,
-            max: MAX_EVALUATIONS,
-        });
-    }
+    check_work(times.len() as u64, eval.cost_per_sample())?;
     let mut poses = Vec::with_capacity(times.len() * nodes.len());
     for &t in times {
         eval.evaluate(t, sample::key_tolerance_s(t, rate_hz));

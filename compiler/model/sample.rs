@@ -172,12 +172,14 @@ fn local_rest(local: &LocalTransform) -> LocalPose {
 /// is then the answer).
 fn locate(times: &[f32], t: f64, tol: f64) -> (usize, f64, f64) {
     let last = times.len() - 1;
-    if t <= f64::from(times[0]) + tol {
+    if t <= f64::from(times[0]) {
         return (0, 0.0, 0.0);
     }
-    if t >= f64::from(times[last]) - tol {
+    if t >= f64::from(times[last]) {
         return (last, 0.0, 0.0);
     }
+    // Inside: a key within `tol` on either side is the answer (the first
+    // and last keys included, so the clamps above need no tolerance).
     // times strictly increase: partition_point finds the first key after t.
     let next = times.partition_point(|&k| f64::from(k) <= t);
     let k = next - 1;
@@ -307,6 +309,62 @@ mod tests {
         // h00*0 + h10*1*1 + h01*1 + h11*0 at u = 0.5: 0.125 + 0.5
         let mid = sample3(&c, 0.5, 0.0);
         assert!((mid[0] - 0.625).abs() < 1e-12, "{mid:?}");
+    }
+
+    #[test]
+    fn cubic_spline_uses_every_hermite_basis_with_the_key_spacing() {
+        // Keys at 1 s and 3 s (dt = 2): v0 = 2, out-tangent 0.5; in-tangent
+        // -1, v1 = 5. At u = 0.25: h00 = 0.84375, h10 = 0.140625,
+        // h01 = 0.15625, h11 = -0.046875, so
+        // 0.84375*2 + 0.140625*2*0.5 + 0.15625*5 + (-0.046875)*2*(-1).
+        let values = [
+            0., 0., 0., 2., 0., 0., 0.5, 0., 0., //
+            -1., 0., 0., 5., 0., 0., 0., 0., 0.,
+        ];
+        let c = channel(
+            Interpolation::CubicSpline,
+            Target::Translation,
+            &[1.0, 3.0],
+            &values,
+        );
+        assert_eq!(sample3(&c, 1.5, 0.0), [2.703125, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_key_within_the_tolerance_on_either_side_is_the_value() {
+        let c = channel(
+            Interpolation::Linear,
+            Target::Translation,
+            &[0.0, 1.0, 2.0],
+            &[0., 0., 0., 1000., 0., 0., 0., 0., 0.],
+        );
+        for t in [1.0 - 1e-7, 1.0 + 1e-7] {
+            assert_eq!(sample3(&c, t, 2e-7), [1000.0, 0.0, 0.0], "{t}");
+            assert_ne!(sample3(&c, t, 0.0), [1000.0, 0.0, 0.0], "{t}");
+        }
+        // Just beyond the tolerance: interpolated.
+        assert_ne!(sample3(&c, 1.0 + 3e-7, 2e-7), [1000.0, 0.0, 0.0]);
+        // A first key just after the time, or a last just before: clamped
+        // to it either way.
+        let late = channel(
+            Interpolation::Step,
+            Target::Translation,
+            &[0.5, 0.75],
+            &[7., 0., 0., 9., 0., 0.],
+        );
+        assert_eq!(sample3(&late, 0.5 - 1e-7, 2e-7), [7.0, 0.0, 0.0]);
+        assert_eq!(sample3(&late, 0.75 - 1e-7, 2e-7), [9.0, 0.0, 0.0]);
+        assert_eq!(sample3(&late, 0.75 - 1e-7, 0.0), [7.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_key_tolerance_is_relative_and_at_most_a_quarter_sample() {
+        assert_eq!(key_tolerance_s(0.0, 30.0), 0.0);
+        assert_eq!(key_tolerance_s(2.0, 30.0), 2.0 * KEY_TIME_TOLERANCE);
+        assert_eq!(key_tolerance_s(-2.0, 30.0), 2.0 * KEY_TIME_TOLERANCE);
+        // 1000 s at 10 kHz: 2^-21 of it is 4.8e-4 s, more than a quarter of
+        // the 1e-4 s spacing.
+        assert_eq!(key_tolerance_s(1000.0, 10_000.0), 0.25 / 10_000.0);
     }
 
     #[test]
