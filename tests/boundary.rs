@@ -78,6 +78,14 @@ fn the_output_folder_may_not_hold_or_sit_beside_project_files() {
         assert!(err.contains("the output folder"), "--out {out}: {err}");
         assert!(err.contains("such as out/"), "--out {out}: {err}");
     }
+    let said = |out: &str| stderr(&p.kiln(&["build", "--quiet", "--out", out]));
+    assert!(said("sources").contains("error: the output folder sources/ holds sources/"));
+    assert!(
+        said("sources/gen").contains(
+            "error: the output folder sources/gen is inside sources/, which holds sources/"
+        )
+    );
+    assert!(said(".").contains("is the project root or a folder above it"));
     assert_eq!(project_files(&p), before);
     assert!(!p.path(".kiln").exists() && !p.path("sources/.kiln").exists());
     assert!(!p.path("sources/gen").exists() && !p.path("manifests/x").exists());

@@ -592,3 +592,98 @@ fn a_build_saves_the_hash_cache_and_the_plan_summary_and_compacts_the_journal() 
         "journal {after} bytes after 9 builds of {one_build} each"
     );
 }
+
+#[test]
+fn an_output_edited_to_the_same_size_is_rebuilt() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let path = p.path("out/poses/fox-walk.ospc");
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::thread::sleep(Duration::from_millis(20)); // a new mtime
+    fs::write(&path, &bytes).unwrap();
+    let out = p.kiln(&["build", "--explain"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.trim(),
+        "fox-walk: rebuilt because output poses/fox-walk.ospc was modified"
+    );
+}
+
+#[test]
+fn a_build_removes_the_temporary_files_a_killed_build_left_and_nothing_else() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let stale = [
+        "out/.fox-run.ospc.kiln-tmp",
+        "out/poses/.fox-run.ospc.kiln-tmp",
+        "out/.kiln/.journal.kiln-tmp",
+    ];
+    for rel in stale {
+        p.write(rel, "torn");
+    }
+    p.write("out/poses/.keep", "mine");
+    // A change, so the build plans (and prepares its folders).
+    p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    for rel in stale {
+        assert!(!p.path(rel).exists(), "{rel} was left");
+    }
+    assert!(p.path("out/poses/.keep").exists());
+}
+
+#[test]
+fn a_no_op_build_does_not_plan() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    // Planning would read the parsed-manifest cache, find it unreadable and
+    // write it again; the no-op path never opens it.
+    let cache = p.path("out/.kiln/manifests");
+    fs::write(&cache, b"not a cache").unwrap();
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success());
+    assert_eq!(ids_with(&report, "fresh").len(), demo_job_count());
+    assert_eq!(fs::read(&cache).unwrap(), b"not a cache");
+    // A changed manifest plans, and so does rewrite it.
+    p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    assert_ne!(fs::read(&cache).unwrap(), b"not a cache");
+}
+
+#[test]
+fn clean_counts_what_it_removed_and_what_it_kept() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.write("out/.kiln/.plan.kiln-tmp", "torn");
+    p.write("out/poses/.fox-run.ospc.kiln-tmp", "torn");
+    let n_made = snapshot_bytes(&p.path("out")).len();
+    let o = p.kiln(&["clean"]);
+    assert_eq!(
+        stderr(&o).trim(),
+        format!(
+            "removed {} ({n_made} files kiln made)",
+            p.root().canonicalize().unwrap().join("out").display()
+        )
+    );
+    // Twenty-one files of the user's and an empty folder: the first twenty
+    // are named, then how many more.
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let n_made = snapshot_bytes(&p.path("out")).len();
+    for i in 0..21 {
+        p.write(&format!("out/mine-{i:02}.txt"), "mine");
+    }
+    fs::create_dir(p.path("out/empty")).unwrap();
+    let o = p.kiln(&["clean"]);
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].starts_with(&format!("removed {n_made} files kiln made from "))
+            && lines[0].ends_with("; kept 22 it did not make (or has no record of):"),
+        "{err}"
+    );
+    assert!(lines[1].ends_with("/out/empty"), "{err}");
+    assert!(lines[2].ends_with("/out/mine-00.txt"), "{err}");
+    assert_eq!(lines.len(), 1 + 20 + 1, "{err}");
+    assert_eq!(lines[21], "  ... and 2 more");
+}

@@ -389,11 +389,7 @@ fn run_dirty(
     if dirty.is_empty() {
         return Ok(Vec::new());
     }
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
+    let threads = worker_threads(threads, std::thread::available_parallelism().ok());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -411,6 +407,15 @@ fn run_dirty(
             })
             .collect()
     }))
+}
+
+/// The pool size: `requested`, or every core when 0 (one if the number of
+/// cores is unknown).
+fn worker_threads(requested: usize, cores: Option<std::num::NonZeroUsize>) -> usize {
+    match requested {
+        0 => cores.map_or(1, |n| n.get()),
+        n => n,
+    }
 }
 
 /// Lists and reads the manifests, each a regular file under the root
@@ -722,15 +727,8 @@ fn freshness<'j>(
         }
         return Err(Stale::Because(why));
     }
-    let same_outputs = job.outputs.len() == record.outputs.len()
-        && job
-            .outputs
-            .iter()
-            .zip(&record.outputs)
-            .all(|(e, r)| e.as_str() == r.path);
-    if !same_outputs {
-        return Err(Stale::Because(vec!["the outputs changed".to_string()]));
-    }
+    // The output paths are settings of the job (see `Job::settings`), so
+    // an equal digest means the record names the same outputs.
     for (o, path) in record.outputs.iter().zip(&job.outputs) {
         match outputs.stat(path) {
             Ok(Some((EntryKind::File, sig)))
@@ -984,5 +982,19 @@ fn list_kept(folder: &Folder, prefix: &str, report: &mut CleanReport) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zero_threads_means_every_core() {
+        let four = std::num::NonZeroUsize::new(4);
+        assert_eq!(worker_threads(0, four), 4);
+        assert_eq!(worker_threads(0, None), 1);
+        assert_eq!(worker_threads(3, four), 3);
+        assert_eq!(worker_threads(1, None), 1);
     }
 }

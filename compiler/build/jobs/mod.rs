@@ -46,7 +46,8 @@ impl Job {
     }
 
     /// Hands every setting, by name and in canonical text form, to `put`,
-    /// in a fixed order.
+    /// in a fixed order. Every output path is among them (so the settings
+    /// digest says which files a record's outputs are).
     pub fn settings(&self, put: &mut dyn FnMut(&'static str, std::fmt::Arguments)) {
         match &self.spec {
             JobSpec::PoseCache(j) => pose_cache::settings(j, put),
