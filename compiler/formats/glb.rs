@@ -361,6 +361,22 @@ fn u32_len(n: usize) -> u32 {
 mod tests {
     use super::*;
 
+    /// The largest JSON chunk that fits, and one byte more. The zeroed
+    /// buffers are mapped lazily: they cost address space, not memory.
+    #[test]
+    fn validate_refuses_one_byte_past_the_file_limit() {
+        let fits = MAX_FILE_BYTES - HEADER_BYTES - CHUNK_HEADER_BYTES - 3; // 4294967272
+        assert_eq!(fits % ALIGNMENT, 0);
+        let json = vec![0u8; fits + 1];
+        assert_eq!(validate(&json[..fits], None), Ok(()));
+        assert_eq!(validate(&json, None), Err(Error::TooLarge));
+        assert_eq!(
+            validate(&json[..8], Some(&json[..fits])),
+            Err(Error::TooLarge)
+        );
+        assert_eq!(validate(b"{}", Some(b"")), Ok(()));
+    }
+
     /// A GLB of raw chunks, header length fixed up.
     fn glb(chunks: &[(u32, &[u8])]) -> Vec<u8> {
         let mut out = Vec::new();
