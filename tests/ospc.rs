@@ -950,6 +950,36 @@ fn replay_file_name_is_plain_names_only() {
 // ---------------------------------------------------------------------------
 // Validate and encode.
 
+/// No entities is one problem, not two: with no entity to divide by, the
+/// poses are not also counted as a frame count of 0.
+#[test]
+fn validate_of_a_cache_without_entities_names_only_the_entities() {
+    let mut c = golden_value();
+    c.entities.clear();
+    c.poses.clear();
+    let got: Vec<String> = validate(&c).iter().map(|p| p.to_string()).collect();
+    assert_eq!(got, ["entities: entity count must be 1 to 65536, found 0"]);
+}
+
+/// Zero (either sign) and every positive finite number; nothing else.
+#[test]
+fn metres_per_unit_takes_zero_and_positive_finite_numbers() {
+    for (m, ok) in [
+        (0.0, true),
+        (-0.0, true),
+        (f64::MIN_POSITIVE, true),
+        (1.0, true),
+        (f64::MAX, true),
+        (-f64::MIN_POSITIVE, false),
+        (f64::INFINITY, false),
+        (f64::NAN, false),
+    ] {
+        let mut c = golden_value();
+        c.metres_per_unit = m;
+        assert_eq!(validate(&c).is_empty(), ok, "{m:?}");
+    }
+}
+
 #[test]
 fn validate_collects_every_problem_with_its_path() {
     let mut c = golden_value();

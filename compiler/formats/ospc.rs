@@ -392,7 +392,8 @@ fn rule_start_step(s: i64) -> Rule {
 
 /// 0 (either sign) or positive and finite.
 fn rule_metres_per_unit(m: f64) -> Rule {
-    if m == 0.0 || (m.is_finite() && m > 0.0) {
+    // -0.0 >= 0.0 holds; NaN fails both tests.
+    if m.is_finite() && m >= 0.0 {
         Ok(())
     } else {
         Err((
