@@ -657,6 +657,7 @@ fn clean_counts_what_it_removed_and_what_it_kept() {
     assert!(p.kiln(&["build", "--quiet"]).status.success());
     p.write("out/.kiln/.plan.kiln-tmp", "torn");
     p.write("out/poses/.fox-run.ospc.kiln-tmp", "torn");
+    p.write("out/.robot-wave.ospc.kiln-tmp", "torn");
     let n_made = snapshot_bytes(&p.path("out")).len();
     let o = p.kiln(&["clean"]);
     assert_eq!(
