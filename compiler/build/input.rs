@@ -27,12 +27,16 @@ use super::paths::FileSig;
 #[derive(Debug)]
 pub enum ReadError {
     NotFound,
-    PermissionDenied,
     /// Not a regular file: what it is instead.
     NotRegular(&'static str),
-    /// Larger than the limit, by its size or by what a read returned.
+    /// Larger than the limit by its size.
     TooLarge {
         bytes: u64,
+        limit: u64,
+    },
+    /// Reading gave more than the limit although its size did not say so
+    /// (it grew while read, or, like `/proc` files, has no true size).
+    ReadPastLimit {
         limit: u64,
     },
     Io(io::Error),
@@ -42,24 +46,17 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::NotFound => f.write_str("no such file"),
-            ReadError::PermissionDenied => f.write_str("permission denied"),
             ReadError::NotRegular(what) => write!(f, "is {what}, not a regular file"),
             ReadError::TooLarge { bytes, limit } => write!(
                 f,
-                "is {} bytes, more than the {limit} bytes kiln reads of this kind of file",
-                describe_size(*bytes, *limit)
+                "is {bytes} bytes, more than the {limit} bytes kiln reads of this kind of file"
+            ),
+            ReadError::ReadPastLimit { limit } => write!(
+                f,
+                "gave more than {limit} bytes when read (it grew, or its size is not what it says), more than kiln reads of this kind of file"
             ),
             ReadError::Io(e) => write!(f, "{e}"),
         }
-    }
-}
-
-/// "3221225472", or "more than 1024" when a read ran past the limit.
-fn describe_size(bytes: u64, limit: u64) -> String {
-    if bytes > limit {
-        bytes.to_string()
-    } else {
-        format!("more than {limit}")
     }
 }
 
@@ -67,7 +64,6 @@ impl From<io::Error> for ReadError {
     fn from(e: io::Error) -> ReadError {
         match e.kind() {
             io::ErrorKind::NotFound => ReadError::NotFound,
-            io::ErrorKind::PermissionDenied => ReadError::PermissionDenied,
             _ => ReadError::Io(e),
         }
     }
@@ -114,7 +110,11 @@ pub fn open_regular(path: &Path, limit: u64) -> Result<(File, Metadata), ReadErr
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc_flags::NONBLOCK | libc_flags::NOCTTY);
     }
-    let file = options.open(path)?;
+    check_regular(options.open(path)?, limit)
+}
+
+/// `file`, if it is a regular file of at most `limit` bytes by its size.
+pub fn check_regular(file: File, limit: u64) -> Result<(File, Metadata), ReadError> {
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_of(&meta)));
@@ -136,6 +136,7 @@ mod libc_flags {
 }
 
 /// A file's bytes and whether it held still while it was read.
+#[derive(Debug)]
 pub struct FileRead {
     pub bytes: Vec<u8>,
     /// The stat signature when opened.
@@ -146,7 +147,13 @@ pub struct FileRead {
 
 /// The whole of a regular file of at most `limit` bytes.
 pub fn read_regular(path: &Path, limit: u64) -> Result<FileRead, ReadError> {
-    let (file, meta) = open_regular(path, limit)?;
+    let (file, _) = open_regular(path, limit)?;
+    read_open(file, limit)
+}
+
+/// The whole of an open file, checked as [`check_regular`] does.
+pub fn read_open(file: File, limit: u64) -> Result<FileRead, ReadError> {
+    let (file, meta) = check_regular(file, limit)?;
     let bytes = read_capped(&file, meta.len(), limit)?;
     let sig = FileSig::of(&meta);
     let unchanged = file
@@ -174,10 +181,7 @@ fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError>
     let mut bytes = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge {
-            bytes: limit,
-            limit,
-        });
+        return Err(ReadError::ReadPastLimit { limit });
     }
     Ok(bytes)
 }
@@ -188,24 +192,9 @@ fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError>
 pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
     let (file, meta) = open_regular(path, limit)?;
     let mut hasher = blake3::Hasher::new();
-    let mut reader = (&file).take(limit.saturating_add(1));
-    let mut buf = vec![0u8; 64 << 10];
-    let mut total = 0u64;
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.into()),
-        };
-        total += n as u64;
-        if total > limit {
-            return Err(ReadError::TooLarge {
-                bytes: limit,
-                limit,
-            });
-        }
-        hasher.update(&buf[..n]);
+    hasher.update_reader((&file).take(limit.saturating_add(1)))?;
+    if hasher.count() > limit {
+        return Err(ReadError::ReadPastLimit { limit });
     }
     let sig = FileSig::of(&meta);
     let unchanged = file
@@ -253,9 +242,24 @@ mod tests {
         };
         let size = file.metadata().unwrap().len();
         assert_eq!(size, 0);
-        assert!(matches!(
-            read_capped(&file, size, 8),
-            Err(ReadError::TooLarge { .. })
-        ));
+        let e = read_capped(&file, size, 8).unwrap_err();
+        assert!(matches!(e, ReadError::ReadPastLimit { limit: 8 }));
+        assert!(
+            e.to_string()
+                .starts_with("gave more than 8 bytes when read"),
+            "{e}"
+        );
+        // Hashing stops there too.
+        let e = hash_regular(Path::new("/proc/self/status"), 8).unwrap_err();
+        assert!(matches!(e, ReadError::ReadPastLimit { limit: 8 }), "{e}");
+        // One past a true size is refused by the size; the message names it.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, [1u8; 10]).unwrap();
+        let e = read_regular(&path, 9).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "is 10 bytes, more than the 9 bytes kiln reads of this kind of file"
+        );
     }
 }

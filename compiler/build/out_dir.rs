@@ -21,6 +21,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::input;
 use super::paths::{FileSig, RelPath};
 
 /// Suffix of kiln's temporary files; any left over by a killed build are
@@ -86,13 +87,13 @@ impl Folder {
         if let Some(folder) = self.open_child(name)? {
             return Ok(folder);
         }
-        match sys::mkdir(&self.handle, &self.path, name) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
+        // Whatever mkdir says (it may have lost a race to another creator),
+        // the folder is there now or the reason is mkdir's.
+        let made = sys::mkdir(&self.handle, &self.path, name);
+        match self.open_child(name)? {
+            Some(folder) => Ok(folder),
+            None => Err(made.err().unwrap_or_else(|| io::ErrorKind::NotFound.into())),
         }
-        self.open_child(name)?
-            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
     }
 
     /// What `name` is, without following a link; `None` if missing.
@@ -112,17 +113,9 @@ impl Folder {
     /// The bytes of the regular file `name` (at most `limit` of them);
     /// `None` if it is missing, not a regular file, or larger.
     pub fn read(&self, name: &str, limit: u64) -> Option<Vec<u8>> {
-        if self.kind(name).ok()?? != EntryKind::File {
-            return None;
-        }
+        // Not following a link; a FIFO or folder fails `read_open`'s check.
         let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Read).ok()?;
-        let meta = file.metadata().ok()?;
-        if !meta.is_file() || meta.len() > limit {
-            return None;
-        }
-        let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut io::Read::take(file, limit + 1), &mut bytes).ok()?;
-        (bytes.len() as u64 <= limit).then_some(bytes)
+        input::read_open(file, limit).ok().map(|r| r.bytes)
     }
 
     /// Writes `bytes` to a temporary file in this folder, then renames it
@@ -248,7 +241,14 @@ fn not_a_folder(path: &Path, kind: EntryKind) -> io::Error {
 }
 
 fn is_not_empty(e: &io::Error) -> bool {
-    e.kind() == io::ErrorKind::DirectoryNotEmpty || e.raw_os_error() == Some(39)
+    e.kind() == io::ErrorKind::DirectoryNotEmpty
+}
+
+/// Whether a walk down the output folder creates what is missing.
+#[derive(Clone, Copy)]
+enum Walk {
+    Open,
+    Create,
 }
 
 /// Files inside the output folder by their path relative to it, through
@@ -273,45 +273,37 @@ impl OutTree {
     /// The folder `dir` (a `/`-separated path relative to the output
     /// folder), opened and remembered; `None` if some part is missing.
     pub fn open_dir(&self, dir: &str) -> io::Result<Option<Arc<Folder>>> {
-        self.walk(dir, false)
+        self.walk(dir, Walk::Open)
     }
 
     /// The folder `dir`, created (each part a real folder) if missing.
     pub fn create_dir(&self, dir: &str) -> io::Result<Arc<Folder>> {
-        self.walk(dir, true)?
+        self.walk(dir, Walk::Create)?
             .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
     }
 
-    fn walk(&self, dir: &str, create: bool) -> io::Result<Option<Arc<Folder>>> {
-        let mut dirs = self.dirs.lock().expect("no panics while held");
-        if let Some(known) = dirs.get(dir) {
+    fn walk(&self, dir: &str, how: Walk) -> io::Result<Option<Arc<Folder>>> {
+        if let Some(known) = self.dirs.lock().expect("no panics while held").get(dir) {
             return Ok(Some(known.clone()));
         }
-        let mut current: Option<Arc<Folder>> = None;
-        let mut walked = String::new();
-        for part in dir.split('/').filter(|p| !p.is_empty()) {
-            if !walked.is_empty() {
-                walked.push('/');
-            }
-            walked.push_str(part);
-            if let Some(known) = dirs.get(&walked) {
-                current = Some(known.clone());
-                continue;
-            }
-            let parent = current.as_deref().unwrap_or(&self.root);
-            let next = if create {
-                parent.create_child(part)?
-            } else {
-                match parent.open_child(part)? {
-                    Some(f) => f,
-                    None => return Ok(None),
-                }
-            };
-            let next = Arc::new(next);
-            dirs.insert(walked.clone(), next.clone());
-            current = Some(next);
-        }
-        Ok(current)
+        let (parent, name) = match dir.rsplit_once('/') {
+            Some((parent, name)) => match self.walk(parent, how)? {
+                Some(folder) => (Some(folder), name),
+                None => return Ok(None),
+            },
+            None => (None, dir),
+        };
+        let parent = parent.as_deref().unwrap_or(&self.root);
+        let next = match how {
+            Walk::Create => parent.create_child(name)?,
+            Walk::Open => match parent.open_child(name)? {
+                Some(folder) => folder,
+                None => return Ok(None),
+            },
+        };
+        let next = Arc::new(next);
+        let mut dirs = self.dirs.lock().expect("no panics while held");
+        Ok(Some(dirs.entry(dir.to_string()).or_insert(next).clone()))
     }
 
     /// The folder and file name of `rel`.
@@ -576,7 +568,15 @@ mod tests {
         let tree = OutTree::new(out);
         let rel = RelPath::parse("poses/a.ospc").unwrap();
         let e = tree.write(&rel, b"x").unwrap_err();
-        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("is a symbolic link, not a folder; kiln follows no links"),
+            "{e}"
+        );
+        std::fs::write(dir.path().join("out/plain"), b"x").unwrap();
+        let rel_under_file = RelPath::parse("plain/a.ospc").unwrap();
+        let e = tree.write(&rel_under_file, b"x").unwrap_err().to_string();
+        assert!(e.ends_with("plain is a file, not a folder"), "{e}");
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
         let rel = RelPath::parse("gen/deep/a.ospc").unwrap();
         let sig = tree.write(&rel, b"abc").unwrap();
@@ -587,6 +587,66 @@ mod tests {
         );
         assert!(tree.remove_file(&rel).unwrap());
         assert!(!tree.remove_file(&rel).unwrap());
+    }
+
+    #[test]
+    fn folder_reads_are_exact_to_the_limit_and_regular_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Folder::create_out(dir.path()).unwrap();
+        out.write_atomic("f", &[5u8; 10]).unwrap();
+        assert_eq!(out.read("f", 10), Some(vec![5u8; 10]));
+        assert_eq!(out.read("f", 9), None);
+        assert_eq!(out.read("missing", 10), None);
+        out.create_child("sub").unwrap();
+        assert_eq!(out.read("sub", 10), None);
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            assert!(
+                std::process::Command::new("mkfifo")
+                    .arg(&fifo)
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+            assert_eq!(out.read("fifo", 10), None);
+        }
+    }
+
+    #[test]
+    fn opening_and_statting_tell_missing_from_broken() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            Folder::open_out(&dir.path().join("none"))
+                .unwrap()
+                .is_none()
+        );
+        std::fs::write(dir.path().join("file"), b"x").unwrap();
+        // A file is not a folder, and a path through a file is not missing.
+        assert!(Folder::open_out(&dir.path().join("file")).is_err());
+        assert!(Folder::open_out(&dir.path().join("file/below")).is_err());
+        let out = Folder::open_out(dir.path()).unwrap().unwrap();
+        assert_eq!(out.stat("none").unwrap(), None);
+        assert!(
+            out.stat(&"x".repeat(300)).is_err(),
+            "a name too long is an error"
+        );
+        assert!(out.create_child("file").is_err());
+        assert!(out.create_child(&"x".repeat(300)).is_err());
+    }
+
+    #[test]
+    fn only_empty_folders_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = Folder::create_out(dir.path()).unwrap();
+        let sub = out.create_child("sub").unwrap();
+        sub.write_atomic("keep", b"x").unwrap();
+        assert!(!out.remove_empty_child("sub").unwrap());
+        assert!(dir.path().join("sub/keep").is_file());
+        assert!(sub.remove_file("keep").unwrap());
+        assert!(out.remove_empty_child("sub").unwrap());
+        assert!(!dir.path().join("sub").exists());
+        assert!(!out.remove_empty_child("sub").unwrap());
     }
 
     #[test]
