@@ -938,7 +938,7 @@ fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
             Some((parent, name)) => (tree.open_dir(parent).ok().flatten(), name),
             None => (None, dir.as_str()),
         };
-        let _ = parent
+        parent
             .as_deref()
             .unwrap_or(tree.root())
             .remove_empty_child(name);
@@ -955,7 +955,7 @@ fn remove_state(out: &Folder, state_dir: Folder, lock: fs::File) -> usize {
     }
     drop(lock);
     removed += usize::from(state_dir.remove_file(state::LOCK).unwrap_or(false));
-    let _ = out.remove_empty_child(state::STATE_DIR);
+    out.remove_empty_child(state::STATE_DIR);
     removed
 }
 
