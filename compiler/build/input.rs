@@ -156,9 +156,7 @@ pub fn read_open(file: File, limit: u64) -> Result<FileRead, ReadError> {
     let (file, meta) = check_regular(file, limit)?;
     let bytes = read_capped(&file, meta.len(), limit)?;
     let sig = FileSig::of(&meta);
-    let unchanged = file
-        .metadata()
-        .is_ok_and(|after| FileSig::of(&after) == sig);
+    let unchanged = held_still(&file, sig);
     Ok(FileRead {
         bytes,
         sig,
@@ -197,10 +195,14 @@ pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig
         return Err(ReadError::ReadPastLimit { limit });
     }
     let sig = FileSig::of(&meta);
-    let unchanged = file
-        .metadata()
-        .is_ok_and(|after| FileSig::of(&after) == sig);
+    let unchanged = held_still(&file, sig);
     Ok((*hasher.finalize().as_bytes(), unchanged.then_some(sig)))
+}
+
+/// Whether `file` still has the stat signature `sig` it was opened with.
+fn held_still(file: &File, sig: FileSig) -> bool {
+    file.metadata()
+        .is_ok_and(|after| FileSig::of(&after) == sig)
 }
 
 #[cfg(test)]

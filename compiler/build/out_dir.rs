@@ -244,14 +244,14 @@ enum Walk {
 /// Files inside the output folder by their path relative to it, through
 /// folders opened once and remembered (a build opens each folder once).
 pub struct OutTree {
-    root: Folder,
+    root: Arc<Folder>,
     dirs: Mutex<BTreeMap<String, Arc<Folder>>>,
 }
 
 impl OutTree {
     pub fn new(root: Folder) -> OutTree {
         OutTree {
-            root,
+            root: Arc::new(root),
             dirs: Mutex::new(BTreeMap::new()),
         }
     }
@@ -273,17 +273,19 @@ impl OutTree {
     }
 
     fn walk(&self, dir: &str, how: Walk) -> io::Result<Option<Arc<Folder>>> {
+        if dir.is_empty() {
+            return Ok(Some(self.root.clone()));
+        }
         if let Some(known) = self.dirs.lock().expect("no panics while held").get(dir) {
             return Ok(Some(known.clone()));
         }
         let (parent, name) = match dir.rsplit_once('/') {
-            Some((parent, name)) => match self.walk(parent, how)? {
-                Some(folder) => (Some(folder), name),
-                None => return Ok(None),
-            },
-            None => (None, dir),
+            Some((parent, name)) => (parent, name),
+            None => ("", dir),
         };
-        let parent = parent.as_deref().unwrap_or(&self.root);
+        let Some(parent) = self.walk(parent, how)? else {
+            return Ok(None);
+        };
         let next = match how {
             Walk::Create => parent.create_child(name)?,
             Walk::Open => match parent.open_child(name)? {
@@ -296,44 +298,38 @@ impl OutTree {
         Ok(Some(dirs.entry(dir.to_string()).or_insert(next).clone()))
     }
 
-    /// The folder and file name of `rel`.
-    fn split(rel: &RelPath) -> (&str, &str) {
-        match rel.as_str().rsplit_once('/') {
-            Some((dir, name)) => (dir, name),
-            None => ("", rel.as_str()),
-        }
+    /// The folder holding `rel` (walked as `how` says) and its file name;
+    /// `None` if the folder is missing.
+    fn folder_of<'r>(
+        &self,
+        rel: &'r RelPath,
+        how: Walk,
+    ) -> io::Result<Option<(Arc<Folder>, &'r str)>> {
+        let (dir, name) = rel.as_str().rsplit_once('/').unwrap_or(("", rel.as_str()));
+        Ok(self.walk(dir, how)?.map(|folder| (folder, name)))
     }
 
     /// What the file at `rel` is now; `None` if it (or its folder) is
     /// missing.
     pub fn stat(&self, rel: &RelPath) -> io::Result<Option<(EntryKind, FileSig)>> {
-        let (dir, name) = OutTree::split(rel);
-        if dir.is_empty() {
-            return self.root.stat(name);
-        }
-        match self.open_dir(dir)? {
-            Some(folder) => folder.stat(name),
+        match self.folder_of(rel, Walk::Open)? {
+            Some((folder, name)) => folder.stat(name),
             None => Ok(None),
         }
     }
 
     /// Writes `rel` atomically, creating its folders; its stat signature.
     pub fn write(&self, rel: &RelPath, bytes: &[u8]) -> io::Result<FileSig> {
-        let (dir, name) = OutTree::split(rel);
-        if dir.is_empty() {
-            return self.root.write_atomic(name, bytes);
-        }
-        self.create_dir(dir)?.write_atomic(name, bytes)
+        let (folder, name) = self
+            .folder_of(rel, Walk::Create)?
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
+        folder.write_atomic(name, bytes)
     }
 
     /// Removes the regular file at `rel`; `false` if it was missing.
     pub fn remove_file(&self, rel: &RelPath) -> io::Result<bool> {
-        let (dir, name) = OutTree::split(rel);
-        if dir.is_empty() {
-            return self.root.remove_file(name);
-        }
-        match self.open_dir(dir)? {
-            Some(folder) => folder.remove_file(name),
+        match self.folder_of(rel, Walk::Open)? {
+            Some((folder, name)) => folder.remove_file(name),
             None => Ok(false),
         }
     }
