@@ -29,7 +29,7 @@ PHASES = [
     ("manifest cache load/save", ["ManifestCache::load", "ManifestCache::save"]),
     ("plan summary load (no-op path)", ["PlanSummary::load"]),
     ("plan: parse (or decode cached) manifests + resolve sources",
-     ["kiln::build::plan::plan", "plan::plan", "parse_cached", "manifest::parse"]),
+     ["kiln::pipeline::plan::plan", "plan::plan", "parse_cached", "manifest::parse"]),
     ("out dir + lock", ["prepare_out_dir", "engine::lock", "lock (inlined)"]),
     ("journal load", ["Journal::load", "Record::from_line", "from_line", "read_frame"]),
     ("hash cache load", ["HashCache::load", "FilesDoc", "decode_files"]),
@@ -37,8 +37,8 @@ PHASES = [
     ("freshness checks", ["freshness", "try_noop", "engine::decide"]),
     ("fresh reports", ["fresh_report", "output_reports"]),
     ("save state", ["HashCache::save", "compact_if_large", "Journal::rewrite", "save_state", "PlanSummary::save"]),
-    ("drop (free) build state", ["drop_in_place<kiln::build", "drop_in_place<alloc::vec::Vec<kiln::build",
-                                 "drop_in_place<kiln::build::engine::Report"]),
+    ("drop (free) build state", ["drop_in_place<kiln::pipeline", "drop_in_place<alloc::vec::Vec<kiln::pipeline",
+                                 "drop_in_place<kiln::pipeline::engine::Report"]),
     ("print report", ["print_report", "report_json"]),
 ]
 

@@ -118,7 +118,7 @@ if command -v valgrind >/dev/null; then
     (cd "$W" && valgrind --tool=callgrind --callgrind-out-file="$P/callgrind-kiln.out" "$KILN" build --quiet) 2>&1 | grep Collected | sed 's/^==[0-9]*== /kiln:  /'
     (cd "$W" && valgrind --tool=callgrind --callgrind-out-file="$P/callgrind-ninja.out" ninja >/dev/null) 2>&1 | grep Collected | sed 's/^==[0-9]*== /ninja: /'
     callgrind_annotate --inclusive=yes "$P/callgrind-kiln.out" 2>/dev/null \
-        | grep -E 'kiln::build::[a-z_]+::[A-Za-z_:]+ \[|malloc.c:(malloc|free)' | head -20 | tee "$P/steps.txt"
+        | grep -E 'kiln::pipeline::[a-z_]+::[A-Za-z_:]+ \[|malloc.c:(malloc|free)' | head -20 | tee "$P/steps.txt"
 else
     echo "valgrind not found; skipped" >&2
 fi

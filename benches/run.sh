@@ -81,7 +81,7 @@ say "generating $N_JOBS jobs under $W"
 mkdir -p "$WORK"
 python3 "$HERE/gen_project.py" --jobs "$N_JOBS" --manifests "$N_MANIFESTS" --out "$W"
 # kiln's hash cache does not keep files modified in the last two seconds
-# (see compiler/build/state.rs); let fresh sources age past that.
+# (see compiler/pipeline/state.rs); let fresh sources age past that.
 newest=$(find "$W/sources" -type f -printf '%T@\n' | sort -n | tail -1)
 age=$(python3 -c "import time; print(time.time() - $newest)")
 if python3 -c "import sys; sys.exit(0 if $age < 3 else 1)"; then sleep 3; fi

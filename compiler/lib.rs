@@ -1,14 +1,14 @@
 //! kiln: a manifest-driven, incremental, deterministic asset compiler.
 //!
 //! Dependencies point one way (see `ARCHITECTURE.md`):
-//! `formats` and `model` <- `import` and `bake` <- `build` <- `cli`.
+//! `formats` and `model` <- `import` and `bake` <- `pipeline` <- `cli`.
 
 pub mod bake;
-pub mod build;
 pub mod cli;
 pub mod formats;
 pub mod import;
 pub mod model;
+pub mod pipeline;
 
 /// kiln's version; part of every cache key and of every output's origin.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -151,7 +151,7 @@ fn demo_outputs_match_their_golden_hashes() {
     assert!(p.kiln(&["build", "--quiet"]).status.success());
     let version = format!(
         "# pose_cache VERSION {}\n",
-        kiln::build::jobs::pose_cache::VERSION
+        kiln::pipeline::jobs::pose_cache::VERSION
     );
     let hashes: String = snapshot_bytes(&p.path("out/poses"))
         .iter()

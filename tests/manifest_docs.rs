@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use kiln::build::manifest::{self, KEYS};
+use kiln::pipeline::manifest::{self, KEYS};
 
 const DOC: &str = include_str!("../docs/manifest.md");
 
@@ -81,9 +81,9 @@ fn an_undocumented_key_is_refused() {
 #[test]
 fn the_limits_table_gives_each_constants_value() {
     use kiln::bake::pose_cache;
-    use kiln::build::{manifest as m, plan};
     use kiln::formats::ospc;
     use kiln::import::gltf;
+    use kiln::pipeline::{manifest as m, plan};
     let constants: &[(&str, f64)] = &[
         ("manifest::MAX_MANIFEST_BYTES", m::MAX_MANIFEST_BYTES as f64),
         ("manifest::MAX_YAML_NODES", m::MAX_YAML_NODES as f64),

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use kiln::build::manifest::{self, MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES};
+use kiln::pipeline::manifest::{self, MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES};
 
 fn jobs(n: usize) -> String {
     let mut text = String::from("pose_caches:\n");

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
 use super::{EXIT_FAILURE, report_build_error};
-use crate::build::{self, BuildError, Event, Options, Report, Status};
+use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
@@ -47,7 +47,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     };
     let progress = Progress::new(show_progress(args));
     let on_event = |event: Event| progress.on(event);
-    let result = build::build(&options, &on_event);
+    let result = pipeline::build(&options, &on_event);
     progress.finish();
     match result {
         Ok(report) => {
@@ -198,7 +198,7 @@ fn millis(d: std::time::Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
-fn diagnostic_json(d: &build::Diagnostic) -> Value {
+fn diagnostic_json(d: &pipeline::Diagnostic) -> Value {
     json!({
         "file": d.file,
         "line": d.pos.line,

@@ -5,8 +5,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::EXIT_FAILURE;
-use crate::build::files::{FileKind, GltfSummary, load};
 use crate::formats::ospc::{self, PoseCache, Shape};
+use crate::pipeline::files::{FileKind, GltfSummary, load};
 
 pub fn run(file: &Path, as_json: bool) -> u8 {
     let kind = match load(file) {

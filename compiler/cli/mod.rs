@@ -98,7 +98,7 @@ pub fn main() -> ExitCode {
 }
 
 fn clean(root: &std::path::Path, out: Option<&std::path::Path>) -> u8 {
-    match crate::build::clean(root, out) {
+    match crate::pipeline::clean(root, out) {
         Ok(Some(report)) => {
             let out = report.out.display();
             if report.removed_out {
@@ -123,8 +123,8 @@ fn clean(root: &std::path::Path, out: Option<&std::path::Path>) -> u8 {
 }
 
 /// Prints a whole-build error; returns its exit status.
-fn report_build_error(e: &crate::build::BuildError) -> u8 {
-    use crate::build::BuildError;
+fn report_build_error(e: &crate::pipeline::BuildError) -> u8 {
+    use crate::pipeline::BuildError;
     match e {
         BuildError::Usage(m) => {
             eprintln!("error: {m}");

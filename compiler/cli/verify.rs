@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::EXIT_FAILURE;
-use crate::build::files::{FileKind, load};
+use crate::pipeline::files::{FileKind, load};
 
 pub fn run(files: &[std::path::PathBuf]) -> u8 {
     let mut status = 0;

@@ -7,9 +7,9 @@ use std::fmt;
 
 use super::{JobError, JobIo, Output};
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
-use crate::build::paths::RelPath;
 use crate::formats::ospc::{self, Shape};
 use crate::import::gltf;
+use crate::pipeline::paths::RelPath;
 
 pub const KIND: &str = "pose_cache";
 

@@ -183,8 +183,8 @@ pub fn explain_inputs(old: &[InputHash], new: &[InputHash]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::bake::pose_cache::{ClipRef, EntitySet, Settings};
-    use crate::build::jobs::{JobSpec, pose_cache::PoseCacheJob};
     use crate::formats::ospc::Shape;
+    use crate::pipeline::jobs::{JobSpec, pose_cache::PoseCacheJob};
 
     fn job(rate_hz: f64) -> Job {
         Job {

@@ -345,7 +345,7 @@ mod sys {
     use rustix::fs::{AtFlags, FileType, Mode as Perm, OFlags};
 
     use super::EntryKind;
-    use crate::build::paths::{self, FileSig};
+    use crate::pipeline::paths::{self, FileSig};
 
     pub type Handle = OwnedFd;
 
@@ -452,7 +452,7 @@ mod sys {
     use std::path::{Path, PathBuf};
 
     use super::EntryKind;
-    use crate::build::paths::FileSig;
+    use crate::pipeline::paths::FileSig;
 
     pub type Handle = ();
 
