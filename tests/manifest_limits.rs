@@ -22,8 +22,8 @@ fn fifty_thousand_jobs_parse() {
     let started = Instant::now();
     let m = manifest::parse(&text).unwrap();
     assert_eq!(m.pose_caches.len(), 50_000);
-    assert_eq!(m.pose_caches[49_999].id.value, "job-49999");
-    assert_eq!(m.pose_caches[49_999].id.pos.line, 5 * 49_999 + 2);
+    assert_eq!(m.pose_caches[49_999].value.id.value, "job-49999");
+    assert_eq!(m.pose_caches[49_999].value.id.pos.line, 5 * 49_999 + 2);
     assert!(
         started.elapsed() < Duration::from_secs(20),
         "{:?}",
@@ -45,8 +45,8 @@ fn fifty_thousand_jobs_sharing_settings_by_merge_key_parse() {
     };
     assert_eq!(m.pose_caches.len(), 50_001);
     let last = &m.pose_caches[50_000];
-    assert_eq!(last.id.value, "job-49999");
-    assert_eq!(last.rate_hz.value, 30.0);
+    assert_eq!(last.value.id.value, "job-49999");
+    assert_eq!(last.value.rate_hz.value, 30.0);
 }
 
 #[test]

@@ -141,6 +141,18 @@ fn print_report(report: &Report, args: &BuildArgs) {
             );
         }
     }
+    if !args.quiet && !report.removed.is_empty() {
+        eprintln!(
+            "removed {} output(s) of jobs no longer in the manifests: {}",
+            report.removed.len(),
+            report
+                .removed
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if !args.quiet {
         let failed = report.count(Status::Failed);
         eprintln!(
@@ -184,12 +196,14 @@ fn report_json(report: &Report) -> Value {
     json!({
         "kiln": crate::VERSION,
         "jobs": jobs,
+        "removed": report.removed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "totals": {
             "jobs": report.jobs.len(),
             "built": report.count(Status::Built),
             "fresh": report.count(Status::Fresh),
             "failed": report.count(Status::Failed),
             "time_ms": millis(report.time),
+            "planned": report.planned,
         }
     })
 }

@@ -1,9 +1,8 @@
 //! Running a build: plan, decide what is dirty, run it in parallel, record.
 //!
 //! Order of work, and why:
-//! 1. Read and plan every manifest (unchanged manifests come parsed from
-//!    the manifest cache); any problem stops the build before it writes to
-//!    the output folder.
+//! 1. Read and plan every manifest; any problem stops the build before it
+//!    writes to the output folder.
 //! 2. Take the lock on `OUT/.kiln/lock` (a second build on the same folder
 //!    waits for it), then load the journal and the hash cache.
 //! 3. Decide freshness job by job, in plan order (see `fingerprint`). When
@@ -14,28 +13,29 @@
 //!    slots indexed by job, so the report's order (and every output byte)
 //!    is the same whatever the thread count. A failing job does not stop
 //!    the others.
-//! 5. Each job writes its outputs to temporary files and renames them into
-//!    place, and only then appends its record to the journal.
-//! 6. Save the hash cache; compact the journal if it grew.
+//! 5. Each job writes its outputs to temporary files; when its run has
+//!    succeeded and written exactly its declared set, the set is committed
+//!    (see [`commit`]) and only then is the record appended.
+//! 6. Remove the outputs and records of jobs gone from the manifests; save
+//!    the hash cache; compact the journal if it grew.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 
-use super::fingerprint::{self, KeyParts};
+use rayon::prelude::*;
+
+use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
-use super::jobs::{self, Job, JobIo};
+use super::job::{self, InputRead, Job, JobError, JobIo, Staged};
 use super::manifest::MAX_MANIFEST_BYTES;
 use super::out_dir::{EntryKind, Folder, OutTree};
 use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
-use super::state::{
-    self, HashCache, Journal, ManifestCache, OutputRecord, PlanSummary, Planned, Record,
-};
+use super::state::{self, HashCache, JobKey, Journal, OutputRecord, PlanSummary, Planned, Record};
 
 /// What to build and how.
 #[derive(Clone, Debug, Default)]
@@ -93,6 +93,12 @@ pub struct JobReport {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     pub jobs: Vec<JobReport>,
+    /// Outputs removed because their jobs are gone from the manifests
+    /// (as `OutputReport::path` shows paths).
+    pub removed: Vec<PathBuf>,
+    /// The manifests were parsed and planned (false: the no-op path decided
+    /// from the last plan's summary that every job is fresh).
+    pub planned: bool,
     pub time: Duration,
 }
 
@@ -141,22 +147,22 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     {
         return Ok(Report {
             jobs: report,
+            removed: Vec::new(),
+            planned: false,
             time: started.elapsed(),
         });
     }
-    let mut manifest_cache = existing_state(&out)
-        .map(|state| ManifestCache::load(&state))
-        .unwrap_or_default();
-    let jobs =
-        plan::plan(&resolver, &manifests, &mut manifest_cache).map_err(BuildError::Manifests)?;
-    check_out_dir(&root, &out, jobs.iter().flat_map(Job::sources))?;
+    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
+    check_out_dir(
+        &root,
+        &out,
+        jobs.iter()
+            .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
+    )?;
 
     let tree = OutTree::new(create_out_dir(&out)?);
     let state_dir = state_folder(&tree)?;
     let _lock = lock(&state_dir, on_event)?;
-    manifest_cache
-        .save(&state_dir)
-        .map_err(|e| BuildError::Io(format!("saving the manifest cache: {e}")))?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
     prepare_output_dirs(&tree, &state_dir, &jobs)?;
@@ -178,8 +184,10 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         dirty: dirty.len(),
     });
 
+    let claimed: BTreeSet<&RelPath> = jobs.iter().flat_map(|j| &j.outputs.files).collect();
     let shared = Shared {
         place,
+        claimed: &claimed,
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
     };
@@ -188,12 +196,18 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         slots[i] = Some(report);
     }
 
+    let removed = remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed)?;
     save_state(&state_dir, &hashes, &plan, &mut journal)?;
     Ok(Report {
         jobs: slots
             .into_iter()
             .map(|s| s.expect("every job reported"))
             .collect(),
+        removed: removed
+            .iter()
+            .map(|p| display_out.join(p.as_str()))
+            .collect(),
+        planned: true,
         time: started.elapsed(),
     })
 }
@@ -355,6 +369,37 @@ fn decide(
         }
     }
     (slots, dirty)
+}
+
+/// Removes the outputs of jobs the journal has and the plan does not (a
+/// job removed from its manifest, or renamed), unless a planned job writes
+/// the same path, then their records. The paths removed.
+fn remove_gone_jobs(
+    tree: &OutTree,
+    state_dir: &Folder,
+    journal: &mut Journal,
+    jobs: &[Job],
+    claimed: &BTreeSet<&RelPath>,
+) -> Result<Vec<RelPath>, BuildError> {
+    let planned: BTreeSet<(&str, &str)> = jobs.iter().map(|j| (j.kind(), j.id.as_str())).collect();
+    let gone: Vec<JobKey> = journal
+        .records
+        .keys()
+        .filter(|(kind, id)| !planned.contains(&(kind.as_str(), id.as_str())))
+        .cloned()
+        .collect();
+    let mut removed = Vec::new();
+    for key in &gone {
+        for output in &journal.records[key].outputs {
+            if !claimed.contains(&output.path) && tree.remove_file(&output.path).unwrap_or(false) {
+                removed.push(output.path.clone());
+            }
+        }
+    }
+    journal
+        .drop_records(state_dir, &gone)
+        .map_err(|e| BuildError::Io(format!("rewriting the build journal: {e}")))?;
+    Ok(removed)
 }
 
 /// Writes what the next build needs: the hash cache, the plan summary (if
@@ -583,7 +628,7 @@ fn lock(state_dir: &Folder, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::Fil
 fn prepare_output_dirs(tree: &OutTree, state_dir: &Folder, jobs: &[Job]) -> Result<(), BuildError> {
     let mut dirs = std::collections::BTreeSet::new();
     for job in jobs {
-        for output in job.outputs() {
+        for output in &job.outputs.files {
             if let Some((dir, _)) = output.as_str().rsplit_once('/')
                 && !dirs.contains(dir)
             {
@@ -624,6 +669,14 @@ fn try_noop(
     if plan.manifests != *manifests_hash {
         return Ok(None);
     }
+    // A glob that matches differently now changes its job's digest.
+    let globs = plan.jobs.iter().flat_map(|p| &p.globs);
+    if globs
+        .into_iter()
+        .any(|g| plan::expand_glob(resolver, &g.pattern).as_ref() != Ok(&g.matches))
+    {
+        return Ok(None);
+    }
     let _lock = lock(&state_dir, on_event)?;
     let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
         return Ok(None);
@@ -661,11 +714,12 @@ fn try_noop(
 
 fn planned(job: &Job) -> Planned {
     Planned {
-        id: job.id.clone(),
         kind: job.kind().to_string(),
+        id: job.id.clone(),
         manifest: job.manifest.clone(),
         digest: fingerprint::digest(job),
-        outputs: job.outputs(),
+        outputs: job.outputs.files.clone(),
+        globs: job.globs.clone(),
     }
 }
 
@@ -696,7 +750,7 @@ fn freshness<'j>(
     journal: &'j Journal,
     hashes: &mut HashCache,
 ) -> Result<&'j Record, Stale<'j>> {
-    let Some(record) = journal.records.get(&job.id) else {
+    let Some(record) = journal.records.get(&(job.kind.clone(), job.id.clone())) else {
         return Err(Stale::Because(vec![
             "no record of an earlier build".to_string(),
         ]));
@@ -709,7 +763,7 @@ fn freshness<'j>(
     for (path, _) in &record.inputs {
         let hash = resolver.resolve(path).and_then(|(real, stat)| {
             hashes
-                .hash(path, &real, stat.sig, jobs::MAX_INPUT_BYTES)
+                .hash(path, &real, stat.sig, job::MAX_INPUT_BYTES)
                 .map_err(|e| format!("{path}: {e}"))
         });
         match hash {
@@ -727,10 +781,10 @@ fn freshness<'j>(
         }
         return Err(Stale::Because(why));
     }
-    // The output paths are settings of the job (see `Job::settings`), so
-    // an equal digest means the record names the same outputs.
-    for (o, path) in record.outputs.iter().zip(&job.outputs) {
-        match outputs.stat(path) {
+    // The declared outputs are settings of the job (see `Job::settings`),
+    // so an equal digest means the record names the same outputs.
+    for o in &record.outputs {
+        match outputs.stat(&o.path) {
             Ok(Some((EntryKind::File, sig)))
                 if sig.size == o.bytes && sig.mtime_ns == o.mtime_ns => {}
             Ok(Some((EntryKind::File, _))) => why.push(format!("output {} was modified", o.path)),
@@ -750,7 +804,7 @@ fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputRep
     outputs
         .iter()
         .map(|o| OutputReport {
-            path: display_out.join(&o.path),
+            path: display_out.join(o.path.as_str()),
             bytes: o.bytes,
             sha256: state::to_hex(&o.sha256),
         })
@@ -773,6 +827,8 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
 /// What parallel jobs share.
 struct Shared<'a> {
     place: Place<'a>,
+    /// Every output a planned job declares.
+    claimed: &'a BTreeSet<&'a RelPath>,
     journal: Mutex<&'a mut Journal>,
     hashes: Mutex<&'a mut HashCache>,
 }
@@ -796,7 +852,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
             report.status = Status::Failed;
             report.error = Some(Diagnostic {
                 file: job.manifest.clone(),
-                pos: job.pos_of(e.field),
+                pos: job.blame(e.pos),
                 message: format!("job {:?}: {}", job.id, e.message),
             });
         }
@@ -805,49 +861,118 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     report
 }
 
-/// Runs the recipe, writes its outputs, records the job.
-fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, super::jobs::JobError> {
-    let mut io = JobIo::new(shared.place.resolver);
-    let outputs = job.run(&mut io)?;
-    let reads = io.into_reads();
-    let io_error = |what: &str, e: std::io::Error| super::jobs::JobError {
-        field: None,
-        message: format!("{what}: {e}"),
-    };
-    let mut records = Vec::with_capacity(outputs.len());
-    for output in &outputs {
-        let sig = shared
-            .place
-            .outputs
-            .write(&output.path, &output.bytes)
-            .map_err(|e| io_error(&output.path.to_string(), e))?;
-        records.push(OutputRecord {
-            path: output.path.to_string(),
-            bytes: output.bytes.len() as u64,
-            sha256: Sha256::digest(&output.bytes).into(),
-            mtime_ns: sig.mtime_ns,
-        });
-    }
-    {
+/// Runs the job, commits its outputs, records it. A run that fails, or
+/// does not write exactly its declared outputs, leaves the previous
+/// outputs as they were (and no temporary file).
+fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, JobError> {
+    let place = &shared.place;
+    let mut io = JobIo::new(place.resolver, place.outputs, &job.outputs);
+    job.spec.run(&mut io)?;
+    let (reads, staged) = io.complete()?;
+    let inputs = {
         let mut hashes = shared.hashes.lock().expect("no panics while held");
         for read in &reads {
-            if let Some(sig) = read.sig {
-                hashes.remember(&read.path, sig, read.hash);
-            }
+            hashes.remember(&read.path, read.sig, read.hash);
         }
-    }
-    let record = Record::new(
-        job.id.clone(),
-        &KeyParts::of(job),
-        reads.into_iter().map(|r| (r.path, r.hash)).collect(),
-        records.clone(),
-    );
+        record_inputs(job, reads, place.resolver, &mut hashes)?
+    };
+    let previous: Vec<RelPath> = shared
+        .journal
+        .lock()
+        .expect("no panics while held")
+        .records
+        .get(&(job.kind().to_string(), job.id.clone()))
+        .map(|r| r.outputs.iter().map(|o| o.path.clone()).collect())
+        .unwrap_or_default();
+    let stale: Vec<RelPath> = previous
+        .into_iter()
+        .filter(|p| !job.outputs.files.contains(p) && !shared.claimed.contains(p))
+        .collect();
+    let records = commit(place.outputs, staged, job.outputs.index.as_ref(), &stale)
+        .map_err(|e| JobError::job(format!("committing the outputs: {e}")))?;
+    let record = Record::new(job.id.clone(), &KeyParts::of(job), inputs, records.clone());
     shared
         .journal
         .lock()
         .expect("no panics while held")
-        .append(shared.place.state_dir, record)
-        .map_err(|e| io_error("appending to the build journal", e))?;
+        .append(place.state_dir, record)
+        .map_err(|e| JobError::job(format!("appending to the build journal: {e}")))?;
+    Ok(records)
+}
+
+/// The inputs for the job's record: every file it read, in the order read,
+/// then any declared input it did not read (hashed now), each once.
+fn record_inputs(
+    job: &Job,
+    reads: Vec<InputRead>,
+    resolver: &Resolver,
+    hashes: &mut HashCache,
+) -> Result<Vec<InputHash>, JobError> {
+    let mut inputs: Vec<InputHash> = Vec::with_capacity(reads.len() + job.inputs.len());
+    for read in reads {
+        if !inputs.iter().any(|(p, _)| *p == read.path) {
+            inputs.push((read.path, read.hash));
+        }
+    }
+    for path in &job.inputs {
+        if inputs.iter().any(|(p, _)| p == path) {
+            continue;
+        }
+        let hash = resolver.resolve(path).and_then(|(real, stat)| {
+            hashes
+                .hash(path, &real, stat.sig, job::MAX_INPUT_BYTES)
+                .map_err(|e| format!("{path}: {e}"))
+        });
+        inputs.push((path.clone(), hash.map_err(JobError::job)?));
+    }
+    Ok(inputs)
+}
+
+/// Puts a job's staged outputs in place so that whenever the index file
+/// (`manifest.json`, `level.json`) is present, it describes exactly the
+/// files beside it:
+///
+/// 1. the old index is removed (before any file it describes changes);
+/// 2. every other output is renamed into place (each rename atomic);
+/// 3. the previous record's outputs that are no longer in the set are
+///    removed;
+/// 4. the new index is renamed into place, last.
+///
+/// Killed anywhere in between, the folder holds no index, or the new one
+/// with all of its files; the job's record (appended after this) is
+/// missing, so the next build runs it again.
+pub fn commit(
+    tree: &OutTree,
+    staged: Vec<Staged>,
+    index: Option<&RelPath>,
+    stale: &[RelPath],
+) -> std::io::Result<Vec<OutputRecord>> {
+    if let Some(index) = index {
+        tree.remove_file(index)?;
+    }
+    let mut records = Vec::with_capacity(staged.len());
+    let (last, rest): (Vec<Staged>, Vec<Staged>) =
+        staged.into_iter().partition(|s| Some(&s.path) == index);
+    let mut put = |s: Staged| -> std::io::Result<()> {
+        s.folder.commit_temp(&s.name)?;
+        records.push(OutputRecord {
+            path: s.path,
+            bytes: s.bytes,
+            blake3: s.blake3,
+            sha256: s.sha256,
+            mtime_ns: s.sig.mtime_ns,
+        });
+        Ok(())
+    };
+    for s in rest {
+        put(s)?;
+    }
+    for path in stale {
+        tree.remove_file(path)?;
+    }
+    for s in last {
+        put(s)?;
+    }
     Ok(records)
 }
 
@@ -920,8 +1045,8 @@ fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
     let mut removed = 0;
     let mut dirs = std::collections::BTreeSet::new();
     let outputs = journal.records.values().flat_map(|r| r.outputs.iter());
-    for rel in outputs.filter_map(|o| RelPath::parse(&o.path).ok()) {
-        if tree.remove_file(&rel).unwrap_or(false) {
+    for rel in outputs.map(|o| &o.path) {
+        if tree.remove_file(rel).unwrap_or(false) {
             removed += 1;
         }
         let mut dir = rel.as_str();

@@ -6,39 +6,52 @@
 //! 2. the job kind's name and that kind's own version number (bumped when
 //!    the kind's output bytes change for the same inputs);
 //! 3. kiln's version;
-//! 4. the job's settings, name and canonical text, in the kind's fixed
-//!    order (this includes the source and output paths, relative to the
-//!    project root and the output folder);
-//! 5. every input file the job read last time, in the order it read them:
-//!    its path relative to the root and the BLAKE3 hash of its content.
+//! 4. the job's settings (`Job::settings`): every field of the kind's
+//!    manifest entry as serialized by serde (defaults applied; a field
+//!    cannot be left out, and the test `every_setting_changes_the_key`
+//!    walks them all), then the declared outputs and the declared inputs
+//!    (glob matches included), each as name and canonical JSON text;
+//! 5. every input file the job read last time, declared or discovered, in
+//!    the order read: its path relative to the root and the BLAKE3 hash of
+//!    its content.
 //!
 //! Every string is followed by a NUL (strings hold no NUL) and every
 //! number is little endian, with list lengths included, so no two different
 //! jobs hash the same bytes. Items 1 to 4 are hashed first into the job's
-//! settings digest; the key hashes the digest and item 5.
+//! **settings digest**; the key hashes the digest and item 5.
+//!
+//! So a key is found in two steps, which is how a shared cache can look a
+//! job up from a fresh clone: the settings digest (known from the
+//! manifests and the declared inputs' names alone) names the job's
+//! recorded input list; hashing those files gives the full key, which
+//! names the outputs. A job whose inputs are all declared needs no record
+//! at all to compute its key.
+//!
+//! Inputs a job **declares** (the files its manifest entry names, and what
+//! its globs match, in sorted byte order) are in the digest by name, so a
+//! new file matching a glob changes the digest. Inputs it **discovers**
+//! while running (a `.gltf` names its buffer files only inside itself) are
+//! known only from its record, like cargo's dep-info: the first build
+//! records them; later builds re-hash exactly those files.
 //!
 //! What never goes in: modification times (a touched file with the same
-//! content is still fresh), absolute paths (the checkout may move),
+//! content is still fresh), absolute paths (the checkout may move), the
+//! manifest positions (moving an entry does not rebuild it),
 //! `std::hash::Hash` values (not stable across Rust releases), HashMap
 //! iteration order, thread counts, the host name or the time.
-//!
-//! The inputs of item 5 are discovered by running the job (a `.gltf` names
-//! its buffer files only inside itself), like cargo's dep-info: the first
-//! build records them; later builds re-hash exactly those files. A job
-//! whose settings changed is dirty anyway, whatever it read.
 //!
 //! A fresh job must also find its outputs as it left them: same size and
 //! modification time as recorded. A deleted or edited output is rebuilt.
 
-use super::jobs::Job;
+use super::job::Job;
 use super::paths::RelPath;
 
 /// Tag of the key recipe above.
-pub const KEY_FORMAT: &str = "kiln-key-v2";
+pub const KEY_FORMAT: &str = "kiln-key-v3";
 
 /// What the job is (items 2 to 4 above), kept in the job's record so
 /// `--explain` can say which part changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct KeyParts {
     pub kind: String,
     pub kind_version: u32,
@@ -52,13 +65,11 @@ pub type InputHash = (RelPath, [u8; 32]);
 impl KeyParts {
     /// What `job` is, as text.
     pub fn of(job: &Job) -> KeyParts {
-        let mut settings = Vec::new();
-        job.settings(&mut |name, value| settings.push((name.to_string(), value.to_string())));
         KeyParts {
             kind: job.kind().to_string(),
             kind_version: job.kind_version(),
             kiln_version: crate::VERSION.to_string(),
-            settings,
+            settings: job.settings(),
         }
     }
 
@@ -67,18 +78,15 @@ impl KeyParts {
     pub fn digest(&self) -> [u8; 32] {
         let mut d = DigestBuf::new(&self.kind, self.kind_version, &self.kiln_version);
         for (name, value) in &self.settings {
-            d.setting(name, format_args!("{value}"));
+            d.setting(name, value);
         }
         d.finish()
     }
 }
 
-/// A job's settings digest, computed without building its `KeyParts` (the
-/// no-op path does this for every job).
+/// A job's settings digest.
 pub fn digest(job: &Job) -> [u8; 32] {
-    let mut d = DigestBuf::new(job.kind(), job.kind_version(), crate::VERSION);
-    job.settings(&mut |name, value| d.setting(name, value));
-    d.finish()
+    KeyParts::of(job).digest()
 }
 
 /// The bytes of items 1 to 4, hashed once at the end.
@@ -101,14 +109,11 @@ impl DigestBuf {
         d
     }
 
-    fn setting(&mut self, name: &str, value: std::fmt::Arguments) {
-        use std::io::Write as _;
-        self.buf.extend_from_slice(name.as_bytes());
-        self.buf.push(0);
-        self.buf
-            .write_fmt(value)
-            .expect("writing to a Vec cannot fail");
-        self.buf.push(0);
+    fn setting(&mut self, name: &str, value: &str) {
+        for text in [name, value] {
+            self.buf.extend_from_slice(text.as_bytes());
+            self.buf.push(0);
+        }
         self.n_settings += 1;
     }
 
@@ -182,52 +187,48 @@ pub fn explain_inputs(old: &[InputHash], new: &[InputHash]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bake::pose_cache::{ClipRef, EntitySet, Settings};
-    use crate::formats::ospc::Shape;
-    use crate::pipeline::jobs::{JobSpec, pose_cache::PoseCacheJob};
+    use crate::pipeline::manifest;
 
-    fn job(rate_hz: f64) -> Job {
+    fn job(rate_hz: &str) -> Job {
+        let text = format!(
+            "pose_caches:\n  - id: a\n    source: s/a.glb\n    animation: Run\n    rate_hz: {rate_hz}\n"
+        );
+        let sections = manifest::parse(&text).unwrap();
+        let entry = sections.pose_caches[0].value.clone();
         Job {
             id: "a".into(),
             manifest: "m.yaml".into(),
             pos: Default::default(),
-            positions: vec![],
-            spec: JobSpec::PoseCache(PoseCacheJob {
-                source: RelPath::parse("s/a.glb").unwrap(),
-                clip: ClipRef::Name("Run".into()),
-                settings: Settings {
-                    rate_hz,
-                    entities: EntitySet::Joints,
-                    shape: Shape::Point,
-                    size: [0.0; 3],
-                    dimensions: 3,
-                    start_step: 0,
-                    label: "l".into(),
-                    scene: "a.glb".into(),
-                    replay: String::new(),
-                    library_version: crate::VERSION.into(),
-                },
-                output: RelPath::parse("poses/a.ospc").unwrap(),
-            }),
+            outputs: crate::pipeline::job::Outputs::one(RelPath::parse("poses/a.ospc").unwrap()),
+            inputs: vec![RelPath::parse("s/a.glb").unwrap()],
+            globs: vec![],
+            spec: crate::pipeline::kinds::Spec::PoseCache(entry),
         }
     }
 
     #[test]
-    fn the_fast_digest_equals_the_parts_digest() {
-        let j = job(30.0);
+    fn the_digest_depends_on_the_settings_not_the_positions() {
+        let j = job("30");
         assert_eq!(digest(&j), KeyParts::of(&j).digest());
-        assert_ne!(digest(&j), digest(&job(30.5)));
+        assert_ne!(digest(&j), digest(&job("30.5")));
+        assert_eq!(
+            digest(&j),
+            digest(&job("30.0")),
+            "30 and 30.0 are one value"
+        );
+        let moved = job("    30").clone();
+        assert_eq!(digest(&j), digest(&moved));
     }
 
     #[test]
     fn explain_names_the_changed_setting() {
-        let why = explain_parts(&KeyParts::of(&job(30.0)), &KeyParts::of(&job(24.0)));
+        let why = explain_parts(&KeyParts::of(&job("30")), &KeyParts::of(&job("24")));
         assert_eq!(why, ["setting rate_hz changed: 30.0 -> 24.0"]);
     }
 
     #[test]
     fn keys_depend_on_every_input_hash_and_path() {
-        let d = digest(&job(30.0));
+        let d = digest(&job("30"));
         let p = RelPath::parse("s/a.glb").unwrap();
         let q = RelPath::parse("s/b.glb").unwrap();
         let base = key(&d, &[(p.clone(), [1; 32])]);

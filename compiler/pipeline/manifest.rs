@@ -1,16 +1,19 @@
 //! Manifests: YAML files that say what to build.
 //!
 //! Parsed with serde-saphyr (see ARCHITECTURE.md for why): unknown keys are
-//! errors, and every value keeps the line and column it came from, so an
-//! error found after parsing (a missing source, a clip that does not exist)
-//! still points at the manifest. The schema is documented key by key in
-//! `docs/manifest.md`; `tests/manifest_docs.rs` keeps the two in step via
-//! [`KEYS`].
+//! errors, and every value keeps the line and column it came from ([`At`]),
+//! so an error found after parsing (a missing source, a clip that does not
+//! exist) still points at the manifest. This module knows no job kind: the
+//! sections of a manifest are the kinds' entries, listed in `kinds`. The
+//! schema is documented key by key in `docs/manifest.md`;
+//! `tests/manifest_docs.rs` keeps the two in step through [`keys`], which
+//! reads the schema off the entry types themselves.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
-use super::wire::{Reader, Writer};
+use super::kinds::Sections;
+use super::schema;
 
 /// Largest manifest kiln reads: 16 MiB of YAML is about 100,000 jobs of
 /// five keys (`tests/manifest_limits.rs` parses 50,000).
@@ -31,21 +34,18 @@ pub const MAX_YAML_REPLAYED_EVENTS: usize = MAX_YAML_NODES;
 /// schema refuses deeper ones before this is reached).
 pub const MAX_YAML_DEPTH: usize = 64;
 
-/// Every key of the schema, as `section.key`, for the documentation test.
-pub const KEYS: &[&str] = &[
-    "pose_caches",
-    "pose_caches.id",
-    "pose_caches.source",
-    "pose_caches.animation",
-    "pose_caches.rate_hz",
-    "pose_caches.entities",
-    "pose_caches.shape",
-    "pose_caches.size",
-    "pose_caches.dimensions",
-    "pose_caches.start_step",
-    "pose_caches.label",
-    "pose_caches.replay",
-];
+/// Every key of the schema, as `section` and `section.key`, read off the
+/// entry types (so a field cannot be added without the docs test seeing it).
+pub fn keys() -> Vec<String> {
+    let mut keys = Vec::new();
+    for section in schema::fields_of::<Sections>() {
+        keys.push(section.to_string());
+        for field in super::kinds::entry_fields(section) {
+            keys.push(format!("{section}.{field}"));
+        }
+    }
+    keys
+}
 
 /// A position in a manifest: 1-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,58 +54,39 @@ pub struct Pos {
     pub column: u64,
 }
 
-/// A value and where the manifest stated it.
-#[derive(Clone, Debug, PartialEq)]
+/// A value and where the manifest stated it. A value the manifest left out
+/// (a default) has the position 0:0, and errors about it point at its
+/// entry instead.
+///
+/// It deserializes from YAML with its position, and serializes as the bare
+/// value: a job's settings, serialized, are its cache key's text, and
+/// moving a line must not change a key.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct At<T> {
     pub value: T,
     pub pos: Pos,
 }
 
-/// One manifest, parsed.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Manifest {
-    pub pose_caches: Vec<PoseCacheEntry>,
+impl<T> At<T> {
+    /// A value the manifest did not write (a default).
+    pub fn unwritten(value: T) -> At<T> {
+        At {
+            value,
+            pos: Pos::default(),
+        }
+    }
 }
 
-/// How `animation:` names a clip.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(untagged)]
-pub enum AnimationKey {
-    Index(u64),
-    Name(String),
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for At<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Spanned::<T>::deserialize(d).map(at)
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EntitiesKey {
-    Joints,
-    Nodes,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ShapeKey {
-    Point,
-    Sphere,
-    Box,
-    Capsule,
-}
-
-/// One `pose_caches` entry, as written (defaults not yet applied).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PoseCacheEntry {
-    pub pos: Pos,
-    pub id: At<String>,
-    pub source: At<String>,
-    pub animation: At<AnimationKey>,
-    pub rate_hz: At<f64>,
-    pub entities: Option<At<EntitiesKey>>,
-    pub shape: Option<At<ShapeKey>>,
-    pub size: Option<At<[f32; 3]>>,
-    pub dimensions: Option<At<u8>>,
-    pub start_step: Option<At<i64>>,
-    pub label: Option<At<String>>,
-    pub replay: Option<At<String>>,
+impl<T: Serialize> Serialize for At<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
 }
 
 /// A manifest that could not be parsed.
@@ -115,28 +96,20 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// Parses one manifest's text.
-pub fn parse(text: &str) -> Result<Manifest, ParseError> {
+/// Parses one manifest's text into its sections, one per job kind.
+pub fn parse(text: &str) -> Result<Sections, ParseError> {
     if text.lines().all(|l| {
         let l = l.trim();
         l.is_empty() || l.starts_with('#') || l == "---"
     }) {
-        return Ok(Manifest::default());
+        return Ok(Sections::default());
     }
-    let raw: RawManifest =
-        serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
-            let pos = e.location().map(pos_of).unwrap_or_default();
-            ParseError {
-                pos,
-                message: describe_error(&e),
-            }
-        })?;
-    Ok(Manifest {
-        pose_caches: raw
-            .pose_caches
-            .into_iter()
-            .map(PoseCacheEntry::from)
-            .collect(),
+    serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
+        let pos = e.location().map(pos_of).unwrap_or_default();
+        ParseError {
+            pos,
+            message: describe_error(&e),
+        }
     })
 }
 
@@ -221,170 +194,6 @@ fn at<T>(s: Spanned<T>) -> At<T> {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawManifest {
-    #[serde(default)]
-    pose_caches: Vec<Spanned<RawPoseCache>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPoseCache {
-    id: Spanned<String>,
-    source: Spanned<String>,
-    animation: Spanned<AnimationKey>,
-    rate_hz: Spanned<f64>,
-    #[serde(default)]
-    entities: Option<Spanned<EntitiesKey>>,
-    #[serde(default)]
-    shape: Option<Spanned<ShapeKey>>,
-    #[serde(default)]
-    size: Option<Spanned<[f32; 3]>>,
-    #[serde(default)]
-    dimensions: Option<Spanned<u8>>,
-    #[serde(default)]
-    start_step: Option<Spanned<i64>>,
-    #[serde(default)]
-    label: Option<Spanned<String>>,
-    #[serde(default)]
-    replay: Option<Spanned<String>>,
-}
-
-impl From<Spanned<RawPoseCache>> for PoseCacheEntry {
-    fn from(s: Spanned<RawPoseCache>) -> Self {
-        let pos = pos_of(s.referenced);
-        let r = s.value;
-        PoseCacheEntry {
-            pos,
-            id: at(r.id),
-            source: at(r.source),
-            animation: at(r.animation),
-            rate_hz: at(r.rate_hz),
-            entities: r.entities.map(at),
-            shape: r.shape.map(at),
-            size: r.size.map(at),
-            dimensions: r.dimensions.map(at),
-            start_step: r.start_step.map(at),
-            label: r.label.map(at),
-            replay: r.replay.map(at),
-        }
-    }
-}
-
-/// The parsed form of a manifest in kiln's state encoding, so a manifest
-/// whose text has not changed need not be parsed again (YAML parsing is
-/// most of a no-op build's work). See `ManifestCache` in `state`.
-pub fn encode_parsed(m: &Manifest) -> Vec<u8> {
-    let mut w = Writer::default();
-    w.var(m.pose_caches.len() as u64);
-    for e in &m.pose_caches {
-        put_pos(&mut w, e.pos);
-        put_at(&mut w, &e.id, |w, v| w.str(v));
-        put_at(&mut w, &e.source, |w, v| w.str(v));
-        put_at(&mut w, &e.animation, |w, v| match v {
-            AnimationKey::Index(i) => {
-                w.u8(0);
-                w.u64(*i);
-            }
-            AnimationKey::Name(n) => {
-                w.u8(1);
-                w.str(n);
-            }
-        });
-        put_at(&mut w, &e.rate_hz, |w, v| w.f64(*v));
-        put_opt(&mut w, &e.entities, |w, v| w.u8(*v as u8));
-        put_opt(&mut w, &e.shape, |w, v| w.u8(*v as u8));
-        put_opt(&mut w, &e.size, |w, v| v.iter().for_each(|c| w.f32(*c)));
-        put_opt(&mut w, &e.dimensions, |w, v| w.u8(*v));
-        put_opt(&mut w, &e.start_step, |w, v| w.i64(*v));
-        put_opt(&mut w, &e.label, |w, v| w.str(v));
-        put_opt(&mut w, &e.replay, |w, v| w.str(v));
-    }
-    w.buf
-}
-
-/// Reads back what `encode_parsed` wrote; `None` if it does not read.
-pub fn decode_parsed(bytes: &[u8]) -> Option<Manifest> {
-    let mut r = Reader::new(bytes);
-    let n = r.count(64)?;
-    let mut pose_caches = Vec::with_capacity(n);
-    for _ in 0..n {
-        pose_caches.push(PoseCacheEntry {
-            pos: get_pos(&mut r)?,
-            id: get_at(&mut r, |r| r.string())?,
-            source: get_at(&mut r, |r| r.string())?,
-            animation: get_at(&mut r, |r| match r.u8()? {
-                0 => Some(AnimationKey::Index(r.u64()?)),
-                1 => Some(AnimationKey::Name(r.string()?)),
-                _ => None,
-            })?,
-            rate_hz: get_at(&mut r, |r| r.f64())?,
-            entities: get_opt(&mut r, |r| match r.u8()? {
-                0 => Some(EntitiesKey::Joints),
-                1 => Some(EntitiesKey::Nodes),
-                _ => None,
-            })?,
-            shape: get_opt(&mut r, |r| match r.u8()? {
-                0 => Some(ShapeKey::Point),
-                1 => Some(ShapeKey::Sphere),
-                2 => Some(ShapeKey::Box),
-                3 => Some(ShapeKey::Capsule),
-                _ => None,
-            })?,
-            size: get_opt(&mut r, |r| Some([r.f32()?, r.f32()?, r.f32()?]))?,
-            dimensions: get_opt(&mut r, |r| r.u8())?,
-            start_step: get_opt(&mut r, |r| r.i64())?,
-            label: get_opt(&mut r, |r| r.string())?,
-            replay: get_opt(&mut r, |r| r.string())?,
-        });
-    }
-    r.is_empty().then_some(Manifest { pose_caches })
-}
-
-fn put_pos(w: &mut Writer, pos: Pos) {
-    w.u64(pos.line);
-    w.u64(pos.column);
-}
-
-fn get_pos(r: &mut Reader) -> Option<Pos> {
-    Some(Pos {
-        line: r.u64()?,
-        column: r.u64()?,
-    })
-}
-
-fn put_at<T>(w: &mut Writer, at: &At<T>, put: impl Fn(&mut Writer, &T)) {
-    put_pos(w, at.pos);
-    put(w, &at.value);
-}
-
-fn get_at<T>(r: &mut Reader, get: impl Fn(&mut Reader) -> Option<T>) -> Option<At<T>> {
-    let pos = get_pos(r)?;
-    Some(At {
-        value: get(r)?,
-        pos,
-    })
-}
-
-fn put_opt<T>(w: &mut Writer, at: &Option<At<T>>, put: impl Fn(&mut Writer, &T)) {
-    match at {
-        None => w.u8(0),
-        Some(at) => {
-            w.u8(1);
-            put_at(w, at, put);
-        }
-    }
-}
-
-fn get_opt<T>(r: &mut Reader, get: impl Fn(&mut Reader) -> Option<T>) -> Option<Option<At<T>>> {
-    match r.u8()? {
-        0 => Some(None),
-        1 => Some(Some(get_at(r, get)?)),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,19 +215,39 @@ pose_caches:
 ";
 
     #[test]
-    fn parses_entries_with_positions() {
+    fn parses_entries_with_positions_and_defaults_without() {
+        use crate::pipeline::kinds::pose_cache::{Animation, Entities, ShapeName};
         let m = parse(GOOD).unwrap();
         assert_eq!(m.pose_caches.len(), 2);
-        let a = &m.pose_caches[0];
+        assert_eq!(m.pose_caches[0].pos, Pos { line: 2, column: 5 });
+        let a = &m.pose_caches[0].value;
         assert_eq!(a.id.value, "fox-run");
         assert_eq!(a.id.pos, Pos { line: 2, column: 9 });
-        assert_eq!(a.animation.value, AnimationKey::Name("Run".into()));
+        assert_eq!(a.animation.value, Animation::Name("Run".into()));
         assert_eq!(a.animation.pos.line, 4);
-        let b = &m.pose_caches[1];
-        assert_eq!(b.animation.value, AnimationKey::Index(0));
-        assert_eq!(b.shape.as_ref().unwrap().value, ShapeKey::Capsule);
+        assert_eq!(a.entities, At::unwritten(Entities::Joints));
+        assert_eq!(a.dimensions, At::unwritten(3));
+        let b = &m.pose_caches[1].value;
+        assert_eq!(b.animation.value, Animation::Index(0));
+        assert_eq!(b.shape.value, ShapeName::Capsule);
+        assert_eq!(b.shape.pos.line, 10);
         assert_eq!(b.size.as_ref().unwrap().value, [0.1, 0.2, 0.0]);
         assert_eq!(b.rate_hz.value, 30.5);
+    }
+
+    #[test]
+    fn a_value_serializes_without_its_position() {
+        let m = parse(GOOD).unwrap();
+        let json = serde_json::to_string(&m.pose_caches[0].value.rate_hz).unwrap();
+        assert_eq!(json, "60.0");
+    }
+
+    #[test]
+    fn the_keys_are_read_off_the_schema() {
+        let keys = keys();
+        assert_eq!(keys[0], "pose_caches");
+        assert!(keys.contains(&"pose_caches.rate_hz".to_string()));
+        assert!(keys.contains(&"pose_caches.replay".to_string()));
     }
 
     #[test]
@@ -434,16 +263,6 @@ pose_caches:
         let text = GOOD.replace("rate_hz: 60", "rate_hz: fast");
         let e = parse(&text).unwrap_err();
         assert_eq!(e.pos.line, 5, "{e:?}");
-    }
-
-    #[test]
-    fn parsed_form_round_trips() {
-        let m = parse(GOOD).unwrap();
-        let bytes = encode_parsed(&m);
-        assert_eq!(decode_parsed(&bytes), Some(m));
-        for n in 0..bytes.len() {
-            assert_eq!(decode_parsed(&bytes[..n]), None, "prefix {n}");
-        }
     }
 
     #[test]
@@ -479,7 +298,7 @@ pose_caches:
 
     #[test]
     fn empty_manifest_has_no_jobs() {
-        assert_eq!(parse("# nothing yet\n").unwrap(), Manifest::default());
-        assert_eq!(parse("").unwrap(), Manifest::default());
+        assert_eq!(parse("# nothing yet\n").unwrap(), Sections::default());
+        assert_eq!(parse("").unwrap(), Sections::default());
     }
 }

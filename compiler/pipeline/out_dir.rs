@@ -123,20 +123,36 @@ impl Folder {
     /// complete file or the new complete file, never a torn one. Returns
     /// the new file's stat signature.
     pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> io::Result<FileSig> {
-        let tmp = temp_name(name);
         let result = (|| {
-            self.remove_entry(&tmp)?;
-            let mut f = sys::open_file(&self.handle, &self.path, &tmp, sys::Mode::CreateNew)?;
+            let mut f = self.create_temp(name)?;
             f.write_all(bytes)?;
             let sig = FileSig::of(&f.metadata()?);
             drop(f);
-            sys::rename(&self.handle, &self.path, &tmp, name)?;
+            self.commit_temp(name)?;
             Ok(sig)
         })();
         if result.is_err() {
-            let _ = self.remove_entry(&tmp);
+            self.discard_temp(name);
         }
         result
+    }
+
+    /// Creates the temporary file that will become `name` (replacing a
+    /// leftover one), for [`Folder::commit_temp`] to rename into place.
+    pub fn create_temp(&self, name: &str) -> io::Result<File> {
+        let tmp = temp_name(name);
+        self.remove_entry(&tmp)?;
+        sys::open_file(&self.handle, &self.path, &tmp, sys::Mode::CreateNew)
+    }
+
+    /// Renames the temporary file of `name` onto `name` (atomically).
+    pub fn commit_temp(&self, name: &str) -> io::Result<()> {
+        sys::rename(&self.handle, &self.path, &temp_name(name), name)
+    }
+
+    /// Removes the temporary file of `name`, if there is one.
+    pub fn discard_temp(&self, name: &str) {
+        let _ = self.remove_entry(&temp_name(name));
     }
 
     /// Opens the regular file `name` for appending (it must exist).
@@ -318,12 +334,20 @@ impl OutTree {
         }
     }
 
-    /// Writes `rel` atomically, creating its folders; its stat signature.
-    pub fn write(&self, rel: &RelPath, bytes: &[u8]) -> io::Result<FileSig> {
-        let (folder, name) = self
-            .folder_of(rel, Walk::Create)?
-            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))?;
-        folder.write_atomic(name, bytes)
+    /// The folder that holds `rel`, created (each part a real folder) if
+    /// missing, and the file's name in it.
+    pub fn create_folder_of<'r>(&self, rel: &'r RelPath) -> io::Result<(Arc<Folder>, &'r str)> {
+        self.folder_of(rel, Walk::Create)?
+            .ok_or_else(|| io::Error::from(io::ErrorKind::NotFound))
+    }
+
+    /// The folder that holds `rel` and the file's name in it; `None` if
+    /// the folder is missing.
+    pub fn open_folder_of<'r>(
+        &self,
+        rel: &'r RelPath,
+    ) -> io::Result<Option<(Arc<Folder>, &'r str)>> {
+        self.folder_of(rel, Walk::Open)
     }
 
     /// Removes the regular file at `rel`; `false` if it was missing.
@@ -552,8 +576,12 @@ mod tests {
         #[cfg(unix)]
         std::os::unix::fs::symlink(outside.path(), dir.path().join("out/poses")).unwrap();
         let tree = OutTree::new(out);
+        let write = |rel: &RelPath, bytes: &[u8]| {
+            let (folder, name) = tree.create_folder_of(rel)?;
+            folder.write_atomic(name, bytes)
+        };
         let rel = RelPath::parse("poses/a.ospc").unwrap();
-        let e = tree.write(&rel, b"x").unwrap_err();
+        let e = write(&rel, b"x").unwrap_err();
         assert!(
             e.to_string()
                 .contains("is a symbolic link, not a folder; kiln follows no links"),
@@ -561,11 +589,11 @@ mod tests {
         );
         std::fs::write(dir.path().join("out/plain"), b"x").unwrap();
         let rel_under_file = RelPath::parse("plain/a.ospc").unwrap();
-        let e = tree.write(&rel_under_file, b"x").unwrap_err().to_string();
+        let e = write(&rel_under_file, b"x").unwrap_err().to_string();
         assert!(e.ends_with("plain is a file, not a folder"), "{e}");
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
         let rel = RelPath::parse("gen/deep/a.ospc").unwrap();
-        let sig = tree.write(&rel, b"abc").unwrap();
+        let sig = write(&rel, b"abc").unwrap();
         assert_eq!(sig.size, 3);
         assert_eq!(
             std::fs::read(dir.path().join("out/gen/deep/a.ospc")).unwrap(),

@@ -91,6 +91,21 @@ impl RelPath {
     }
 }
 
+/// Serialized as its text (cache keys, state files); deserialized through
+/// [`RelPath::parse`], so a state file cannot smuggle in a bad path.
+impl serde::Serialize for RelPath {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RelPath {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        RelPath::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for RelPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -99,7 +114,7 @@ impl fmt::Display for RelPath {
 
 /// A file's stat signature: if any part changes, the content is re-hashed
 /// (and an output is taken to have been modified).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileSig {
     pub size: u64,
     pub mtime_ns: u64,
@@ -208,6 +223,24 @@ impl Resolver {
     /// to be under the root.
     pub fn real_dir(&self, dir: &RelPath) -> Result<PathBuf, String> {
         self.cached_dir(dir.as_str()).map(|d| d.real.clone())
+    }
+
+    /// The names in the folder `dir` (relative to the root; `""` is the
+    /// root), checked to be under the root, sorted by their bytes. Names
+    /// that are not UTF-8 are left out (no manifest can name them).
+    pub fn list_dir(&self, dir: &str) -> Result<Vec<String>, String> {
+        let real = self.cached_dir(dir)?.real.clone();
+        let entries =
+            fs::read_dir(&real).map_err(|e| format!("folder {dir}: {}", describe_io(&e)))?;
+        let mut names = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("folder {dir}: {}", describe_io(&e)))?;
+            if let Ok(name) = entry.file_name().into_string() {
+                names.push(name);
+            }
+        }
+        names.sort();
+        Ok(names)
     }
 
     /// The canonical project root.

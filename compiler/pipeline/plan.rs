@@ -1,18 +1,20 @@
 //! The plan: every manifest entry checked and turned into a job, in a fixed
-//! order (manifests by path, entries in file order).
+//! order (manifests by path, then kinds in the order `kinds` lists them,
+//! then entries in file order).
 //!
 //! Everything that can be checked without running a job is checked here,
 //! and every problem is reported (not just the first) with its manifest
-//! line and column.
+//! line and column. This module knows no job kind: each kind's `plan`
+//! checks its own settings through a [`Planner`], which declares inputs
+//! and records problems; the checks across jobs (unique ids within a kind,
+//! unique output paths across all manifests) are here.
 
 use std::collections::BTreeMap;
 
-use super::jobs::{Job, JobSpec, pose_cache::PoseCacheJob};
-use super::manifest::{self, AnimationKey, EntitiesKey, Manifest, Pos, ShapeKey};
+use super::job::{Glob, Job, Outputs};
+use super::kinds::{self, Spec};
+use super::manifest::{self, At, Pos};
 use super::paths::{RelPath, Resolver};
-use super::state::ManifestCache;
-use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
-use crate::formats::ospc::{self, Shape};
 
 /// A problem with a manifest: which file, where, what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,18 +45,36 @@ pub struct ManifestText {
     pub text: String,
 }
 
+/// Longest job id: ids name output files, and 128 bytes leaves room for
+/// the folder and extension within every file system's name limit.
+pub const MAX_ID_BYTES: usize = 128;
+
+/// Most files one glob may match.
+pub const MAX_GLOB_MATCHES: usize = 100_000;
+
 /// Parses and checks every manifest; the jobs in build order, or every
 /// problem found.
-pub fn plan(
-    resolver: &Resolver,
-    manifests: &[ManifestText],
-    cache: &mut ManifestCache,
-) -> Result<Vec<Job>, Vec<Diagnostic>> {
+pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
     let mut jobs = Vec::new();
     let mut problems = Vec::new();
     for m in manifests {
-        match parse_cached(&m.text, cache) {
-            Ok(parsed) => plan_manifest(resolver, &m.file, &parsed, &mut jobs, &mut problems),
+        match manifest::parse(&m.text) {
+            Ok(sections) => {
+                let mut planner = Planner {
+                    resolver,
+                    file: &m.file,
+                    entry: Pos::default(),
+                    problems: &mut problems,
+                    failed: false,
+                    inputs: Vec::new(),
+                    globs: Vec::new(),
+                };
+                kinds::plan_sections(sections, &mut planner, &mut |p, id, outputs, spec| {
+                    if let Some(job) = p.finish_entry(id, outputs, spec) {
+                        jobs.push(job);
+                    }
+                });
+            }
             Err(e) => problems.push(Diagnostic {
                 file: m.file.clone(),
                 pos: e.pos,
@@ -62,7 +82,7 @@ pub fn plan(
             }),
         }
     }
-    check_unique_ids(&jobs, &mut problems);
+    check_unique(&jobs, &mut problems);
     if problems.is_empty() {
         Ok(jobs)
     } else {
@@ -70,37 +90,117 @@ pub fn plan(
     }
 }
 
-/// A manifest's parsed form from the cache, else parsed (and cached).
-fn parse_cached(text: &str, cache: &mut ManifestCache) -> Result<Manifest, manifest::ParseError> {
-    let hash = *blake3::hash(text.as_bytes()).as_bytes();
-    if let Some(parsed) = cache.get(&hash).and_then(manifest::decode_parsed) {
-        return Ok(parsed);
-    }
-    let parsed = manifest::parse(text)?;
-    cache.put(hash, manifest::encode_parsed(&parsed));
-    Ok(parsed)
+/// What a kind's `plan` works with: problems recorded with their position
+/// (0:0, a setting left out, means the entry), inputs declared.
+pub struct Planner<'a> {
+    resolver: &'a Resolver,
+    file: &'a str,
+    /// The entry being planned.
+    entry: Pos,
+    problems: &'a mut Vec<Diagnostic>,
+    /// A problem was found in this entry.
+    failed: bool,
+    inputs: Vec<RelPath>,
+    globs: Vec<Glob>,
 }
 
-fn check_unique_ids(jobs: &[Job], problems: &mut Vec<Diagnostic>) {
-    let mut first: BTreeMap<&str, &Job> = BTreeMap::new();
-    for job in jobs {
-        if let Some(prev) = first.insert(&job.id, job) {
-            problems.push(Diagnostic {
-                file: job.manifest.clone(),
-                pos: job.pos,
-                message: format!(
-                    "job id {:?} is already used at {}:{}:{}; ids name output files and must be unique",
-                    job.id, prev.manifest, prev.pos.line, prev.pos.column
-                ),
-            });
-            first.insert(&prev.id, prev);
+impl Planner<'_> {
+    /// Starts planning the entry at `pos`.
+    pub fn start_entry(&mut self, pos: Pos) {
+        self.entry = pos;
+        self.failed = false;
+        self.inputs.clear();
+        self.globs.clear();
+    }
+
+    /// Records a problem with the setting written at `pos`.
+    pub fn fail(&mut self, pos: Pos, message: impl Into<String>) {
+        self.failed = true;
+        self.problems.push(Diagnostic {
+            file: self.file.to_string(),
+            pos: if pos.line == 0 { self.entry } else { pos },
+            message: message.into(),
+        });
+    }
+
+    /// Checks a job id: it names output files, so letters, digits, `-`,
+    /// `_`, `.`; not starting with `.`; at most [`MAX_ID_BYTES`] bytes.
+    pub fn check_id(&mut self, id: &At<String>) {
+        if let Err(e) = check_id(&id.value) {
+            self.fail(id.pos, e);
         }
     }
-}
 
-/// Longest job id: ids name output files, and 128 bytes leaves room for
-/// the folder and extension within every file system's name limit.
-pub const MAX_ID_BYTES: usize = 128;
+    /// Declares the input file the setting `path` names (`what` is the
+    /// setting's name, for messages): a regular file under the root. Its
+    /// path, if it is one.
+    pub fn input(&mut self, path: &At<String>, what: &str) -> Option<RelPath> {
+        let found = RelPath::parse(&path.value).and_then(|p| match self.resolver.resolve(&p) {
+            Ok((_, stat)) if stat.is_file => Ok(p),
+            Ok(_) => Err(format!("{p} is not a file")),
+            Err(e) => Err(e),
+        });
+        match found {
+            Ok(p) => {
+                if !self.inputs.contains(&p) {
+                    self.inputs.push(p.clone());
+                }
+                Some(p)
+            }
+            Err(e) => {
+                self.fail(path.pos, format!("{what} {e}"));
+                None
+            }
+        }
+    }
+
+    /// Declares every file the glob `pattern` matches (`*` and `?` in its
+    /// last part only), in sorted byte order. The matches go into the
+    /// job's key, so a new matching file dirties the job. An error if it
+    /// matches nothing.
+    pub fn glob(&mut self, pattern: &At<String>, what: &str) -> Option<Vec<RelPath>> {
+        match expand_glob(self.resolver, &pattern.value) {
+            Ok(matches) if matches.is_empty() => {
+                self.fail(
+                    pattern.pos,
+                    format!("{what} {:?} matches no file", pattern.value),
+                );
+                None
+            }
+            Ok(matches) => {
+                for m in &matches {
+                    if !self.inputs.contains(m) {
+                        self.inputs.push(m.clone());
+                    }
+                }
+                self.globs.push(Glob {
+                    pattern: pattern.value.clone(),
+                    matches: matches.clone(),
+                });
+                Some(matches)
+            }
+            Err(e) => {
+                self.fail(pattern.pos, format!("{what} {e}"));
+                None
+            }
+        }
+    }
+
+    fn finish_entry(&mut self, id: At<String>, outputs: Outputs, spec: Spec) -> Option<Job> {
+        if self.failed {
+            return None;
+        }
+        Some(Job {
+            id: id.value,
+            manifest: self.file.to_string(),
+            pos: self.entry,
+            outputs,
+            inputs: std::mem::take(&mut self.inputs),
+            globs: std::mem::take(&mut self.globs),
+            spec,
+        })
+    }
+}
 
 /// Job ids become file names: letters, digits, `-`, `_`, `.`; not starting
 /// with `.`; at most [`MAX_ID_BYTES`] bytes.
@@ -116,181 +216,153 @@ pub fn check_id(id: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn plan_manifest(
-    resolver: &Resolver,
-    file: &str,
-    m: &Manifest,
-    jobs: &mut Vec<Job>,
-    problems: &mut Vec<Diagnostic>,
-) {
-    for entry in &m.pose_caches {
-        let mut errors: Vec<(Pos, String)> = Vec::new();
-        let mut fail = |pos: Pos, message: String| errors.push((pos, message));
-
-        if let Err(e) = check_id(&entry.id.value) {
-            fail(entry.id.pos, e);
-        }
-        let source = match RelPath::parse(&entry.source.value) {
-            Ok(p) => match resolver.resolve(&p) {
-                Ok((_, stat)) if stat.is_file => Some(p),
-                Ok(_) => {
-                    fail(entry.source.pos, format!("source {p} is not a file"));
-                    None
-                }
-                Err(e) => {
-                    fail(entry.source.pos, format!("source {e}"));
-                    None
-                }
-            },
-            Err(e) => {
-                fail(entry.source.pos, format!("source {e}"));
-                None
-            }
-        };
-        let rate_hz = entry.rate_hz.value;
-        if !(rate_hz.is_finite() && rate_hz > 0.0 && rate_hz <= bake::MAX_RATE_HZ) {
-            fail(
-                entry.rate_hz.pos,
-                format!(
-                    "rate_hz must be a number above 0 and at most {}, found {rate_hz}",
-                    bake::MAX_RATE_HZ
-                ),
-            );
-        }
-        let clip = match &entry.animation.value {
-            AnimationKey::Name(n) => ClipRef::Name(n.clone()),
-            AnimationKey::Index(i) => match usize::try_from(*i) {
-                Ok(i) => ClipRef::Index(i),
-                Err(_) => {
-                    fail(
-                        entry.animation.pos,
-                        format!("animation index {i} is too large"),
-                    );
-                    ClipRef::Index(0)
-                }
-            },
-        };
-        let shape = match entry.shape.as_ref().map(|s| s.value) {
-            None | Some(ShapeKey::Point) => Shape::Point,
-            Some(ShapeKey::Sphere) => Shape::Sphere,
-            Some(ShapeKey::Box) => Shape::Box,
-            Some(ShapeKey::Capsule) => Shape::Capsule,
-        };
-        let size = match (&entry.size, shape) {
-            (None, Shape::Point) => [0.0; 3],
-            (Some(s), Shape::Point) => {
-                fail(
-                    s.pos,
-                    "size is only for sphere, box and capsule shapes; a point has none".into(),
-                );
-                [0.0; 3]
-            }
-            (None, _) => {
-                let pos = entry.shape.as_ref().map_or(entry.pos, |s| s.pos);
-                fail(pos, "this shape needs `size: [x, y, z]`".into());
-                [0.0; 3]
-            }
-            (Some(s), _) => {
-                if s.value.iter().any(|v| !v.is_finite()) {
-                    fail(s.pos, "size values must be finite".into());
-                }
-                s.value
-            }
-        };
-        let dimensions = entry.dimensions.as_ref().map_or(3, |d| d.value);
-        if dimensions != 2 && dimensions != 3 {
-            let pos = entry.dimensions.as_ref().map_or(entry.pos, |d| d.pos);
-            fail(
-                pos,
-                format!("dimensions must be 2 or 3, found {dimensions}"),
-            );
-        }
-        let start_step = entry.start_step.as_ref().map_or(0, |s| s.value);
-        if start_step < 0 {
-            let pos = entry.start_step.as_ref().map_or(entry.pos, |s| s.pos);
-            fail(
-                pos,
-                format!("start_step must be 0 or more, found {start_step}"),
-            );
-        }
-        let label = entry
-            .label
-            .as_ref()
-            .map_or_else(String::new, |l| l.value.clone());
-        if label.len() > ospc::MAX_TEXT_BYTES {
-            let pos = entry.label.as_ref().map_or(entry.pos, |l| l.pos);
-            fail(
-                pos,
-                format!(
-                    "label is {} bytes; a pose cache allows {}",
-                    label.len(),
-                    ospc::MAX_TEXT_BYTES
-                ),
-            );
-        }
-        let replay = entry
-            .replay
-            .as_ref()
-            .map_or_else(String::new, |r| r.value.clone());
-        if let Some(r) = &entry.replay
-            && (!ospc::is_plain_file_name(&r.value) || r.value.len() > ospc::MAX_TEXT_BYTES)
-        {
-            fail(
-                r.pos,
-                format!(
-                    "replay {:?} must be a plain file name (no directory part), found next to the cache",
-                    r.value
-                ),
-            );
-        }
-        let entities = match entry.entities.as_ref().map(|e| e.value) {
-            None | Some(EntitiesKey::Joints) => EntitySet::Joints,
-            Some(EntitiesKey::Nodes) => EntitySet::Nodes,
-        };
-
-        if !errors.is_empty() {
-            problems.extend(errors.into_iter().map(|(pos, message)| Diagnostic {
-                file: file.to_string(),
-                pos,
-                message,
-            }));
+/// The regular files under the root that `pattern` matches, sorted by
+/// their bytes. The folder part is literal; the last part may hold `*`
+/// (any run of characters) and `?` (one character), and matches no name
+/// starting with `.` unless it does too.
+pub fn expand_glob(resolver: &Resolver, pattern: &str) -> Result<Vec<RelPath>, String> {
+    let checked = RelPath::parse(pattern)?;
+    let (dir, name) = checked
+        .as_str()
+        .rsplit_once('/')
+        .unwrap_or(("", checked.as_str()));
+    if dir.contains(['*', '?']) {
+        return Err(format!(
+            "{pattern:?}: '*' and '?' may only appear in the file name, not in a folder"
+        ));
+    }
+    let mut matches = Vec::new();
+    for entry in resolver.list_dir(dir)? {
+        if !glob_matches(name.as_bytes(), entry.as_bytes()) {
             continue;
         }
-        let Some(source) = source else { continue };
-        let output = RelPath::parse(&format!("poses/{}.ospc", entry.id.value))
-            .expect("a checked id makes a valid path");
-        let settings = Settings {
-            rate_hz,
-            entities,
-            shape,
-            size,
-            dimensions,
-            start_step,
-            label,
-            scene: source.file_name().to_string(),
-            replay,
-            library_version: crate::VERSION.to_string(),
+        let rel = RelPath::parse(&if dir.is_empty() {
+            entry
+        } else {
+            format!("{dir}/{entry}")
+        })?;
+        let Ok((_, stat)) = resolver.resolve(&rel) else {
+            continue; // a link out of the root is not a match
         };
-        let mut positions = vec![
-            ("id", entry.id.pos),
-            ("source", entry.source.pos),
-            ("animation", entry.animation.pos),
-            ("rate_hz", entry.rate_hz.pos),
-        ];
-        if let Some(e) = &entry.entities {
-            positions.push(("entities", e.pos));
+        if stat.is_file {
+            if matches.len() == MAX_GLOB_MATCHES {
+                return Err(format!(
+                    "{pattern:?} matches more than {MAX_GLOB_MATCHES} files"
+                ));
+            }
+            matches.push(rel);
         }
-        jobs.push(Job {
-            id: entry.id.value.clone(),
-            manifest: file.to_string(),
-            pos: entry.pos,
-            positions,
-            spec: JobSpec::PoseCache(PoseCacheJob {
-                source,
-                clip,
-                settings,
-                output,
-            }),
-        });
+    }
+    Ok(matches)
+}
+
+/// Whether `name` matches the glob `pattern` (`*`, `?`, bytes otherwise).
+/// Linear in practice: the classic greedy match with one backtrack point.
+fn glob_matches(pattern: &[u8], name: &[u8]) -> bool {
+    if name.first() == Some(&b'.') && pattern.first() != Some(&b'.') {
+        return false;
+    }
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(&c) if c == b'?' || c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    p = sp + 1;
+                    n = sn + 1;
+                    star = Some((sp, sn + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p.min(pattern.len())..].iter().all(|&c| c == b'*')
+}
+
+/// Ids are unique within a kind (the journal is keyed by kind and id), and
+/// output paths across every manifest (two jobs may not write one file).
+fn check_unique(jobs: &[Job], problems: &mut Vec<Diagnostic>) {
+    let place = |job: &Job| format!("{}:{}:{}", job.manifest, job.pos.line, job.pos.column);
+    let mut ids: BTreeMap<(&str, &str), &Job> = BTreeMap::new();
+    let mut outputs: BTreeMap<&RelPath, &Job> = BTreeMap::new();
+    for job in jobs {
+        if let Some(prev) = ids.get(&(job.kind(), job.id.as_str())) {
+            problems.push(Diagnostic {
+                file: job.manifest.clone(),
+                pos: job.pos,
+                message: format!(
+                    "job id {:?} is already used by the {} at {}; ids must be unique within a kind",
+                    job.id,
+                    prev.kind(),
+                    place(prev)
+                ),
+            });
+            continue;
+        }
+        ids.insert((job.kind(), &job.id), job);
+        for file in &job.outputs.files {
+            if let Some(prev) = outputs.get(file) {
+                problems.push(Diagnostic {
+                    file: job.manifest.clone(),
+                    pos: job.pos,
+                    message: format!(
+                        "output {file} is also written by job {:?} at {}; two jobs may not write one file",
+                        prev.id,
+                        place(prev)
+                    ),
+                });
+            } else {
+                outputs.insert(file, job);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_like_a_shell() {
+        let m = |p: &str, n: &str| glob_matches(p.as_bytes(), n.as_bytes());
+        assert!(m("debris-*.cgeo", "debris-01.cgeo"));
+        assert!(m("debris-*.cgeo", "debris-.cgeo"));
+        assert!(!m("debris-*.cgeo", "debris-01.cgeo.bak"));
+        assert!(m("*", "a"));
+        assert!(!m("*", ".hidden"));
+        assert!(m(".*", ".hidden"));
+        assert!(m("a?c", "abc"));
+        assert!(!m("a?c", "ac"));
+        assert!(m("*a*b*", "xxaxxbxx"));
+        assert!(!m("*a*b", "xxaxxbxxa"));
+        assert!(m("exact.bin", "exact.bin"));
+        assert!(!m("exact.bin", "exact.bi"));
+        assert!(m("**", "ab"));
+    }
+
+    #[test]
+    fn a_glob_expands_to_the_matching_files_in_byte_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("seq")).unwrap();
+        for name in ["b-2.cgeo", "b-10.cgeo", "B-1.cgeo", "c.cgeo", ".b-0.cgeo"] {
+            std::fs::write(root.join("seq").join(name), b"x").unwrap();
+        }
+        std::fs::create_dir(root.join("seq/b-dir.cgeo")).unwrap();
+        let resolver = Resolver::new(&root);
+        let found = expand_glob(&resolver, "seq/b-*.cgeo").unwrap();
+        let names: Vec<&str> = found.iter().map(RelPath::as_str).collect();
+        assert_eq!(names, ["seq/b-10.cgeo", "seq/b-2.cgeo"]);
+        assert!(expand_glob(&resolver, "s*/b.cgeo").is_err());
+        assert!(expand_glob(&resolver, "none/*.cgeo").is_err());
+        assert!(expand_glob(&resolver, "seq/*.none").unwrap().is_empty());
     }
 }

@@ -1,24 +1,27 @@
 //! What a build remembers between runs, under `OUT/.kiln/`:
 //!
 //! - `journal`: one record per finished job (its key, what went into the
-//!   key, its outputs with size, SHA-256 and modification time), appended
-//!   only after the job's outputs were renamed into place. The last record
-//!   of an id wins. Each record is framed with its length and a checksum,
-//!   so a torn last record (kiln killed mid-append) is ignored and the job
-//!   just rebuilds. Rewritten compactly when a quarter of it is stale.
+//!   key, its outputs with size, BLAKE3, SHA-256 and modification time),
+//!   appended only after the job's outputs were committed. Records are
+//!   keyed by kind and id; the last record of a key wins. Each record is
+//!   framed with its length and a checksum, so a torn last record (kiln
+//!   killed mid-append) is ignored and the job just rebuilds. Rewritten
+//!   compactly when a quarter of it is stale, or when records are dropped.
 //! - `files`: the content-hash cache, path -> (size, mtime, inode, BLAKE3),
 //!   so a no-op build only stats its inputs. The cache never decides
 //!   freshness by itself: a changed stat means re-hashing, and the content
 //!   hash decides. Entries for files modified in the last two seconds are
 //!   not kept (a write in the same timestamp tick could go unseen).
-//! - `manifests`: each manifest's parsed form, by the BLAKE3 of its text,
-//!   so an unchanged manifest is not parsed again.
-//! - `plan`: the last plan's jobs (id, settings digest, outputs), by the
-//!   hash of the manifests it came from, so a no-op build need not plan.
+//! - `plan`: the last plan's jobs (kind, id, settings digest, outputs,
+//!   globs with their matches), by the hash of the manifests it came from,
+//!   so a no-op build need not parse or plan.
 //! - `lock`: held for the whole build (see `engine`).
 //!
-//! All are in kiln's own state encoding (`wire`), tied to the kiln version
-//! that wrote them. Losing or corrupting any of these only costs a rebuild.
+//! The values are plain structs encoded by serde (postcard): no codec is
+//! written by hand, so a field added to a record is stored with it. Each
+//! file is an envelope (magic, kiln's version, the BLAKE3 of the body), so
+//! a file from another kiln version or a corrupted one is never trusted.
+//! Losing or corrupting any of these only costs a rebuild.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -26,29 +29,78 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use serde::{Deserialize, Serialize};
+
 use super::fingerprint::{self, InputHash, KeyParts};
 use super::input::{self, ReadError};
+use super::job::Glob;
 use super::out_dir::Folder;
 use super::paths::{FileSig, RelPath};
-use super::wire::{self, Reader, Writer};
 
 pub const STATE_DIR: &str = ".kiln";
 const JOURNAL: &str = "journal";
 const FILES: &str = "files";
-const MANIFESTS: &str = "manifests";
-const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN1";
-const FILES_MAGIC: &[u8; 8] = b"KILNFIL1";
-const MANIFESTS_MAGIC: &[u8; 8] = b"KILNMAN1";
 const PLAN: &str = "plan";
-const PLAN_MAGIC: &[u8; 8] = b"KILNPLN1";
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN2";
+const FILES_MAGIC: &[u8; 8] = b"KILNFIL2";
+const PLAN_MAGIC: &[u8; 8] = b"KILNPLN2";
 /// The lock file's name.
 pub const LOCK: &str = "lock";
-/// Every file kiln keeps in its state folder (what `clean` may remove).
-pub const STATE_FILES: [&str; 5] = [JOURNAL, FILES, MANIFESTS, PLAN, LOCK];
+/// Every file kiln keeps in its state folder (what `clean` may remove);
+/// `manifests` is the parsed-manifest cache of kiln 0.1 before issue 6.
+pub const STATE_FILES: [&str; 5] = [JOURNAL, FILES, PLAN, LOCK, "manifests"];
 
 /// Largest state file kiln reads back: 1 GiB is millions of jobs' records.
 /// A larger one is treated as missing (it only costs a rebuild).
 pub const MAX_STATE_BYTES: u64 = 1 << 30;
+
+/// Encodes a state value.
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    postcard::to_allocvec(value).expect("state values serialize")
+}
+
+/// Decodes a state value that must fill `bytes` exactly.
+fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Option<T> {
+    match postcard::take_from_bytes(bytes) {
+        Ok((value, [])) => Some(value),
+        _ => None,
+    }
+}
+
+/// `body` in the envelope of a state file of kind `magic`.
+fn seal(magic: &[u8; 8], body: &[u8]) -> Vec<u8> {
+    let mut file = header(magic);
+    file.extend_from_slice(blake3::hash(body).as_bytes());
+    file.extend_from_slice(body);
+    file
+}
+
+/// Magic, then kiln's version with its length.
+fn header(magic: &[u8; 8]) -> Vec<u8> {
+    let mut file = magic.to_vec();
+    file.push(u8::try_from(crate::VERSION.len()).expect("a short version"));
+    file.extend_from_slice(crate::VERSION.as_bytes());
+    file
+}
+
+/// What follows the header, if `file` starts with this kind's header.
+fn after_header<'a>(magic: &[u8; 8], file: &'a [u8]) -> Option<&'a [u8]> {
+    file.strip_prefix(header(magic).as_slice())
+}
+
+/// The body of a state file, if it is of kind `magic`, was written by this
+/// kiln version and is intact.
+fn open<'a>(magic: &[u8; 8], file: &'a [u8]) -> Option<&'a [u8]> {
+    let rest = after_header(magic, file)?;
+    let (sum, body) = rest.split_at_checked(32)?;
+    (blake3::hash(body).as_bytes() == sum).then_some(body)
+}
+
+/// Reads a state file's value; `None` if missing, unreadable or stale.
+fn load<T: for<'a> Deserialize<'a>>(state_dir: &Folder, name: &str, magic: &[u8; 8]) -> Option<T> {
+    let file = state_dir.read(name, MAX_STATE_BYTES)?;
+    decode(open(magic, &file)?)
+}
 
 /// path (relative to the root) -> (stat signature, BLAKE3 of the content).
 #[derive(Default)]
@@ -60,12 +112,8 @@ pub struct HashCache {
 impl HashCache {
     /// Loads the cache; a missing or unreadable one is empty.
     pub fn load(state_dir: &Folder) -> HashCache {
-        let file = state_dir.read(FILES, MAX_STATE_BYTES).unwrap_or_default();
-        let entries = wire::open(FILES_MAGIC, &file)
-            .and_then(decode_files)
-            .unwrap_or_default();
         HashCache {
-            entries,
+            entries: load(state_dir, FILES, FILES_MAGIC).unwrap_or_default(),
             changed: false,
         }
     }
@@ -111,34 +159,9 @@ impl HashCache {
         if !self.changed {
             return Ok(());
         }
-        let mut w = Writer::default();
-        w.var(self.entries.len() as u64);
-        for (path, (sig, hash)) in &self.entries {
-            w.str(path.as_str());
-            w.u64(sig.size);
-            w.u64(sig.mtime_ns);
-            w.u64(sig.inode);
-            w.hash(hash);
-        }
-        state_dir.write_atomic(FILES, &wire::seal(FILES_MAGIC, &w.buf))?;
+        state_dir.write_atomic(FILES, &seal(FILES_MAGIC, &encode(&self.entries)))?;
         Ok(())
     }
-}
-
-fn decode_files(body: &[u8]) -> Option<BTreeMap<RelPath, (FileSig, [u8; 32])>> {
-    let mut r = Reader::new(body);
-    let n = r.count(58)?;
-    let mut entries = BTreeMap::new();
-    for _ in 0..n {
-        let path = RelPath::parse(r.str()?).ok()?;
-        let sig = FileSig {
-            size: r.u64()?,
-            mtime_ns: r.u64()?,
-            inode: r.u64()?,
-        };
-        entries.insert(path, (sig, r.hash()?));
-    }
-    r.is_empty().then_some(entries)
 }
 
 /// Modified within the last two seconds: the timestamp may not yet tell
@@ -150,85 +173,25 @@ fn is_racy(sig: FileSig) -> bool {
     now_ns.saturating_sub(sig.mtime_ns) < 2_000_000_000
 }
 
-/// Parsed manifests by the BLAKE3 of their text (see `manifest::encode_parsed`).
-#[derive(Default)]
-pub struct ManifestCache {
-    /// Entries from the file not (yet) used by this build.
-    unused: BTreeMap<[u8; 32], Vec<u8>>,
-    used: BTreeMap<[u8; 32], Vec<u8>>,
-    added: bool,
-}
-
-impl ManifestCache {
-    /// Loads the cache (no lock needed: the file is replaced atomically and
-    /// checksummed); a missing or unreadable one is empty.
-    pub fn load(state_dir: &Folder) -> ManifestCache {
-        let file = state_dir
-            .read(MANIFESTS, MAX_STATE_BYTES)
-            .unwrap_or_default();
-        let unused = wire::open(MANIFESTS_MAGIC, &file)
-            .and_then(|body| {
-                let mut r = Reader::new(body);
-                let n = r.count(33)?;
-                let mut entries = BTreeMap::new();
-                for _ in 0..n {
-                    entries.insert(r.hash()?, r.bytes()?.to_vec());
-                }
-                r.is_empty().then_some(entries)
-            })
-            .unwrap_or_default();
-        ManifestCache {
-            unused,
-            ..ManifestCache::default()
-        }
-    }
-
-    /// The parsed form of the manifest whose text hashes to `text_hash`.
-    pub fn get(&mut self, text_hash: &[u8; 32]) -> Option<&[u8]> {
-        if let Some(bytes) = self.unused.remove(text_hash) {
-            self.used.insert(*text_hash, bytes);
-        }
-        self.used.get(text_hash).map(Vec::as_slice)
-    }
-
-    pub fn put(&mut self, text_hash: [u8; 32], parsed: Vec<u8>) {
-        self.used.insert(text_hash, parsed);
-        self.added = true;
-    }
-
-    /// Keeps the entries this build used, if that differs from the file.
-    pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
-        if !self.added && self.unused.is_empty() {
-            return Ok(());
-        }
-        let mut w = Writer::default();
-        w.var(self.used.len() as u64);
-        for (hash, bytes) in &self.used {
-            w.hash(hash);
-            w.bytes(bytes);
-        }
-        let sealed = wire::seal(MANIFESTS_MAGIC, &w.buf);
-        state_dir.write_atomic(MANIFESTS, &sealed)?;
-        Ok(())
-    }
-}
-
 /// What the freshness check needs of a planned job.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Planned {
-    pub id: String,
     pub kind: String,
+    pub id: String,
     pub manifest: String,
     /// `fingerprint::digest` of the job.
     pub digest: [u8; 32],
     /// Relative to the output folder.
     pub outputs: Vec<RelPath>,
+    /// The job's globs and what they matched: the no-op path expands them
+    /// again, since a new match changes the digest.
+    pub globs: Vec<Glob>,
 }
 
 /// The last plan made from a given set of manifest texts: with it, a build
 /// whose manifests are unchanged can decide that every job is fresh without
 /// planning at all (see `engine::try_noop`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanSummary {
     /// `manifests_hash` of the manifests the plan was made from.
     pub manifests: [u8; 32],
@@ -237,47 +200,11 @@ pub struct PlanSummary {
 
 impl PlanSummary {
     pub fn load(state_dir: &Folder) -> Option<PlanSummary> {
-        let file = state_dir.read(PLAN, MAX_STATE_BYTES)?;
-        let mut r = Reader::new(wire::open(PLAN_MAGIC, &file)?);
-        let manifests = r.hash()?;
-        let n = r.count(39)?;
-        let mut jobs = Vec::with_capacity(n);
-        for _ in 0..n {
-            let id = r.string()?;
-            let kind = r.string()?;
-            let manifest = r.string()?;
-            let digest = r.hash()?;
-            let n_outputs = r.count(2)?;
-            let mut outputs = Vec::with_capacity(n_outputs);
-            for _ in 0..n_outputs {
-                outputs.push(RelPath::parse(r.str()?).ok()?);
-            }
-            jobs.push(Planned {
-                id,
-                kind,
-                manifest,
-                digest,
-                outputs,
-            });
-        }
-        r.is_empty().then_some(PlanSummary { manifests, jobs })
+        load(state_dir, PLAN, PLAN_MAGIC)
     }
 
     pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
-        let mut w = Writer::default();
-        w.hash(&self.manifests);
-        w.var(self.jobs.len() as u64);
-        for j in &self.jobs {
-            w.str(&j.id);
-            w.str(&j.kind);
-            w.str(&j.manifest);
-            w.hash(&j.digest);
-            w.var(j.outputs.len() as u64);
-            for o in &j.outputs {
-                w.str(o.as_str());
-            }
-        }
-        state_dir.write_atomic(PLAN, &wire::seal(PLAN_MAGIC, &w.buf))?;
+        state_dir.write_atomic(PLAN, &seal(PLAN_MAGIC, &encode(self)))?;
         Ok(())
     }
 }
@@ -295,18 +222,23 @@ pub fn manifests_hash<'a>(manifests: impl Iterator<Item = (&'a str, &'a str)>) -
 }
 
 /// An output as the job left it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutputRecord {
     /// Relative to the output folder.
-    pub path: String,
+    pub path: RelPath,
     pub bytes: u64,
+    pub blake3: [u8; 32],
     pub sha256: [u8; 32],
     pub mtime_ns: u64,
 }
 
+/// A job's key in the journal.
+pub type JobKey = (String, String);
+
 /// The record of a finished job.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {
+    pub kind: String,
     pub id: String,
     pub key: [u8; 32],
     /// `KeyParts::digest` of the job as it was built.
@@ -314,8 +246,7 @@ pub struct Record {
     /// Every file the job read, in the order read, with its content hash.
     pub inputs: Vec<InputHash>,
     pub outputs: Vec<OutputRecord>,
-    /// The job's `KeyParts` in the state encoding, decoded only to explain
-    /// a rebuild.
+    /// The job's `KeyParts` encoded, decoded only to explain a rebuild.
     detail: Vec<u8>,
 }
 
@@ -328,114 +259,43 @@ impl Record {
     ) -> Record {
         let digest = parts.digest();
         Record {
+            kind: parts.kind.clone(),
             id,
             key: fingerprint::key(&digest, &inputs),
             digest,
             inputs,
             outputs,
-            detail: encode_parts(parts),
+            detail: encode(parts),
         }
+    }
+
+    pub fn job_key(&self) -> JobKey {
+        (self.kind.clone(), self.id.clone())
     }
 
     /// What the job was, if the record says so legibly.
     pub fn parts(&self) -> Option<KeyParts> {
-        decode_parts(&self.detail)
-    }
-
-    fn encode(&self, w: &mut Writer) {
-        w.str(&self.id);
-        w.hash(&self.key);
-        w.hash(&self.digest);
-        w.var(self.inputs.len() as u64);
-        for (path, hash) in &self.inputs {
-            w.str(path.as_str());
-            w.hash(hash);
-        }
-        w.var(self.outputs.len() as u64);
-        for o in &self.outputs {
-            w.str(&o.path);
-            w.u64(o.bytes);
-            w.hash(&o.sha256);
-            w.u64(o.mtime_ns);
-        }
-        w.bytes(&self.detail);
-    }
-
-    fn decode(r: &mut Reader) -> Option<Record> {
-        let id = r.string()?;
-        let key = r.hash()?;
-        let digest = r.hash()?;
-        let n_inputs = r.count(34)?;
-        let mut inputs = Vec::with_capacity(n_inputs);
-        for _ in 0..n_inputs {
-            inputs.push((RelPath::parse(r.str()?).ok()?, r.hash()?));
-        }
-        let n_outputs = r.count(32)?;
-        let mut outputs = Vec::with_capacity(n_outputs);
-        for _ in 0..n_outputs {
-            outputs.push(OutputRecord {
-                path: r.string()?,
-                bytes: r.u64()?,
-                sha256: r.hash()?,
-                mtime_ns: r.u64()?,
-            });
-        }
-        Some(Record {
-            id,
-            key,
-            digest,
-            inputs,
-            outputs,
-            detail: r.bytes()?.to_vec(),
-        })
+        decode(&self.detail)
     }
 
     /// The record framed for the journal: length, checksum, body.
     fn frame(&self) -> Vec<u8> {
-        let mut body = Writer::default();
-        self.encode(&mut body);
-        let mut w = Writer::default();
-        w.var(body.buf.len() as u64);
-        w.u32(crc32fast::hash(&body.buf));
-        w.buf.extend_from_slice(&body.buf);
-        w.buf
+        let body = encode(self);
+        let mut frame = Vec::with_capacity(body.len() + 8);
+        frame.extend_from_slice(
+            &u32::try_from(body.len())
+                .expect("a record under 4 GiB")
+                .to_le_bytes(),
+        );
+        frame.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        frame.extend_from_slice(&body);
+        frame
     }
-}
-
-fn encode_parts(parts: &KeyParts) -> Vec<u8> {
-    let mut w = Writer::default();
-    w.str(&parts.kind);
-    w.u32(parts.kind_version);
-    w.str(&parts.kiln_version);
-    w.var(parts.settings.len() as u64);
-    for (name, value) in &parts.settings {
-        w.str(name);
-        w.str(value);
-    }
-    w.buf
-}
-
-fn decode_parts(bytes: &[u8]) -> Option<KeyParts> {
-    let mut r = Reader::new(bytes);
-    let kind = r.string()?;
-    let kind_version = r.u32()?;
-    let kiln_version = r.string()?;
-    let n = r.count(3)?;
-    let mut settings = Vec::with_capacity(n);
-    for _ in 0..n {
-        settings.push((r.string()?, r.string()?));
-    }
-    r.is_empty().then_some(KeyParts {
-        kind,
-        kind_version,
-        kiln_version,
-        settings,
-    })
 }
 
 /// The job records, and the open journal to append to.
 pub struct Journal {
-    pub records: BTreeMap<String, Record>,
+    pub records: BTreeMap<JobKey, Record>,
     n_frames: usize,
     /// False when the file is missing, from another kiln version, or ends
     /// in a torn record: the first append then rewrites it whole.
@@ -450,16 +310,13 @@ impl Journal {
         let mut records = BTreeMap::new();
         let mut n_frames = 0;
         let mut appendable = false;
-        let mut r = Reader::new(&bytes);
-        let header_ok = r.take_exact(JOURNAL_MAGIC.len()) == Some(JOURNAL_MAGIC.as_slice())
-            && r.str() == Some(crate::VERSION);
-        if header_ok {
+        if let Some(mut rest) = after_header(JOURNAL_MAGIC, &bytes) {
             appendable = true;
-            while !r.is_empty() {
-                match read_frame(&mut r) {
+            while !rest.is_empty() {
+                match read_frame(&mut rest) {
                     Some(record) => {
                         n_frames += 1;
-                        records.insert(record.id.clone(), record);
+                        records.insert(record.job_key(), record);
                     }
                     None => {
                         appendable = false;
@@ -479,7 +336,7 @@ impl Journal {
     /// Appends a record. Call only after the record's outputs are in place.
     pub fn append(&mut self, state_dir: &Folder, record: Record) -> io::Result<()> {
         let frame = record.frame();
-        self.records.insert(record.id.clone(), record);
+        self.records.insert(record.job_key(), record);
         if !self.appendable {
             // Start over with every record we trust.
             self.file = None;
@@ -498,6 +355,21 @@ impl Journal {
         Ok(())
     }
 
+    /// Drops the records of `keys` (jobs gone from the manifests); the
+    /// journal is rewritten without them.
+    pub fn drop_records(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        for key in keys {
+            self.records.remove(key);
+        }
+        self.file = None;
+        self.rewrite(state_dir)?;
+        self.appendable = true;
+        Ok(())
+    }
+
     /// Rewrites the journal with one record per job when a quarter of its
     /// records are superseded.
     pub fn compact_if_large(&mut self, state_dir: &Folder) -> io::Result<()> {
@@ -509,27 +381,26 @@ impl Journal {
     }
 
     fn rewrite(&mut self, state_dir: &Folder) -> io::Result<()> {
-        let mut w = Writer::default();
-        w.buf.extend_from_slice(JOURNAL_MAGIC);
-        w.str(crate::VERSION);
+        let mut file = header(JOURNAL_MAGIC);
         for record in self.records.values() {
-            w.buf.extend_from_slice(&record.frame());
+            file.extend_from_slice(&record.frame());
         }
-        state_dir.write_atomic(JOURNAL, &w.buf)?;
+        state_dir.write_atomic(JOURNAL, &file)?;
         self.n_frames = self.records.len();
         Ok(())
     }
 }
 
-fn read_frame(r: &mut Reader) -> Option<Record> {
-    let len = usize::try_from(r.var()?).ok()?;
-    let crc = r.u32()?;
-    let mut body = Reader::new(r.take_exact(len)?);
-    if crc32fast::hash(body.remaining()) != crc {
+fn read_frame(rest: &mut &[u8]) -> Option<Record> {
+    let (len, tail) = rest.split_first_chunk::<4>()?;
+    let (crc, tail) = tail.split_first_chunk::<4>()?;
+    let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
+    let (body, tail) = tail.split_at_checked(len)?;
+    *rest = tail;
+    if crc32fast::hash(body) != u32::from_le_bytes(*crc) {
         return None;
     }
-    let record = Record::decode(&mut body)?;
-    body.is_empty().then_some(record)
+    decode(body)
 }
 
 pub fn to_hex(bytes: &[u8]) -> String {
@@ -559,12 +430,21 @@ mod tests {
             &parts,
             vec![(RelPath::parse("s/a.glb").unwrap(), [1; 32])],
             vec![OutputRecord {
-                path: "poses/x.ospc".into(),
+                path: RelPath::parse("poses/x.ospc").unwrap(),
                 bytes: 3,
+                blake3: [6; 32],
                 sha256: [7; 32],
                 mtime_ns: 9,
             }],
         )
+    }
+
+    fn key(id: &str) -> JobKey {
+        ("k".into(), id.into())
+    }
+
+    fn ids(j: &Journal) -> Vec<&str> {
+        j.records.keys().map(|(_, id)| id.as_str()).collect()
     }
 
     #[test]
@@ -582,14 +462,14 @@ mod tests {
         for cut in 1..two {
             fs::write(&path, &full[..full.len() - cut]).unwrap();
             let j = Journal::load(&state);
-            assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one"], "cut {cut}");
-            assert_eq!(j.records["one"], rec("one"));
+            assert_eq!(ids(&j), ["one"], "cut {cut}");
+            assert_eq!(j.records[&key("one")], rec("one"));
         }
         let mut j = Journal::load(&state);
         j.append(&state, rec("three")).unwrap();
         let j = Journal::load(&state);
-        assert_eq!(j.records.keys().collect::<Vec<_>>(), ["one", "three"]);
-        assert_eq!(j.records["one"].parts().unwrap().settings[0].1, "1");
+        assert_eq!(ids(&j), ["one", "three"]);
+        assert_eq!(j.records[&key("one")].parts().unwrap().settings[0].1, "1");
     }
 
     #[test]
@@ -616,6 +496,10 @@ mod tests {
             jobs: vec![Planned {
                 id: "a".into(),
                 kind: "pose_cache".into(),
+                globs: vec![Glob {
+                    pattern: "s/*.glb".into(),
+                    matches: vec![RelPath::parse("s/a.glb").unwrap()],
+                }],
                 manifest: "manifests/m.yaml".into(),
                 digest: [4; 32],
                 outputs: vec![RelPath::parse("poses/a.ospc").unwrap()],

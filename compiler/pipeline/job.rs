@@ -1,0 +1,467 @@
+//! A planned job, and `JobIo`: the only way a kind's run reads a file or
+//! writes an output.
+//!
+//! Inputs stream: [`JobIo::open`] gives an [`InputFile`] that hashes the
+//! file (BLAKE3) as it is read, in order, exactly once, and can also be
+//! read at any offset (a byte range before the hashed point is read again,
+//! one past it is hashed on the way). [`JobIo::finish`] hashes whatever the
+//! job did not read and records the file, with its hash, for the job's key.
+//! A file that changes while it is read fails the job.
+//!
+//! Outputs stream too: [`JobIo::create`] gives an [`OutputFile`] onto a
+//! temporary file beside the output's final place, hashed (BLAKE3 and
+//! SHA-256) as it is written through a fixed buffer. Nothing is renamed
+//! here: the engine commits the whole set once the run has succeeded (see
+//! `engine::commit`), or discards it.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use super::input::{self, ReadError};
+use super::kinds::Spec;
+use super::manifest::Pos;
+use super::out_dir::{Folder, OutTree};
+use super::paths::{FileSig, RelPath, Resolver};
+
+/// Largest input file any job kind reads (each kind passes its own limit
+/// to [`JobIo::open`]); hashing an input for freshness stops here.
+pub const MAX_INPUT_BYTES: u64 = 1 << 40;
+
+/// Bytes an output is buffered by before they go to its file.
+const WRITE_BUFFER_BYTES: usize = 1 << 20;
+/// Bytes hashed at a time when an input is read past, or finished.
+const HASH_BUFFER_BYTES: usize = 1 << 20;
+
+/// One job: what a manifest entry says to build, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Unique within its kind.
+    pub id: String,
+    /// The manifest (relative to the root) and the entry's position.
+    pub manifest: String,
+    pub pos: Pos,
+    /// The files the run must write.
+    pub outputs: Outputs,
+    /// The input files planning declared (the manifest names them), glob
+    /// matches included, in the order declared. Part of the settings, so a
+    /// new file matching a glob changes the job's key.
+    pub inputs: Vec<RelPath>,
+    /// The globs among the declared inputs, each with what it matched.
+    pub globs: Vec<Glob>,
+    /// The kind's own settings.
+    pub spec: Spec,
+}
+
+/// A declared glob and the files it matched, in sorted byte order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Glob {
+    pub pattern: String,
+    pub matches: Vec<RelPath>,
+}
+
+/// The outputs a job declares at plan time, relative to the output folder.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Outputs {
+    /// Every file the run must write, in a fixed order.
+    pub files: Vec<RelPath>,
+    /// The index among `files` (`manifest.json`, `level.json`): committed
+    /// last, and removed first, so whenever it is present it describes
+    /// exactly the files beside it.
+    pub index: Option<RelPath>,
+}
+
+impl Outputs {
+    /// One output file, no index.
+    pub fn one(file: RelPath) -> Outputs {
+        Outputs {
+            files: vec![file],
+            index: None,
+        }
+    }
+}
+
+impl Job {
+    pub fn kind(&self) -> &'static str {
+        self.spec.kind()
+    }
+
+    /// The kind's version: bumped whenever its output bytes change.
+    pub fn kind_version(&self) -> u32 {
+        self.spec.version()
+    }
+
+    /// Every setting by name, in canonical text, in a fixed order: the
+    /// kind's entry as serialized (every field: serde leaves none out),
+    /// then the declared outputs and inputs.
+    pub fn settings(&self) -> Vec<(String, String)> {
+        let mut settings = match self.spec.settings() {
+            serde_json::Value::Object(fields) => fields
+                .into_iter()
+                .map(|(name, value)| (name, value.to_string()))
+                .collect(),
+            other => vec![("settings".to_string(), other.to_string())],
+        };
+        let text = |v: serde_json::Result<String>| v.expect("paths serialize");
+        settings.push(("outputs".into(), text(serde_json::to_string(&self.outputs))));
+        settings.push(("inputs".into(), text(serde_json::to_string(&self.inputs))));
+        settings
+    }
+
+    /// Where an error found while running points: `pos`, or the entry when
+    /// the manifest did not write that setting.
+    pub fn blame(&self, pos: Pos) -> Pos {
+        if pos.line == 0 { self.pos } else { pos }
+    }
+}
+
+/// Why a job failed, and where in the manifest the problem was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobError {
+    /// The setting's position (0:0: the entry itself).
+    pub pos: Pos,
+    pub message: String,
+}
+
+impl JobError {
+    /// An error about the setting written at `pos` (a field's `At::pos`).
+    pub fn at(pos: Pos, message: impl Into<String>) -> JobError {
+        JobError {
+            pos,
+            message: message.into(),
+        }
+    }
+
+    /// An error about the job as a whole.
+    pub fn job(message: impl Into<String>) -> JobError {
+        JobError::at(Pos::default(), message)
+    }
+}
+
+/// A file a job read, and the BLAKE3 hash of its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputRead {
+    pub path: RelPath,
+    pub hash: [u8; 32],
+    /// The file's stat signature (it held still while read), for the hash
+    /// cache.
+    pub sig: FileSig,
+}
+
+/// An output written to its temporary file, waiting to be committed.
+pub struct Staged {
+    pub path: RelPath,
+    /// The folder it goes in and its name there.
+    pub folder: Arc<Folder>,
+    pub name: String,
+    pub bytes: u64,
+    pub blake3: [u8; 32],
+    pub sha256: [u8; 32],
+    /// Of the temporary file; a rename keeps it.
+    pub sig: FileSig,
+}
+
+/// What a job reads and writes, through the engine.
+pub struct JobIo<'a> {
+    resolver: &'a Resolver,
+    tree: &'a OutTree,
+    outputs: &'a Outputs,
+    reads: Vec<InputRead>,
+    /// Inputs opened and not yet finished.
+    open_inputs: usize,
+    /// Temporary files created, closed or not (to discard on failure).
+    created: Vec<(Arc<Folder>, String, RelPath)>,
+    staged: Vec<Staged>,
+}
+
+impl<'a> JobIo<'a> {
+    pub fn new(resolver: &'a Resolver, tree: &'a OutTree, outputs: &'a Outputs) -> JobIo<'a> {
+        JobIo {
+            resolver,
+            tree,
+            outputs,
+            reads: Vec::new(),
+            open_inputs: 0,
+            created: Vec::new(),
+            staged: Vec::new(),
+        }
+    }
+
+    /// Opens a file under the root (a regular file of at most `limit`
+    /// bytes); `pos` is the setting that named it.
+    pub fn open(&mut self, path: &RelPath, pos: Pos, limit: u64) -> Result<InputFile, JobError> {
+        let (real, _) = self
+            .resolver
+            .resolve(path)
+            .map_err(|e| JobError::at(pos, e))?;
+        let fail = |e: ReadError| JobError::at(pos, format!("{path}: {e}"));
+        let (file, meta) = input::open_regular(&real, limit).map_err(fail)?;
+        self.open_inputs += 1;
+        Ok(InputFile {
+            path: path.clone(),
+            pos,
+            file,
+            len: meta.len(),
+            sig: FileSig::of(&meta),
+            hasher: blake3::Hasher::new(),
+            hashed: 0,
+        })
+    }
+
+    /// Hashes the rest of `input`, checks that it held still while read,
+    /// and records it as an input of the job.
+    pub fn finish(&mut self, mut input: InputFile) -> Result<(), JobError> {
+        input.hash_to(input.len)?;
+        let after = input.file.metadata().map(|m| FileSig::of(&m));
+        if after.ok() != Some(input.sig) {
+            return Err(JobError::at(
+                input.pos,
+                format!(
+                    "{} changed while kiln read it; build again once it is written",
+                    input.path
+                ),
+            ));
+        }
+        self.open_inputs -= 1;
+        self.reads.push(InputRead {
+            path: input.path,
+            hash: *input.hasher.finalize().as_bytes(),
+            sig: input.sig,
+        });
+        Ok(())
+    }
+
+    /// The whole of a file under the root of at most `limit` bytes, read
+    /// and recorded.
+    pub fn read(&mut self, path: &RelPath, pos: Pos, limit: u64) -> Result<Vec<u8>, JobError> {
+        let mut input = self.open(path, pos, limit)?;
+        let bytes = input.read_all()?;
+        self.finish(input)?;
+        Ok(bytes)
+    }
+
+    /// Creates the output `path` (one the job declared, once), as a
+    /// temporary file beside its final place.
+    pub fn create(&mut self, path: &RelPath) -> Result<OutputFile, JobError> {
+        if !self.outputs.files.contains(path) {
+            return Err(JobError::job(format!(
+                "the job writes {path}, which it did not declare (a bug in kiln)"
+            )));
+        }
+        if self.created.iter().any(|(_, _, p)| p == path) {
+            return Err(JobError::job(format!(
+                "the job writes {path} twice (a bug in kiln)"
+            )));
+        }
+        let io_error = |e: io::Error| JobError::job(format!("{path}: {e}"));
+        let (folder, name) = self.tree.create_folder_of(path).map_err(io_error)?;
+        let file = folder.create_temp(name).map_err(io_error)?;
+        self.created
+            .push((folder.clone(), name.to_string(), path.clone()));
+        Ok(OutputFile {
+            path: path.clone(),
+            folder,
+            name: name.to_string(),
+            file: BufWriter::with_capacity(WRITE_BUFFER_BYTES, file),
+            blake3: blake3::Hasher::new(),
+            sha256: Sha256::new(),
+            bytes: 0,
+        })
+    }
+
+    /// Flushes `output` and stages it for the commit.
+    pub fn close(&mut self, output: OutputFile) -> Result<(), JobError> {
+        let path = output.path.clone();
+        let io_error = |e: io::Error| JobError::job(format!("{path}: {e}"));
+        let file = output
+            .file
+            .into_inner()
+            .map_err(|e| io_error(e.into_error()))?;
+        let sig = FileSig::of(&file.metadata().map_err(io_error)?);
+        self.staged.push(Staged {
+            path: output.path,
+            folder: output.folder,
+            name: output.name,
+            bytes: output.bytes,
+            blake3: *output.blake3.finalize().as_bytes(),
+            sha256: output.sha256.finalize().into(),
+            sig,
+        });
+        Ok(())
+    }
+
+    /// Writes the whole output `path` from memory.
+    pub fn write(&mut self, path: &RelPath, bytes: &[u8]) -> Result<(), JobError> {
+        let mut out = self.create(path)?;
+        out.write_all(bytes)
+            .map_err(|e| JobError::job(format!("{path}: {e}")))?;
+        self.close(out)
+    }
+
+    /// After a successful run: every input finished and exactly the
+    /// declared outputs staged. The reads and the staged outputs, in the
+    /// order declared.
+    pub fn complete(&mut self) -> Result<(Vec<InputRead>, Vec<Staged>), JobError> {
+        if self.open_inputs != 0 {
+            return Err(JobError::job(format!(
+                "{} input(s) opened and not finished (a bug in kiln)",
+                self.open_inputs
+            )));
+        }
+        let missing: Vec<&str> = self
+            .outputs
+            .files
+            .iter()
+            .filter(|f| !self.staged.iter().any(|s| s.path == **f))
+            .map(RelPath::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(JobError::job(format!(
+                "the job did not write {} (a bug in kiln)",
+                missing.join(", ")
+            )));
+        }
+        let mut staged = std::mem::take(&mut self.staged);
+        staged.sort_by_key(|s| self.outputs.files.iter().position(|f| *f == s.path));
+        self.created.clear();
+        Ok((std::mem::take(&mut self.reads), staged))
+    }
+}
+
+impl Drop for JobIo<'_> {
+    /// A job that failed (or did not complete) leaves no temporary file.
+    fn drop(&mut self) {
+        for (folder, name, _) in &self.created {
+            folder.discard_temp(name);
+        }
+    }
+}
+
+/// An input being read (see the module's notes).
+pub struct InputFile {
+    path: RelPath,
+    pos: Pos,
+    file: File,
+    len: u64,
+    sig: FileSig,
+    hasher: blake3::Hasher,
+    /// Bytes `[0, hashed)` are hashed.
+    hashed: u64,
+}
+
+impl InputFile {
+    /// The file's size when it was opened.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn path(&self) -> &RelPath {
+        &self.path
+    }
+
+    fn error(&self, e: impl std::fmt::Display) -> JobError {
+        JobError::at(self.pos, format!("{}: {e}", self.path))
+    }
+
+    /// Fills `buf` with the bytes at `offset`.
+    pub fn read_exact_at(&mut self, offset: u64, buf: &mut [u8]) -> Result<(), JobError> {
+        let end = offset
+            .checked_add(buf.len() as u64)
+            .filter(|&end| end <= self.len)
+            .ok_or_else(|| {
+                self.error(format_args!(
+                    "reading {} bytes at byte {offset} goes past its end ({} bytes)",
+                    buf.len(),
+                    self.len
+                ))
+            })?;
+        if end <= self.hashed {
+            return self.pread(offset, buf);
+        }
+        // Hash up to `offset` first if there is a gap, then hash the new
+        // part of `buf` as it is read.
+        self.hash_to(offset)?;
+        let split = usize::try_from(self.hashed - offset).expect("within buf");
+        self.pread(offset, &mut buf[..split])?;
+        let hashed = self.hashed;
+        self.pread(hashed, &mut buf[split..])?;
+        self.hasher.update(&buf[split..]);
+        self.hashed = end;
+        Ok(())
+    }
+
+    /// The whole file (opened under a limit the caller chose for files
+    /// held in memory).
+    pub fn read_all(&mut self) -> Result<Vec<u8>, JobError> {
+        let len = usize::try_from(self.len).map_err(|_| self.error("too large for memory"))?;
+        let mut bytes = vec![0; len];
+        self.read_exact_at(0, &mut bytes)?;
+        Ok(bytes)
+    }
+
+    fn pread(&self, offset: u64, buf: &mut [u8]) -> Result<(), JobError> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(offset))
+            .and_then(|_| file.read_exact(buf))
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::UnexpectedEof => self
+                    .error("it became shorter while kiln read it; build again once it is written"),
+                _ => self.error(e),
+            })
+    }
+
+    /// Hashes bytes `[hashed, to)` through a fixed buffer.
+    fn hash_to(&mut self, to: u64) -> Result<(), JobError> {
+        if to <= self.hashed {
+            return Ok(());
+        }
+        let mut buf = vec![0; HASH_BUFFER_BYTES.min((to - self.hashed) as usize)];
+        while self.hashed < to {
+            let n = buf.len().min((to - self.hashed) as usize);
+            self.pread(self.hashed, &mut buf[..n])?;
+            self.hasher.update(&buf[..n]);
+            self.hashed += n as u64;
+        }
+        Ok(())
+    }
+}
+
+/// An output being written (see the module's notes).
+pub struct OutputFile {
+    path: RelPath,
+    folder: Arc<Folder>,
+    name: String,
+    file: BufWriter<File>,
+    blake3: blake3::Hasher,
+    sha256: Sha256,
+    bytes: u64,
+}
+
+impl OutputFile {
+    pub fn path(&self) -> &RelPath {
+        &self.path
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.blake3.update(&buf[..n]);
+        self.sha256.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}

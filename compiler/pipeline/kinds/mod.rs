@@ -1,0 +1,107 @@
+//! Job kinds. Each kind is one module that owns its whole vertical:
+//!
+//! - `KIND` (its name in reports and keys) and `VERSION` (goes into its
+//!   key; bumped whenever its output bytes would change);
+//! - `Entry`: its manifest entry, one `At<T>` field per setting (serde, with
+//!   positions), defaults written next to the field that takes them. The
+//!   entry is also the job's settings: serialized, it is the key's text, so
+//!   a new field cannot be left out of the key;
+//! - `plan(&Entry, &mut Planner) -> Option<Outputs>`: every check that can
+//!   be made without running, the declared inputs (through the planner) and
+//!   the declared outputs;
+//! - `run(&Entry, &mut JobIo) -> Result<(), JobError>`: reads through
+//!   `JobIo`, writes exactly the declared outputs, blames a setting by its
+//!   field's position.
+//!
+//! Adding a kind is its module, one line in the `kinds!` list below, its
+//! codecs, its docs and its tests (ARCHITECTURE.md, "Adding a job kind").
+//! The list is a closed enum; dispatch is a `match` the macro writes.
+
+use serde::Deserialize;
+
+use super::job::{JobError, JobIo, Outputs};
+use super::manifest::At;
+use super::plan::Planner;
+
+macro_rules! kinds {
+    ($($section:ident => $variant:ident($module:ident)),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// A manifest: one list of entries per job kind.
+        #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Sections {
+            $(
+                #[serde(default)]
+                pub $section: Vec<At<$module::Entry>>,
+            )*
+        }
+
+        /// A job's kind and its settings.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Spec {
+            $($variant($module::Entry),)*
+        }
+
+        impl Spec {
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $(Spec::$variant(_) => $module::KIND,)*
+                }
+            }
+
+            pub fn version(&self) -> u32 {
+                match self {
+                    $(Spec::$variant(_) => $module::VERSION,)*
+                }
+            }
+
+            /// The entry, serialized: every setting in declaration order.
+            pub fn settings(&self) -> serde_json::Value {
+                let value = match self {
+                    $(Spec::$variant(e) => serde_json::to_value(e),)*
+                };
+                value.expect("entries serialize to JSON")
+            }
+
+            pub fn run(&self, io: &mut JobIo) -> Result<(), JobError> {
+                match self {
+                    $(Spec::$variant(e) => $module::run(e, io),)*
+                }
+            }
+        }
+
+        /// Plans every entry of every section, kinds in the order listed,
+        /// entries in file order; `add` receives each planned job.
+        pub fn plan_sections(
+            sections: Sections,
+            planner: &mut Planner,
+            add: &mut dyn FnMut(&mut Planner, At<String>, Outputs, Spec),
+        ) {
+            $(
+                for entry in sections.$section {
+                    planner.start_entry(entry.pos);
+                    if let Some(outputs) = $module::plan(&entry.value, planner) {
+                        let id = entry.value.id.clone();
+                        add(planner, id, outputs, Spec::$variant(entry.value));
+                    }
+                }
+            )*
+        }
+
+        /// The fields of `section`'s entries (empty for an unknown section).
+        pub fn entry_fields(section: &str) -> &'static [&'static str] {
+            match section {
+                $(stringify!($section) => super::schema::fields_of::<$module::Entry>(),)*
+                _ => &[],
+            }
+        }
+
+        /// Every kind: (section, kind name).
+        pub const ALL: &[(&str, &str)] = &[$((stringify!($section), $module::KIND),)*];
+    };
+}
+
+kinds! {
+    pose_caches => PoseCache(pose_cache),
+}

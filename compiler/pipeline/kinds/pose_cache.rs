@@ -1,0 +1,259 @@
+//! Kind `pose_cache`: a glTF clip baked into a OneScope pose cache,
+//! `poses/<id>.ospc` (manifest section `pose_caches`).
+//!
+//! run: read source -> parse -> read external buffers -> import scene ->
+//! bake -> encode -> write.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
+use crate::formats::ospc::{self, Shape};
+use crate::import::gltf;
+use crate::pipeline::job::{JobError, JobIo, Outputs};
+use crate::pipeline::manifest::{At, Pos};
+use crate::pipeline::paths::RelPath;
+use crate::pipeline::plan::Planner;
+
+pub const KIND: &str = "pose_cache";
+
+/// Bump whenever the bytes this kind writes for the same inputs and
+/// settings would change (importer, sampler, baker or encoder changes).
+/// `tests/cli.rs` holds the demo's output hashes with this number and
+/// refuses new hashes under an old number.
+///
+/// 2: a key within float32 rounding of a frame time counts as at it (for
+/// the frame count and for sampling); unnamed joints are named by skin and
+/// palette index.
+pub const VERSION: u32 = 2;
+
+/// One `pose_caches` entry: every setting, with where it was written.
+/// Documented key by key in docs/manifest.md.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Names the output, `poses/<id>.ospc`.
+    pub id: At<String>,
+    /// The `.glb` or `.gltf`, relative to the project root.
+    pub source: At<String>,
+    /// The clip, by name or by index in the file.
+    pub animation: At<Animation>,
+    /// Frames per second.
+    pub rate_hz: At<f64>,
+    /// Which nodes become entities. Default: the joints of every skin.
+    #[serde(default = "default_entities")]
+    pub entities: At<Entities>,
+    /// Every entity's shape. Default: a point.
+    #[serde(default = "default_shape")]
+    pub shape: At<ShapeName>,
+    /// The shape's size: required for sphere, box and capsule, refused for
+    /// a point (which has none).
+    #[serde(default)]
+    pub size: Option<At<[f32; 3]>>,
+    /// 2 or 3. Default: 3.
+    #[serde(default = "default_dimensions")]
+    pub dimensions: At<u8>,
+    /// The step number of the first frame. Default: 0.
+    #[serde(default)]
+    pub start_step: At<i64>,
+    /// Free text stored in the cache. Default: empty.
+    #[serde(default)]
+    pub label: At<String>,
+    /// The replay file this cache belongs with, a plain file name. Default:
+    /// empty (none).
+    #[serde(default)]
+    pub replay: At<String>,
+}
+
+fn default_entities() -> At<Entities> {
+    At::unwritten(Entities::Joints)
+}
+
+fn default_shape() -> At<ShapeName> {
+    At::unwritten(ShapeName::Point)
+}
+
+fn default_dimensions() -> At<u8> {
+    At::unwritten(3)
+}
+
+/// How `animation:` names a clip.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Animation {
+    Index(u64),
+    Name(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Entities {
+    Joints,
+    Nodes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShapeName {
+    Point,
+    Sphere,
+    Box,
+    Capsule,
+}
+
+fn output_of(id: &str) -> Result<RelPath, String> {
+    RelPath::parse(&format!("poses/{id}.ospc"))
+}
+
+/// Checks everything that can be checked without running; the output.
+pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
+    p.check_id(&e.id);
+    p.input(&e.source, "source");
+    let rate_hz = e.rate_hz.value;
+    if !(rate_hz.is_finite() && rate_hz > 0.0 && rate_hz <= bake::MAX_RATE_HZ) {
+        p.fail(
+            e.rate_hz.pos,
+            format!(
+                "rate_hz must be a number above 0 and at most {}, found {rate_hz}",
+                bake::MAX_RATE_HZ
+            ),
+        );
+    }
+    if let Animation::Index(i) = e.animation.value
+        && usize::try_from(i).is_err()
+    {
+        p.fail(e.animation.pos, format!("animation index {i} is too large"));
+    }
+    match (&e.size, e.shape.value) {
+        (None, ShapeName::Point) => {}
+        (Some(s), ShapeName::Point) => p.fail(
+            s.pos,
+            "size is only for sphere, box and capsule shapes; a point has none",
+        ),
+        (None, _) => p.fail(e.shape.pos, "this shape needs `size: [x, y, z]`"),
+        (Some(s), _) => {
+            if s.value.iter().any(|v| !v.is_finite()) {
+                p.fail(s.pos, "size values must be finite");
+            }
+        }
+    }
+    let dimensions = e.dimensions.value;
+    if dimensions != 2 && dimensions != 3 {
+        p.fail(
+            e.dimensions.pos,
+            format!("dimensions must be 2 or 3, found {dimensions}"),
+        );
+    }
+    if e.start_step.value < 0 {
+        p.fail(
+            e.start_step.pos,
+            format!("start_step must be 0 or more, found {}", e.start_step.value),
+        );
+    }
+    if e.label.value.len() > ospc::MAX_TEXT_BYTES {
+        p.fail(
+            e.label.pos,
+            format!(
+                "label is {} bytes; a pose cache allows {}",
+                e.label.value.len(),
+                ospc::MAX_TEXT_BYTES
+            ),
+        );
+    }
+    let replay = &e.replay.value;
+    if !replay.is_empty()
+        && (!ospc::is_plain_file_name(replay) || replay.len() > ospc::MAX_TEXT_BYTES)
+    {
+        p.fail(
+            e.replay.pos,
+            format!(
+                "replay {replay:?} must be a plain file name (no directory part), found next to the cache"
+            ),
+        );
+    }
+    output_of(&e.id.value).ok().map(Outputs::one)
+}
+
+pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    let at_source = |m: String| JobError::at(e.source.pos, m);
+    let source = RelPath::parse(&e.source.value).map_err(at_source)?;
+    let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
+    let invalid = |err: gltf::Error| at_source(format!("{source}: {err}"));
+    let parsed = gltf::Source::parse(&bytes).map_err(invalid)?;
+    let externals = read_externals(e.source.pos, &source, &parsed, io)?;
+    let scene = gltf::import_source(parsed, &externals).map_err(invalid)?;
+    let cache = bake::bake(&scene, &clip_of(e), &settings_of(e, &source)).map_err(|b| blame(e, b))?;
+    let bytes = ospc::encode(&cache)
+        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
+    let output = output_of(&e.id.value).map_err(JobError::job)?;
+    io.write(&output, &bytes)
+}
+
+fn clip_of(e: &Entry) -> ClipRef {
+    match &e.animation.value {
+        Animation::Name(n) => ClipRef::Name(n.clone()),
+        // Planning refused an index that does not fit.
+        Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
+    }
+}
+
+/// The baker's settings, from the entry's.
+fn settings_of(e: &Entry, source: &RelPath) -> Settings {
+    let shape = match e.shape.value {
+        ShapeName::Point => Shape::Point,
+        ShapeName::Sphere => Shape::Sphere,
+        ShapeName::Box => Shape::Box,
+        ShapeName::Capsule => Shape::Capsule,
+    };
+    Settings {
+        rate_hz: e.rate_hz.value,
+        entities: match e.entities.value {
+            Entities::Joints => EntitySet::Joints,
+            Entities::Nodes => EntitySet::Nodes,
+        },
+        shape,
+        size: e.size.as_ref().map_or([0.0; 3], |s| s.value),
+        dimensions: e.dimensions.value,
+        start_step: e.start_step.value,
+        label: e.label.value.clone(),
+        scene: source.file_name().to_string(),
+        replay: e.replay.value.clone(),
+        library_version: crate::VERSION.to_string(),
+    }
+}
+
+/// The buffers a `.gltf` keeps in files next to it (inputs the job
+/// discovers: only the source names them).
+fn read_externals(
+    pos: Pos,
+    source: &RelPath,
+    parsed: &gltf::Source,
+    io: &mut JobIo,
+) -> Result<Vec<(String, Vec<u8>)>, JobError> {
+    let uris = parsed
+        .external_uris()
+        .map_err(|e| JobError::at(pos, format!("{source}: {e}")))?;
+    let mut externals = Vec::with_capacity(uris.len());
+    for uri in uris {
+        let path = source
+            .sibling(&uri)
+            .map_err(|e| JobError::at(pos, format!("{source}: buffer {e}")))?;
+        let bytes = io.read(&path, pos, gltf::MAX_FILE_BYTES)?;
+        externals.push((uri, bytes));
+    }
+    Ok(externals)
+}
+
+/// Which setting a baking error is about.
+fn blame(e: &Entry, err: bake::Error) -> JobError {
+    let pos = match err {
+        bake::Error::NoClipNamed { .. } | bake::Error::NoClipIndex { .. } => e.animation.pos,
+        bake::Error::NoJoints | bake::Error::NoNodes | bake::Error::TooManyEntities { .. } => {
+            e.entities.pos
+        }
+        bake::Error::TooLarge { .. }
+        | bake::Error::TooManyFrames { .. }
+        | bake::Error::TooMuchWork { .. } => e.rate_hz.pos,
+        _ => e.source.pos,
+    };
+    JobError::at(pos, err.to_string())
+}
