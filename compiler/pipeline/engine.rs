@@ -947,6 +947,26 @@ pub fn commit(
     index: Option<&RelPath>,
     stale: &[RelPath],
 ) -> std::io::Result<Vec<OutputRecord>> {
+    let temps: Vec<_> = staged
+        .iter()
+        .map(|s| (s.folder.clone(), s.name.clone()))
+        .collect();
+    let result = commit_in_order(tree, staged, index, stale);
+    if result.is_err() {
+        // What was not renamed yet is not left behind.
+        for (folder, name) in temps {
+            folder.discard_temp(&name);
+        }
+    }
+    result
+}
+
+fn commit_in_order(
+    tree: &OutTree,
+    staged: Vec<Staged>,
+    index: Option<&RelPath>,
+    stale: &[RelPath],
+) -> std::io::Result<Vec<OutputRecord>> {
     if let Some(index) = index {
         tree.remove_file(index)?;
     }
@@ -1113,6 +1133,95 @@ fn list_kept(folder: &Folder, prefix: &str, report: &mut CleanReport) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::job::Outputs;
+    use std::io::Write as _;
+
+    fn rel(s: &str) -> RelPath {
+        RelPath::parse(s).unwrap()
+    }
+
+    /// Stages `files` (name, text) through a JobIo, as a run would.
+    fn stage(
+        resolver: &Resolver,
+        tree: &OutTree,
+        outputs: &Outputs,
+        files: &[(&str, &str)],
+    ) -> Vec<Staged> {
+        let mut io = JobIo::new(resolver, tree, outputs);
+        for (name, text) in files {
+            let mut out = io.create(&rel(name)).unwrap();
+            out.write_all(text.as_bytes()).unwrap();
+            io.close(out).unwrap();
+        }
+        io.complete().unwrap().1
+    }
+
+    #[test]
+    fn a_commit_puts_the_index_last_and_removes_what_left_the_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let resolver = Resolver::new(&root);
+        let tree = OutTree::new(Folder::create_out(&root.join("out")).unwrap());
+        let read = |name: &str| fs::read_to_string(root.join("out").join(name)).ok();
+        let old = Outputs {
+            files: vec![rel("b/x.bin"), rel("b/y.bin"), rel("b/manifest.json")],
+            index: Some(rel("b/manifest.json")),
+        };
+        let staged = stage(
+            &resolver,
+            &tree,
+            &old,
+            &[
+                ("b/x.bin", "x1"),
+                ("b/y.bin", "y1"),
+                ("b/manifest.json", "x y"),
+            ],
+        );
+        let records = commit(&tree, staged, old.index.as_ref(), &[]).unwrap();
+        let paths: Vec<&str> = records.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["b/x.bin", "b/y.bin", "b/manifest.json"]);
+        assert_eq!(read("b/manifest.json").as_deref(), Some("x y"));
+
+        // The set shrinks: y.bin leaves it, and goes before the new index
+        // is in place.
+        let new = Outputs {
+            files: vec![rel("b/x.bin"), rel("b/manifest.json")],
+            index: Some(rel("b/manifest.json")),
+        };
+        let staged = stage(
+            &resolver,
+            &tree,
+            &new,
+            &[("b/x.bin", "x2"), ("b/manifest.json", "x")],
+        );
+        commit(&tree, staged, new.index.as_ref(), &[rel("b/y.bin")]).unwrap();
+        assert_eq!(read("b/x.bin").as_deref(), Some("x2"));
+        assert_eq!(read("b/y.bin"), None);
+        assert_eq!(read("b/manifest.json").as_deref(), Some("x"));
+        let left: Vec<_> = fs::read_dir(root.join("out/b")).unwrap().collect();
+        assert_eq!(left.len(), 2, "no temporaries left");
+
+        // A commit that fails part way leaves no index, never an old one
+        // describing new files: x.bin's place is taken by a folder, so its
+        // rename fails after the old index went.
+        let staged = stage(
+            &resolver,
+            &tree,
+            &new,
+            &[("b/x.bin", "x3"), ("b/manifest.json", "x")],
+        );
+        fs::remove_file(root.join("out/b/x.bin")).unwrap();
+        fs::create_dir(root.join("out/b/x.bin")).unwrap();
+        fs::write(root.join("out/b/x.bin/keep"), "").unwrap();
+        assert!(commit(&tree, staged, new.index.as_ref(), &[]).is_err());
+        assert_eq!(read("b/manifest.json"), None);
+        let mut left: Vec<String> = fs::read_dir(root.join("out/b"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["x.bin"], "the folder, and no temporary");
+    }
 
     #[test]
     fn zero_threads_means_every_core() {

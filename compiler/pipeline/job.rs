@@ -465,3 +465,191 @@ impl Write for OutputFile {
         self.file.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Place {
+        _dir: tempfile::TempDir,
+        root: std::path::PathBuf,
+        resolver: Resolver,
+        tree: OutTree,
+    }
+
+    fn place(files: &[(&str, &[u8])]) -> Place {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (name, bytes) in files {
+            std::fs::write(root.join(name), bytes).unwrap();
+        }
+        let tree = OutTree::new(Folder::create_out(&root.join("out")).unwrap());
+        Place {
+            resolver: Resolver::new(&root),
+            root,
+            tree,
+            _dir: dir,
+        }
+    }
+
+    fn rel(s: &str) -> RelPath {
+        RelPath::parse(s).unwrap()
+    }
+
+    /// Bytes that differ at every offset (a misplaced read shows).
+    fn data(n: usize) -> Vec<u8> {
+        (0..n).map(|i| (i * 7 + i / 251) as u8).collect()
+    }
+
+    #[test]
+    fn any_read_pattern_hashes_the_whole_file_once_in_order() {
+        let bytes = data(3 * HASH_BUFFER_BYTES + 12_345);
+        let want = *blake3::hash(&bytes).as_bytes();
+        let p = place(&[("in.bin", &bytes)]);
+        let outputs = Outputs::default();
+        let len = bytes.len() as u64;
+        let patterns: Vec<Vec<(u64, usize)>> = vec![
+            vec![],                 // nothing read
+            vec![(0, bytes.len())], // all at once
+            (0..len)
+                .step_by(100_000)
+                .map(|o| (o, 100_000.min((len - o) as usize)))
+                .collect(),
+            vec![(len - 10, 10), (0, 10), (5, 20)], // the tail first
+            vec![(1_000_000, 5), (999_990, 20), (10, 1)], // overlapping
+            vec![(len, 0), (len - 1, 1)],           // empty read at the end
+        ];
+        for pattern in patterns {
+            let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+            let mut input = io.open(&rel("in.bin"), Pos::default(), len).unwrap();
+            for &(offset, n) in &pattern {
+                let mut buf = vec![0; n];
+                input.read_exact_at(offset, &mut buf).unwrap();
+                assert_eq!(
+                    buf,
+                    bytes[offset as usize..offset as usize + n],
+                    "{pattern:?}"
+                );
+            }
+            io.finish(input).unwrap();
+            let (reads, _) = io.complete().unwrap();
+            assert_eq!(reads.len(), 1);
+            assert_eq!(reads[0].hash, want, "{pattern:?}");
+            assert_eq!(reads[0].sig.size, len);
+        }
+    }
+
+    #[test]
+    fn a_read_past_the_end_is_an_error_naming_the_file_and_offset() {
+        let p = place(&[("in.bin", b"0123456789")]);
+        let outputs = Outputs::default();
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let mut input = io.open(&rel("in.bin"), Pos::default(), 10).unwrap();
+        let mut buf = [0; 4];
+        let e = input.read_exact_at(7, &mut buf).unwrap_err();
+        assert_eq!(
+            e.message,
+            "in.bin: reading 4 bytes at byte 7 goes past its end (10 bytes)"
+        );
+        let e = input.read_exact_at(u64::MAX, &mut buf).unwrap_err();
+        assert!(e.message.contains("goes past its end"), "{e:?}");
+        io.finish(input).unwrap();
+        // The limit is the caller's.
+        let e = io
+            .open(&rel("in.bin"), Pos { line: 3, column: 4 }, 9)
+            .err()
+            .unwrap();
+        assert_eq!(e.pos, Pos { line: 3, column: 4 });
+        assert!(e.message.contains("more than the 9 bytes"), "{e:?}");
+    }
+
+    #[test]
+    fn an_input_that_changes_while_read_fails_the_job() {
+        let p = place(&[("in.bin", &data(1000))]);
+        let outputs = Outputs::default();
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let mut input = io.open(&rel("in.bin"), Pos::default(), 1 << 20).unwrap();
+        let mut buf = [0; 10];
+        input.read_exact_at(0, &mut buf).unwrap();
+        std::fs::write(p.root.join("in.bin"), data(2000)).unwrap();
+        let e = io.finish(input).unwrap_err();
+        assert_eq!(
+            e.message,
+            "in.bin changed while kiln read it; build again once it is written"
+        );
+        // Shorter than when opened: the read itself says so.
+        let mut input = io.open(&rel("in.bin"), Pos::default(), 1 << 20).unwrap();
+        std::fs::write(p.root.join("in.bin"), b"short").unwrap();
+        let e = input.read_all().unwrap_err();
+        assert!(e.message.contains("became shorter"), "{e:?}");
+    }
+
+    #[test]
+    fn outputs_are_hashed_as_written_and_must_be_exactly_the_declared_set() {
+        let p = place(&[]);
+        let outputs = Outputs {
+            files: vec![rel("m/a.bin"), rel("m/index.json")],
+            index: Some(rel("m/index.json")),
+        };
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let e = io.create(&rel("m/other.bin")).err().unwrap();
+        assert!(e.message.contains("did not declare"), "{e:?}");
+        let mut out = io.create(&rel("m/a.bin")).unwrap();
+        let bytes = data(3 * WRITE_BUFFER_BYTES + 5);
+        for chunk in bytes.chunks(70_001) {
+            out.write_all(chunk).unwrap();
+        }
+        io.close(out).unwrap();
+        assert!(
+            io.create(&rel("m/a.bin"))
+                .err()
+                .unwrap()
+                .message
+                .contains("twice")
+        );
+        let e = io.complete().err().unwrap();
+        assert_eq!(
+            e.message,
+            "the job did not write m/index.json (a bug in kiln)"
+        );
+        io.write(&rel("m/index.json"), b"{}").unwrap();
+        let (_, staged) = io.complete().unwrap();
+        assert_eq!(staged.len(), 2);
+        assert_eq!(staged[0].path, rel("m/a.bin"));
+        assert_eq!(staged[0].bytes, bytes.len() as u64);
+        assert_eq!(staged[0].blake3, *blake3::hash(&bytes).as_bytes());
+        assert_eq!(staged[0].sha256, <[u8; 32]>::from(Sha256::digest(&bytes)));
+        assert_eq!(staged[0].sig.size, bytes.len() as u64);
+        // Staged, not in place: nothing but the temporaries exist yet.
+        assert!(!p.root.join("out/m/a.bin").exists());
+        let temps = std::fs::read_dir(p.root.join("out/m")).unwrap().count();
+        assert_eq!(temps, 2);
+    }
+
+    #[test]
+    fn a_job_that_fails_leaves_no_temporary_file() {
+        let p = place(&[]);
+        let outputs = Outputs::one(rel("m/a.bin"));
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let mut out = io.create(&rel("m/a.bin")).unwrap();
+        out.write_all(b"half").unwrap();
+        drop(out);
+        drop(io);
+        assert_eq!(std::fs::read_dir(p.root.join("out/m")).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn an_unfinished_input_fails_the_job() {
+        let p = place(&[("in.bin", b"x")]);
+        let outputs = Outputs::default();
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let _input = io.open(&rel("in.bin"), Pos::default(), 1).unwrap();
+        assert!(
+            io.complete()
+                .err()
+                .unwrap()
+                .message
+                .contains("not finished")
+        );
+    }
+}

@@ -89,6 +89,16 @@ macro_rules! kinds {
             )*
         }
 
+        /// Every entry's settings, unplanned, in plan order (for tests of
+        /// the keys).
+        pub fn for_each_spec(sections: Sections, each: &mut dyn FnMut(Spec)) {
+            $(
+                for entry in sections.$section {
+                    each(Spec::$variant(entry.value));
+                }
+            )*
+        }
+
         /// The fields of `section`'s entries (empty for an unknown section).
         pub fn entry_fields(section: &str) -> &'static [&'static str] {
             match section {

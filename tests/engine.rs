@@ -1,0 +1,134 @@
+//! The engine for many kinds, driven like a user drives it: output sets
+//! and what happens to outputs of jobs that are gone, uniqueness across
+//! manifests, declared inputs.
+
+mod cli_support;
+
+use std::fs;
+
+use cli_support::{Project, stderr};
+
+fn ids_with<'a>(report: &'a serde_json::Value, status: &str) -> Vec<&'a str> {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["status"] == status)
+        .map(|j| j["id"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_job_removed_from_its_manifest_loses_its_output_and_record() {
+    let p = Project::demo();
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("out/poses/fox-walk.ospc").exists());
+    p.write("out/poses/mine.txt", "a file kiln did not make");
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    let start = text.find("  - id: fox-walk").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap() + 2;
+    p.write(
+        "manifests/characters.yaml",
+        &format!("{}{}", &text[..start], &text[end..]),
+    );
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        report["removed"],
+        serde_json::json!(["out/poses/fox-walk.ospc"])
+    );
+    assert!(!p.path("out/poses/fox-walk.ospc").exists());
+    assert!(p.path("out/poses/mine.txt").exists(), "not kiln's: kept");
+    assert!(
+        ids_with(&report, "built").is_empty(),
+        "the others are fresh"
+    );
+    // Said in words too, and only once: the record went with the output.
+    let out = p.kiln(&["build"]);
+    assert!(!stderr(&out).contains("removed"), "{}", stderr(&out));
+    // Put back, it builds again.
+    p.write("manifests/characters.yaml", &text);
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(ids_with(&report, "built"), ["fox-walk"]);
+}
+
+#[test]
+fn a_renamed_job_removes_the_old_output_and_writes_the_new() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.edit(
+        "manifests/characters.yaml",
+        "id: fox-walk",
+        "id: fox-walking",
+    );
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "removed 1 output(s) of jobs no longer in the manifests: out/poses/fox-walk.ospc"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!p.path("out/poses/fox-walk.ospc").exists());
+    assert!(p.path("out/poses/fox-walking.ospc").exists());
+}
+
+#[test]
+fn a_removed_job_whose_output_another_job_now_writes_keeps_it() {
+    // fox-walk moves from characters.yaml to a new manifest: same kind,
+    // same id, same output; nothing is removed and nothing rebuilt.
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    let start = text.find("  - id: fox-walk").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap() + 2;
+    p.write(
+        "manifests/characters.yaml",
+        &format!("{}{}", &text[..start], &text[end..]),
+    );
+    p.write(
+        "manifests/walk.yaml",
+        &format!("pose_caches:\n{}", &text[start..end]),
+    );
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(report["removed"], serde_json::json!([]));
+    assert!(ids_with(&report, "built").is_empty());
+    assert!(p.path("out/poses/fox-walk.ospc").exists());
+}
+
+#[test]
+fn one_id_in_two_manifests_is_refused_with_both_positions() {
+    let p = Project::demo();
+    p.write(
+        "manifests/more.yaml",
+        "pose_caches:\n  - id: fox-walk\n    source: sources/characters/Fox.glb\n    animation: Walk\n    rate_hz: 30\n",
+    );
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("manifests/more.yaml:2:5: job id \"fox-walk\" is already used by the pose_cache at manifests/characters.yaml:"),
+        "{err}"
+    );
+    assert!(!p.path("out").exists(), "nothing built");
+}
+
+#[test]
+fn moving_an_entry_within_its_manifest_rebuilds_nothing() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    p.write(
+        "manifests/characters.yaml",
+        &text.replace(
+            "pose_caches:\n",
+            "# a comment that moves every line\n\npose_caches:\n",
+        ),
+    );
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(report["totals"]["planned"], true);
+    assert!(ids_with(&report, "built").is_empty());
+}

@@ -1,0 +1,108 @@
+//! Every setting of every job kind changes the job's key: the key's text is
+//! the kind's entry as serde serializes it, and this walks every field the
+//! schema accepts, changes it, and checks the settings digest changes.
+
+use kiln::pipeline::fingerprint;
+use kiln::pipeline::job::{Job, Outputs};
+use kiln::pipeline::kinds::{self, Sections};
+use kiln::pipeline::manifest;
+use kiln::pipeline::paths::RelPath;
+
+/// Per section: an entry that sets every key, and for each key another
+/// value (YAML) that parses.
+const ENTRIES: &[(&str, &str, &[(&str, &str)])] = &[(
+    "pose_caches",
+    "id: a
+source: s/a.glb
+animation: Run
+rate_hz: 30
+entities: joints
+shape: box
+size: [0.1, 0.2, 0.3]
+dimensions: 3
+start_step: 0
+label: l
+replay: r.mbreplay",
+    &[
+        ("id", "b"),
+        ("source", "s/b.glb"),
+        ("animation", "0"),
+        ("rate_hz", "30.5"),
+        ("entities", "nodes"),
+        ("shape", "capsule"),
+        ("size", "[0.1, 0.2, 0.4]"),
+        ("dimensions", "2"),
+        ("start_step", "1"),
+        ("label", "m"),
+        ("replay", "s.mbreplay"),
+    ],
+)];
+
+fn parse_one(section: &str, entry: &str) -> Sections {
+    let indented: String = entry.lines().map(|l| format!("    {l}\n")).collect();
+    let text = format!("{section}:\n  -\n{indented}");
+    manifest::parse(&text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"))
+}
+
+fn job_of(sections: Sections) -> Job {
+    let mut jobs = Vec::new();
+    kinds::for_each_spec(sections, &mut |spec| jobs.push(spec));
+    assert_eq!(jobs.len(), 1);
+    Job {
+        id: "a".into(),
+        manifest: "m.yaml".into(),
+        pos: Default::default(),
+        outputs: Outputs::one(RelPath::parse("o/a").unwrap()),
+        inputs: vec![],
+        globs: vec![],
+        spec: jobs.pop().unwrap(),
+    }
+}
+
+#[test]
+fn every_setting_of_every_kind_changes_the_key() {
+    let sections: Vec<&str> = kinds::ALL.iter().map(|(s, _)| *s).collect();
+    let covered: Vec<&str> = ENTRIES.iter().map(|(s, _, _)| *s).collect();
+    assert_eq!(covered, sections, "every kind has a row here");
+    for (section, entry, changes) in ENTRIES {
+        let base = job_of(parse_one(section, entry));
+        let digest = fingerprint::digest(&base);
+        let fields = kinds::entry_fields(section);
+        let changed: Vec<&str> = changes.iter().map(|(f, _)| *f).collect();
+        assert_eq!(changed, fields, "{section}: a change for every field");
+        // Every field is in the key's text (none skipped by serde).
+        let names: Vec<String> = base.settings().into_iter().map(|(n, _)| n).collect();
+        for field in fields {
+            assert!(
+                names.iter().any(|n| n == field),
+                "{section}.{field} not in the key"
+            );
+        }
+        for (field, value) in *changes {
+            let line = entry
+                .lines()
+                .find(|l| l.starts_with(&format!("{field}:")))
+                .unwrap_or_else(|| panic!("{section}: the entry sets no {field}"));
+            let other = entry.replace(line, &format!("{field}: {value}"));
+            let job = job_of(parse_one(section, &other));
+            assert_ne!(
+                fingerprint::digest(&job),
+                digest,
+                "{section}.{field}: {value} did not change the key"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_default_written_out_is_the_same_key_as_left_out() {
+    let full = job_of(parse_one(
+        "pose_caches",
+        "id: a\nsource: s/a.glb\nanimation: Run\nrate_hz: 30\nentities: joints\nshape: point\ndimensions: 3\nstart_step: 0\nlabel: ''\nreplay: ''",
+    ));
+    let short = job_of(parse_one(
+        "pose_caches",
+        "id: a\nsource: s/a.glb\nanimation: Run\nrate_hz: 30",
+    ));
+    assert_eq!(fingerprint::digest(&full), fingerprint::digest(&short));
+}
