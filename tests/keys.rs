@@ -8,9 +8,11 @@ use kiln::pipeline::kinds::{self, Sections};
 use kiln::pipeline::manifest;
 use kiln::pipeline::paths::RelPath;
 
-/// Per section: an entry that sets every key, and for each key another
-/// value (YAML) that parses.
-const ENTRIES: &[(&str, &str, &[(&str, &str)])] = &[(
+/// A section, an entry that sets every key, and for each key another value
+/// (YAML) that parses.
+type Row = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+
+const ENTRIES: &[Row] = &[(
     "pose_caches",
     "id: a
 source: s/a.glb
