@@ -288,9 +288,9 @@ fn trailing_bytes_are_rejected() {
         // are not (a chunk header needs 8; with 8, 0xABABABAB overruns).
         let b = fix_length(b);
         if extra < 4 {
-            assert_rejects(&b, len, "truncated");
+            assert_rejects(&b, len, "bytes of glb chunk length, found");
         } else if extra < 8 {
-            assert_rejects(&b, len + 4, "truncated");
+            assert_rejects(&b, len + 4, "bytes of glb chunk type, found");
         } else {
             assert_rejects(&b, len, "overruns");
         }

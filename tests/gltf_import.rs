@@ -531,7 +531,11 @@ fn glb_container_errors_name_the_byte() {
     // Header length fixed up, but the extra bytes are half a chunk header.
     let n = trailing.len() as u32;
     trailing[8..12].copy_from_slice(&n.to_le_bytes());
-    assert_rejected(&trailing, &[], &["at byte 2176", "truncated"]);
+    assert_rejected(
+        &trailing,
+        &[],
+        &["at byte 2176", "4 bytes of glb chunk type, found 0 bytes"],
+    );
 
     let mut version = read("glb/SimpleSkin.glb");
     version[4] = 1;

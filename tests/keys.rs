@@ -10,7 +10,11 @@ use kiln::pipeline::paths::RelPath;
 
 /// A section, an entry that sets every key, and for each key another value
 /// (YAML) that parses.
-type Row = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+type Row = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
 
 const ENTRIES: &[Row] = &[(
     "pose_caches",

@@ -207,7 +207,10 @@ fn same_bits(a: &PoseCache, b: &PoseCache) -> bool {
 
 fn malformed(bytes: &[u8]) -> (usize, String) {
     match decode(bytes) {
-        Err(e @ Error::Malformed { offset, .. }) => (offset, e.to_string()),
+        Err(e @ (Error::Malformed { .. } | Error::Bytes(_))) => (
+            e.offset().expect("a decode error has an offset"),
+            e.to_string(),
+        ),
         Err(e) => panic!("decode gave a non-decode error: {e}"),
         Ok(_) => panic!("decode accepted bytes it should reject"),
     }
@@ -307,7 +310,8 @@ fn every_proper_prefix_is_rejected() {
     for bytes in samples {
         for n in 0..bytes.len() {
             match decode(&bytes[..n]) {
-                Err(Error::Malformed { offset, .. }) => {
+                Err(e @ (Error::Malformed { .. } | Error::Bytes(_))) => {
+                    let offset = e.offset().unwrap();
                     assert!(offset <= n, "prefix {n}: offset {offset} past the end")
                 }
                 other => panic!("prefix of {n} bytes: {other:?}"),

@@ -38,6 +38,8 @@
 
 use std::fmt;
 
+use super::cursor::{self, Cursor};
+
 /// The first four bytes of every GLB: `glTF`.
 pub const MAGIC: [u8; 4] = *b"glTF";
 /// The only container version this codec reads and writes (glTF 2.0).
@@ -120,9 +122,9 @@ pub enum Error {
     /// The header's total length is not the input's length.
     #[error("at byte 8: glb header length {declared} differs from the file's {len} bytes")]
     Length { declared: u32, len: usize },
-    /// A chunk header is cut off: the `u32` at `offset` is not all there.
-    #[error("at byte {offset}: glb is truncated: needs 4 more bytes, the file has {len}")]
-    Truncated { offset: usize, len: usize },
+    /// A byte-level rule of the shared cursor: a chunk header cut off.
+    #[error(transparent)]
+    Bytes(#[from] cursor::Error),
     /// Chunk `index`'s data runs past the end of the input.
     #[error(
         "at byte {offset}: glb chunk {index} of {length} bytes overruns the file's {len} bytes"
@@ -182,8 +184,8 @@ impl Error {
             Error::Version { .. } => offsets::VERSION,
             Error::Length { .. } => offsets::LENGTH,
             Error::NoJson => offsets::FIRST_CHUNK,
-            Error::Truncated { offset, .. }
-            | Error::ChunkOverrun { offset, .. }
+            Error::Bytes(e) => e.offset(),
+            Error::ChunkOverrun { offset, .. }
             | Error::ChunkUnaligned { offset, .. }
             | Error::FirstNotJson { offset, .. }
             | Error::SecondJson { offset }
@@ -224,11 +226,12 @@ pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
     if magic != MAGIC {
         return Err(Error::Magic { found: magic });
     }
-    let version = u32_at(bytes, offsets::VERSION)?;
+    let mut header = Cursor::at(bytes, offsets::VERSION);
+    let version = header.u32("glb version")?;
     if version != VERSION {
         return Err(Error::Version { found: version });
     }
-    let declared = u32_at(bytes, offsets::LENGTH)?;
+    let declared = header.u32("glb length")?;
     if usize::try_from(declared) != Ok(len) {
         return Err(Error::Length { declared, len });
     }
@@ -238,8 +241,9 @@ pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
     let mut at = HEADER_BYTES;
     let mut index = 0usize;
     while at < len {
-        let length = u32_at(bytes, at)?;
-        let kind = u32_at(bytes, at + 4)?;
+        let mut chunk = Cursor::at(bytes, at);
+        let length = chunk.u32("glb chunk length")?;
+        let kind = chunk.u32("glb chunk type")?;
         // `at + 8 <= len` now, so `start` cannot overflow.
         let start = at + CHUNK_HEADER_BYTES;
         let end = usize::try_from(length)
@@ -278,17 +282,6 @@ pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
         Some(json) => Ok(Glb { json, bin }),
         None => Err(Error::NoJson),
     }
-}
-
-/// The little-endian `u32` at `at`, or [`Error::Truncated`] naming `at`.
-fn u32_at(bytes: &[u8], at: usize) -> Result<u32, Error> {
-    at.checked_add(4)
-        .and_then(|end| bytes.get(at..end))
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .ok_or(Error::Truncated {
-            offset: at,
-            len: bytes.len(),
-        })
 }
 
 /// Checks that `json` and `bin` make a GLB: its length, padding included,

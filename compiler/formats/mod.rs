@@ -5,5 +5,6 @@
 //! `docs/formats/`), states its limits as named constants, and offers
 //! `decode`, `encode` and `validate`.
 
+pub mod cursor;
 pub mod glb;
 pub mod ospc;

@@ -39,6 +39,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::cursor::{self, Cursor};
+
 /// Most bytes a pose cache may have: 256 MiB. The spec's limit; it bounds
 /// what a reader must hold in memory and makes every size fit in `usize`
 /// arithmetic without overflow on 32- and 64-bit targets.
@@ -308,6 +310,10 @@ pub enum Error {
         expected: String,
         found: String,
     },
+    /// A byte-level rule of the shared cursor (a field cut off by the end
+    /// of the input).
+    #[error(transparent)]
+    Bytes(#[from] cursor::Error),
     /// [`encode`] was given a cache that [`validate`] rejects. Never empty.
     #[error("{}", invalid_message(.0))]
     Invalid(Vec<Problem>),
@@ -335,6 +341,7 @@ impl Error {
     pub fn offset(&self) -> Option<usize> {
         match self {
             Error::Malformed { offset, .. } => Some(*offset),
+            Error::Bytes(e) => Some(e.offset()),
             Error::Invalid(_) => None,
         }
     }
@@ -514,69 +521,19 @@ pub fn check_file_size(len: u64) -> Result<(), Error> {
 // ---------------------------------------------------------------------------
 // Decode.
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+/// ospc's reads on the shared cursor: text fields.
+trait TextField {
+    fn text(&mut self, what: &str) -> Result<String, Error>;
 }
 
-impl<'a> Reader<'a> {
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.pos
-    }
-
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
-        let left = self.remaining();
-        if n > left {
-            return Err(Error::at(
-                self.pos,
-                format!("{n} bytes of {what}"),
-                format!(
-                    "{left} byte{} before the end of the input",
-                    if left == 1 { "" } else { "s" }
-                ),
-            ));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-
-    fn array<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
-        let s = self.take(N, what)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
-    }
-
-    fn u8(&mut self, what: &str) -> Result<u8, Error> {
-        Ok(self.array::<1>(what)?[0])
-    }
-    fn u16(&mut self, what: &str) -> Result<u16, Error> {
-        Ok(u16::from_le_bytes(self.array(what)?))
-    }
-    fn u32(&mut self, what: &str) -> Result<u32, Error> {
-        Ok(u32::from_le_bytes(self.array(what)?))
-    }
-    fn u64(&mut self, what: &str) -> Result<u64, Error> {
-        Ok(u64::from_le_bytes(self.array(what)?))
-    }
-    fn i64(&mut self, what: &str) -> Result<i64, Error> {
-        Ok(i64::from_le_bytes(self.array(what)?))
-    }
-    fn f32(&mut self, what: &str) -> Result<f32, Error> {
-        Ok(f32::from_bits(self.u32(what)?))
-    }
-    fn f64(&mut self, what: &str) -> Result<f64, Error> {
-        Ok(f64::from_bits(self.u64(what)?))
-    }
-
+impl TextField for Cursor<'_> {
     /// A u16 length, at most [`MAX_TEXT_BYTES`], then that many bytes of
     /// UTF-8.
     fn text(&mut self, what: &str) -> Result<String, Error> {
-        let at = self.pos;
+        let at = self.offset();
         let len = usize::from(self.u16(&format!("{what} length"))?);
         rule_text_len(what, len).map_err(|(e, f)| Error::at(at, e, f))?;
-        let start = self.pos;
+        let start = self.offset();
         let raw = self.take(len, what)?;
         match std::str::from_utf8(raw) {
             Ok(s) => Ok(s.to_owned()),
@@ -596,7 +553,7 @@ impl<'a> Reader<'a> {
 /// finds no problem in it, and [`encode`] gives back `bytes` exactly.
 pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     check_file_size(bytes.len() as u64)?;
-    let mut r = Reader { bytes, pos: 0 };
+    let mut r = Cursor::new(bytes);
     let fail = |at: usize| move |(e, f): (String, String)| Error::at(at, e, f);
 
     let magic = r.array::<4>("magic")?;
@@ -660,7 +617,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     // Entities: check the smallest size they can have against what remains
     // before allocating for them.
     let n_entities = entity_count as usize; // at most 65 536
-    let at = r.pos;
+    let at = r.offset();
     let entity_min = n_entities
         .checked_mul(ENTITY_MIN_BYTES)
         .ok_or_else(|| Error::at(at, "entity table size to fit in usize", "overflow"))?;
@@ -678,7 +635,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     let mut first_index_of: BTreeMap<u64, usize> = BTreeMap::new();
     for i in 0..n_entities {
         let what = |field: &str| format!("entities[{i}].{field}");
-        let at = r.pos;
+        let at = r.offset();
         let id = r.u64(&what("id"))?;
         rule_id(id).map_err(|(e, f)| Error::at(at, format!("{}: {e}", what("id")), f))?;
         if let Some(first) = first_index_of.insert(id, i) {
@@ -688,7 +645,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
                 format!("{id} again (first at entities[{first}])"),
             ));
         }
-        let at = r.pos;
+        let at = r.offset();
         let code = r.u8(&what("shape"))?;
         let shape = Shape::from_code(code).ok_or_else(|| {
             Error::at(
@@ -700,7 +657,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
                 code.to_string(),
             )
         })?;
-        let at = r.pos;
+        let at = r.offset();
         let pad = r.array::<3>(&what("padding"))?;
         if let Some(k) = pad.iter().position(|&b| b != 0) {
             return Err(Error::at(
@@ -709,7 +666,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
                 pad[k].to_string(),
             ));
         }
-        let at = r.pos;
+        let at = r.offset();
         let size = [
             r.f32(&what("size"))?,
             r.f32(&what("size"))?,
@@ -727,7 +684,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     }
 
     // Poses: the rest of the file, exactly.
-    let at = r.pos;
+    let at = r.offset();
     let n_frames = frame_count as usize; // at most 4 194 304
     let n_poses = n_frames
         .checked_mul(n_entities)
@@ -747,7 +704,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
         ));
     }
     // The length is exact, so the poses are read straight from the rest.
-    let rest = &bytes[r.pos..];
+    let rest = r.rest();
     let mut poses = Vec::with_capacity(n_poses);
     for (j, chunk) in rest.chunks_exact(POSE_BYTES).enumerate() {
         let mut v = [0f32; 7];
@@ -759,7 +716,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
             rotation: [v[3], v[4], v[5], v[6]],
         };
         if !pose_is_valid(&pose) {
-            let at = r.pos + j * POSE_BYTES;
+            let at = bytes.len() - rest.len() + j * POSE_BYTES;
             let (f, e) = (j / n_entities, j % n_entities);
             for (k, &value) in v.iter().enumerate() {
                 if let Err((exp, found)) = rule_pose_value(k, value) {
@@ -774,8 +731,6 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
         }
         poses.push(pose);
     }
-    r.pos = bytes.len();
-    debug_assert_eq!(r.remaining(), 0);
 
     Ok(PoseCache {
         dimensions,
