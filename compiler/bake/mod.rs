@@ -3,4 +3,6 @@
 //! Pure like the codecs: no files, no threads. Each baker is a few named
 //! stage functions with a typed settings struct.
 
+pub mod model_bundle;
 pub mod pose_cache;
+pub mod tensor_convert;

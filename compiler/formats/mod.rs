@@ -6,5 +6,18 @@
 //! `decode`, `encode` and `validate`.
 
 pub mod cursor;
+pub mod gguf;
 pub mod glb;
 pub mod ospc;
+pub mod safetensors;
+
+/// Lowercase hex of `bytes` (hashes in metadata, manifests and reports).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
+}

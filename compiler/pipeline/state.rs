@@ -403,14 +403,9 @@ fn read_frame(rest: &mut &[u8]) -> Option<Record> {
     decode(body)
 }
 
+/// Lowercase hex (one implementation, in `formats`).
 pub fn to_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
+    crate::formats::hex(bytes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,664 @@
+//! safetensors checkpoints into GGUF: which tensors go into which file,
+//! under what name, as what type, with what metadata. Pure: headers in,
+//! plans out; the pipeline streams the bytes through [`tensor_convert`].
+//!
+//! Two profiles:
+//! - `motionbricks-g1`, the MotionBricks GGUF bundle v1 exactly as
+//!   ../shared/specs/motionbricks.md gives it (docs/formats/motionbricks.md):
+//!   four components from four extraction files, tensors selected and
+//!   renamed by the component table, sorted by name, every float F32 and
+//!   every integer I32, the metadata keys in their order and types, and
+//!   the bundle's `manifest.json`;
+//! - `generic`: one GGUF of every tensor (or those a filter keeps), under a
+//!   type policy, with the metadata the manifest gives.
+//!
+//! [`tensor_convert`]: super::tensor_convert
+
+use std::collections::BTreeMap;
+
+use sha2::{Digest, Sha256};
+
+use super::tensor_convert;
+use crate::formats::gguf::{self, TensorDesc, TensorType, Value};
+use crate::formats::safetensors::{self, Dtype};
+
+/// The upstream revision the bundle's components name.
+pub const UPSTREAM_REVISION: &str = "a0732b642c0333077e127a2f56ab0014c196bca4";
+pub const SKELETON: &str = "g1skel34";
+pub const ARCHITECTURE: &str = "motionbricks";
+pub const BUNDLE_NAME: &str = "NVIDIA MotionBricks G1";
+pub const BUNDLE_FORMAT: &str = "motionbricks-gguf-bundle-v1";
+pub const SAFE_MANIFEST_FORMAT: &str = "motionbricks-safe-manifest-v1";
+pub const ALIGNMENT: u32 = 32;
+
+/// The G1 skeleton: (name, parent), index order.
+pub const G1_JOINTS: [(&str, i32); 34] = [
+    ("pelvis_skel", -1),
+    ("left_hip_pitch_skel", 0),
+    ("left_hip_roll_skel", 1),
+    ("left_hip_yaw_skel", 2),
+    ("left_knee_skel", 3),
+    ("left_ankle_pitch_skel", 4),
+    ("left_ankle_roll_skel", 5),
+    ("left_toe_base", 6),
+    ("right_hip_pitch_skel", 0),
+    ("right_hip_roll_skel", 8),
+    ("right_hip_yaw_skel", 9),
+    ("right_knee_skel", 10),
+    ("right_ankle_pitch_skel", 11),
+    ("right_ankle_roll_skel", 12),
+    ("right_toe_base", 13),
+    ("waist_yaw_skel", 0),
+    ("waist_roll_skel", 15),
+    ("waist_pitch_skel", 16),
+    ("left_shoulder_pitch_skel", 17),
+    ("left_shoulder_roll_skel", 18),
+    ("left_shoulder_yaw_skel", 19),
+    ("left_elbow_skel", 20),
+    ("left_wrist_roll_skel", 21),
+    ("left_wrist_pitch_skel", 22),
+    ("left_wrist_yaw_skel", 23),
+    ("left_hand_roll_skel", 24),
+    ("right_shoulder_pitch_skel", 17),
+    ("right_shoulder_roll_skel", 26),
+    ("right_shoulder_yaw_skel", 27),
+    ("right_elbow_skel", 28),
+    ("right_wrist_roll_skel", 29),
+    ("right_wrist_pitch_skel", 30),
+    ("right_wrist_yaw_skel", 31),
+    ("right_hand_roll_skel", 32),
+];
+
+/// A component of the bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Pose,
+    Root,
+    VqDecoder,
+    Support,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Pose, Role::Root, Role::VqDecoder, Role::Support];
+
+    /// The component's name (`motionbricks.component`, the manifest key).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Pose => "pose",
+            Role::Root => "root",
+            Role::VqDecoder => "vq-decoder",
+            Role::Support => "support",
+        }
+    }
+
+    /// The output file.
+    pub fn file(self) -> &'static str {
+        match self {
+            Role::Pose => "pose.gguf",
+            Role::Root => "root.gguf",
+            Role::VqDecoder => "vq-decoder.gguf",
+            Role::Support => "support.gguf",
+        }
+    }
+
+    /// The extraction file it is made from.
+    pub fn source(self) -> &'static str {
+        match self {
+            Role::Pose => "pose",
+            Role::Root => "root",
+            Role::VqDecoder => "vqvae",
+            Role::Support => "support",
+        }
+    }
+
+    /// The official extraction's SHA-256 of that file (the runtime's pin).
+    pub fn pin(self) -> &'static str {
+        match self {
+            Role::Pose => "01327768be7413111dc927947a95cfb3e9ee7c52acfa35a054e8c2f3b838b888",
+            Role::Root => "d1529a8c9da915cb7dd0499272baba61db480660c0aae92b67fbe69828e83c5a",
+            Role::VqDecoder => "544782e605ed96d60bf999243ef8f44640ea021a5655ef20af2d2853c3e18b5b",
+            Role::Support => "229b764411652b2ab0f824481d6daf897f701a97223029759444fc5bc241ea22",
+        }
+    }
+
+    /// (tensors, values) the component must have.
+    pub fn table(self) -> (usize, u64) {
+        match self {
+            Role::Pose => (209, 136_588_272),
+            Role::Root => (150, 34_122_833),
+            Role::VqDecoder => (51, 12_437_277),
+            Role::Support => (4, 972),
+        }
+    }
+
+    /// Whether the component keeps `name`, and its name with the prefix
+    /// stripped.
+    fn select(self, name: &str) -> Option<&str> {
+        match self {
+            Role::Pose => name
+                .strip_prefix("backbone_net.")
+                .filter(|_| name != "backbone_net.initted"),
+            Role::Root => name.strip_prefix("backbone_net."),
+            Role::VqDecoder => {
+                if name.starts_with("pose_net.decoder.")
+                    || name == "pose_net.quantizer.vq._codebook.embed"
+                {
+                    name.strip_prefix("pose_net.")
+                } else {
+                    None
+                }
+            }
+            Role::Support => Some(name),
+        }
+    }
+}
+
+/// One tensor of a GGUF to write: where its bytes come from and what they
+/// become.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedTensor {
+    /// The name in the GGUF.
+    pub name: String,
+    /// The source tensor's name.
+    pub source: String,
+    pub from: Dtype,
+    pub to: TensorType,
+    /// GGML order.
+    pub dims: Vec<u64>,
+    pub elements: u64,
+    /// The source bytes, relative to the source's data start.
+    pub begin: u64,
+    pub end: u64,
+}
+
+/// A GGUF to write: its metadata and tensors, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedFile {
+    pub metadata: Vec<(String, Value)>,
+    pub tensors: Vec<PlannedTensor>,
+}
+
+impl PlannedFile {
+    pub fn descs(&self) -> Vec<TensorDesc> {
+        self.tensors
+            .iter()
+            .map(|t| TensorDesc {
+                name: t.name.clone(),
+                dims: t.dims.clone(),
+                ty: t.to,
+            })
+            .collect()
+    }
+
+    pub fn parameter_count(&self) -> u64 {
+        self.tensors.iter().map(|t| t.elements).sum()
+    }
+}
+
+/// Why a conversion cannot be planned.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "component {component}: {found_tensors} tensors with {found_values} values selected; the bundle needs {tensors} tensors with {values} values"
+    )]
+    Table {
+        component: &'static str,
+        tensors: usize,
+        values: u64,
+        found_tensors: usize,
+        found_values: u64,
+    },
+    #[error(
+        "tensor {name:?} has {n} dimensions; GGUF allows at most {}",
+        gguf::MAX_DIMS
+    )]
+    TooManyDims { name: String, n: usize },
+    #[error("tensors {first:?} and {second:?} both become {name:?} in the GGUF")]
+    Collision {
+        name: String,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "tensor name {name:?} is {len} bytes; GGUF allows at most 63 (set `compact_names: true` to shorten such names as the MotionBricks rules do)"
+    )]
+    NameTooLong { name: String, len: usize },
+    #[error("the filter keeps no tensor of the {n} in the checkpoint")]
+    NothingKept { n: usize },
+    #[error("metadata key {key:?} is written by kiln; leave it out")]
+    ReservedKey { key: String },
+}
+
+/// Shortens a name of 64 bytes or more by the MotionBricks rules: each
+/// replacement in order, every occurrence; if still too long, its first 48
+/// bytes, `.`, and 12 hex digits of the SHA-256 of the original name.
+pub fn compact_name(name: &str) -> String {
+    if name.len() < gguf::MAX_NAME_BYTES {
+        return name.to_string();
+    }
+    const RULES: [(&str, &str); 8] = [
+        ("_root_token_transformer_encoder.layers.", "root.l."),
+        ("_shared_transformer_encoder.layers.", "shared.l."),
+        ("_transformer_encoder.layers.", "transformer.l."),
+        ("self_attn.", "attn."),
+        ("in_proj_weight", "qkv.weight"),
+        ("in_proj_bias", "qkv.bias"),
+        ("external_cond_blocks.", "xcond."),
+        ("target_cond_blocks.", "tcond."),
+    ];
+    let mut short = name.to_string();
+    for (from, to) in RULES {
+        short = short.replace(from, to);
+    }
+    if short.len() < gguf::MAX_NAME_BYTES {
+        return short;
+    }
+    let hash = Sha256::digest(name.as_bytes());
+    let mut head = 48;
+    while !short.is_char_boundary(head) {
+        head -= 1;
+    }
+    format!("{}.{}", &short[..head], &crate::formats::hex(&hash[..6]))
+}
+
+/// GGML dimensions: reversed, a 0-d scalar as [1].
+fn ggml_dims(name: &str, shape: &[u64]) -> Result<Vec<u64>, Error> {
+    if shape.len() > gguf::MAX_DIMS {
+        return Err(Error::TooManyDims {
+            name: name.to_string(),
+            n: shape.len(),
+        });
+    }
+    if shape.is_empty() {
+        return Ok(vec![1]);
+    }
+    Ok(shape.iter().rev().copied().collect())
+}
+
+/// MotionBricks' type rule: floats to F32, integers and booleans to I32.
+fn motionbricks_type(dtype: Dtype) -> TensorType {
+    if dtype.is_float() {
+        TensorType::F32
+    } else {
+        TensorType::I32
+    }
+}
+
+/// Checks names unique after compaction.
+fn check_collisions(tensors: &[PlannedTensor]) -> Result<(), Error> {
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    for t in tensors {
+        if let Some(first) = seen.insert(&t.name, &t.source) {
+            return Err(Error::Collision {
+                name: t.name.clone(),
+                first: first.to_string(),
+                second: t.source.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The plan of one bundle component from its extraction file's header
+/// (`source_sha256`: the file's SHA-256, 64 lowercase hex).
+pub fn motionbricks_component(
+    role: Role,
+    header: &safetensors::Header,
+    source_sha256: &str,
+) -> Result<PlannedFile, Error> {
+    let mut selected: Vec<(&str, &safetensors::Tensor)> = header
+        .tensors
+        .iter()
+        .filter_map(|t| role.select(&t.name).map(|stripped| (stripped, t)))
+        .collect();
+    // Sorted by the stripped name before compaction, plain byte order.
+    selected.sort_by(|a, b| a.0.cmp(b.0));
+    let mut tensors = Vec::with_capacity(selected.len());
+    for (stripped, t) in selected {
+        tensors.push(PlannedTensor {
+            name: compact_name(stripped),
+            source: t.name.clone(),
+            from: t.dtype,
+            to: motionbricks_type(t.dtype),
+            dims: ggml_dims(&t.name, &t.shape)?,
+            elements: t.elements(),
+            begin: t.begin,
+            end: t.end,
+        });
+    }
+    check_collisions(&tensors)?;
+    let (n, values) = role.table();
+    let found_values: u64 = tensors.iter().map(|t| t.elements).sum();
+    if tensors.len() != n || found_values != values {
+        return Err(Error::Table {
+            component: role.name(),
+            tensors: n,
+            values,
+            found_tensors: tensors.len(),
+            found_values,
+        });
+    }
+    let mut metadata = common_metadata(role.name(), BUNDLE_NAME, source_sha256, found_values);
+    if role == Role::Support {
+        let names: Vec<&str> = G1_JOINTS.iter().map(|(n, _)| *n).collect();
+        metadata.push(kv(
+            "motionbricks.joint_names",
+            Value::String(names.join(",")),
+        ));
+    }
+    Ok(PlannedFile { metadata, tensors })
+}
+
+fn kv(key: &str, value: Value) -> (String, Value) {
+    (key.to_string(), value)
+}
+
+/// The ten keys every MotionBricks GGUF starts with, in order.
+pub fn common_metadata(
+    component: &str,
+    name: &str,
+    source_sha256: &str,
+    parameter_count: u64,
+) -> Vec<(String, Value)> {
+    vec![
+        kv("general.architecture", Value::String(ARCHITECTURE.into())),
+        kv("general.name", Value::String(name.into())),
+        kv("general.alignment", Value::U32(ALIGNMENT)),
+        kv("general.file_type", Value::U32(0)),
+        kv("motionbricks.format_version", Value::U32(1)),
+        kv("motionbricks.component", Value::String(component.into())),
+        kv("motionbricks.skeleton", Value::String(SKELETON.into())),
+        kv(
+            "motionbricks.upstream_revision",
+            Value::String(UPSTREAM_REVISION.into()),
+        ),
+        kv(
+            "motionbricks.source_sha256",
+            Value::String(source_sha256.into()),
+        ),
+        kv("motionbricks.parameter_count", Value::U64(parameter_count)),
+    ]
+}
+
+/// A component as the bundle's `manifest.json` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentEntry {
+    pub role: Role,
+    pub parameter_count: u64,
+    pub sha256: String,
+    pub tensor_count: usize,
+}
+
+/// The bundle's `manifest.json`, byte for byte as Python's
+/// `json.dumps(x, indent=2, sort_keys=True)` plus a newline.
+pub fn bundle_manifest(components: &[ComponentEntry], safe_manifest_sha256: &str) -> String {
+    let mut by_name: BTreeMap<&str, &ComponentEntry> = BTreeMap::new();
+    for c in components {
+        by_name.insert(c.role.name(), c);
+    }
+    let inference: u64 = components
+        .iter()
+        .filter(|c| c.role != Role::Support)
+        .map(|c| c.parameter_count)
+        .sum();
+    let mut s = String::from("{\n  \"components\": {\n");
+    for (i, (name, c)) in by_name.iter().enumerate() {
+        s.push_str(&format!(
+            "    \"{name}\": {{\n      \"parameter_count\": {},\n      \"path\": \"{}\",\n      \"sha256\": \"{}\",\n      \"tensor_count\": {}\n    }}{}\n",
+            c.parameter_count,
+            c.role.file(),
+            c.sha256,
+            c.tensor_count,
+            if i + 1 < by_name.len() { "," } else { "" }
+        ));
+    }
+    s.push_str(&format!(
+        "  }},\n  \"format\": \"{BUNDLE_FORMAT}\",\n  \"inference_parameter_count\": {inference},\n  \"joint_count\": {},\n  \"safe_manifest_sha256\": \"{safe_manifest_sha256}\",\n  \"skeleton\": \"{SKELETON}\",\n  \"upstream_revision\": \"{UPSTREAM_REVISION}\"\n}}\n",
+        G1_JOINTS.len()
+    ));
+    s
+}
+
+/// The generic profile's type policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypePolicy {
+    /// Every tensor as it is (U8 becomes I16 and BOOL I8: GGUF has no
+    /// unsigned or boolean tensor type).
+    Keep,
+    F32,
+    F16,
+    BF16,
+}
+
+impl TypePolicy {
+    /// What `dtype` becomes (for a tensor of `rank` dimensions). Integers
+    /// stay integers under every policy (they are indices and ids; a float
+    /// would change their meaning). Under `f16` and `bf16`, tensors of
+    /// fewer than 2 dimensions (norms, biases, scalars) become F32, as
+    /// llama.cpp's converters do: halving them saves little, and GGML's
+    /// norm and add kernels want F32.
+    pub fn target(self, dtype: Dtype, rank: usize) -> TensorType {
+        if !dtype.is_float() {
+            return match dtype {
+                Dtype::U8 => TensorType::I16,
+                Dtype::Bool => TensorType::I8,
+                d => tensor_convert::native(d).expect("signed integers are native"),
+            };
+        }
+        match self {
+            TypePolicy::Keep => tensor_convert::native(dtype).expect("floats are native"),
+            TypePolicy::F32 => TensorType::F32,
+            TypePolicy::F16 if rank >= 2 => TensorType::F16,
+            TypePolicy::BF16 if rank >= 2 => TensorType::BF16,
+            TypePolicy::F16 | TypePolicy::BF16 => TensorType::F32,
+        }
+    }
+
+    /// `general.file_type` (llama.cpp's LLAMA_FTYPE), where one applies.
+    pub fn file_type(self) -> Option<u32> {
+        match self {
+            TypePolicy::Keep => None,
+            TypePolicy::F32 => Some(0),
+            TypePolicy::F16 => Some(1),
+            TypePolicy::BF16 => Some(32),
+        }
+    }
+}
+
+/// Settings of a generic conversion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generic {
+    pub architecture: String,
+    /// More metadata, written after kiln's own keys, in key order.
+    pub metadata: BTreeMap<String, Value>,
+    pub policy: TypePolicy,
+    pub compact_names: bool,
+    /// Keep only tensors matching one of these (`*` any run); all if empty.
+    pub keep: Vec<String>,
+}
+
+/// Keys kiln writes itself in a generic conversion.
+pub const GENERIC_KEYS: [&str; 3] = [
+    "general.architecture",
+    "general.alignment",
+    "general.file_type",
+];
+
+/// The plan of a generic conversion of one checkpoint: its tensors (each
+/// `(shard index, tensor)` across the shards) sorted by name.
+pub fn generic(
+    tensors: &[(usize, &safetensors::Tensor)],
+    settings: &Generic,
+) -> Result<(PlannedFile, Vec<usize>), Error> {
+    for key in settings.metadata.keys() {
+        if GENERIC_KEYS.contains(&key.as_str()) {
+            return Err(Error::ReservedKey { key: key.clone() });
+        }
+    }
+    let mut kept: Vec<&(usize, &safetensors::Tensor)> = tensors
+        .iter()
+        .filter(|(_, t)| {
+            settings.keep.is_empty() || settings.keep.iter().any(|p| wildcard(p, &t.name))
+        })
+        .collect();
+    if kept.is_empty() {
+        return Err(Error::NothingKept { n: tensors.len() });
+    }
+    kept.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    let mut planned = Vec::with_capacity(kept.len());
+    let mut shards = Vec::with_capacity(kept.len());
+    for (shard, t) in kept {
+        let name = if settings.compact_names {
+            compact_name(&t.name)
+        } else if t.name.len() >= gguf::MAX_NAME_BYTES {
+            return Err(Error::NameTooLong {
+                name: t.name.clone(),
+                len: t.name.len(),
+            });
+        } else {
+            t.name.clone()
+        };
+        planned.push(PlannedTensor {
+            name,
+            source: t.name.clone(),
+            from: t.dtype,
+            to: settings.policy.target(t.dtype, t.shape.len()),
+            dims: ggml_dims(&t.name, &t.shape)?,
+            elements: t.elements(),
+            begin: t.begin,
+            end: t.end,
+        });
+        shards.push(*shard);
+    }
+    check_collisions(&planned)?;
+    let mut metadata = vec![
+        kv(
+            "general.architecture",
+            Value::String(settings.architecture.clone()),
+        ),
+        kv("general.alignment", Value::U32(ALIGNMENT)),
+    ];
+    if let Some(ft) = settings.policy.file_type() {
+        metadata.push(kv("general.file_type", Value::U32(ft)));
+    }
+    for (k, v) in &settings.metadata {
+        metadata.push((k.clone(), v.clone()));
+    }
+    Ok((
+        PlannedFile {
+            metadata,
+            tensors: planned,
+        },
+        shards,
+    ))
+}
+
+/// `*` matches any run of characters (dots included); everything else is
+/// literal.
+pub fn wildcard(pattern: &str, name: &str) -> bool {
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && p[i] == b'*' {
+            star = Some((i, j));
+            i += 1;
+        } else if i < p.len() && p[i] == n[j] {
+            i += 1;
+            j += 1;
+        } else if let Some((si, sj)) = star {
+            i = si + 1;
+            j = sj + 1;
+            star = Some((si, sj + 1));
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == b'*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compaction_follows_the_rules_in_order() {
+        let long = "_root_token_transformer_model.layers.0.self_attn.out_proj.weight";
+        assert_eq!(long.len(), 64);
+        assert_eq!(
+            compact_name(long),
+            "_root_token_transformer_model.layers.0.attn.out_proj.weight"
+        );
+        let short = "_transformer_model.layers.10.self_attn.in_proj_weight";
+        assert_eq!(compact_name(short), short, "under 64 bytes: kept");
+        let encoder = "a_longer_prefix_here._transformer_encoder.layers.3.self_attn.in_proj_bias";
+        assert!(encoder.len() >= 64);
+        assert_eq!(
+            compact_name(encoder),
+            "a_longer_prefix_here.transformer.l.3.attn.qkv.bias"
+        );
+        let hopeless = "x".repeat(80);
+        let c = compact_name(&hopeless);
+        assert_eq!(c.len(), 48 + 1 + 12);
+        assert!(c.starts_with(&"x".repeat(48)));
+        let hash = Sha256::digest(hopeless.as_bytes());
+        assert!(c.ends_with(&crate::formats::hex(&hash[..6])));
+    }
+
+    #[test]
+    fn the_manifest_is_pythons_json_dumps() {
+        let c = |role, n, t| ComponentEntry {
+            role,
+            parameter_count: n,
+            sha256: "ab".repeat(32),
+            tensor_count: t,
+        };
+        let text = bundle_manifest(
+            &[
+                c(Role::Pose, 10, 2),
+                c(Role::Root, 20, 3),
+                c(Role::VqDecoder, 30, 4),
+                c(Role::Support, 972, 4),
+            ],
+            &"cd".repeat(32),
+        );
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["inference_parameter_count"], 60);
+        assert_eq!(v["components"]["vq-decoder"]["path"], "vq-decoder.gguf");
+        assert!(text.ends_with("}\n"));
+        // Keys sorted: pose, root, support, vq-decoder.
+        let order: Vec<usize> = ["\"pose\"", "\"root\"", "\"support\"", "\"vq-decoder\""]
+            .iter()
+            .map(|k| text.find(k).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+
+    #[test]
+    fn the_policies_keep_integers_and_small_tensors_f32() {
+        assert_eq!(TypePolicy::F16.target(Dtype::F32, 2), TensorType::F16);
+        assert_eq!(TypePolicy::F16.target(Dtype::F32, 1), TensorType::F32);
+        assert_eq!(TypePolicy::BF16.target(Dtype::F64, 0), TensorType::F32);
+        assert_eq!(TypePolicy::F32.target(Dtype::I64, 2), TensorType::I64);
+        assert_eq!(TypePolicy::Keep.target(Dtype::BF16, 2), TensorType::BF16);
+        assert_eq!(TypePolicy::Keep.target(Dtype::U8, 1), TensorType::I16);
+        assert_eq!(TypePolicy::Keep.target(Dtype::Bool, 1), TensorType::I8);
+    }
+
+    #[test]
+    fn wildcards_match_dots_too() {
+        assert!(wildcard("encoder.*", "encoder.layer.0.weight"));
+        assert!(wildcard("*.bias", "a.b.bias"));
+        assert!(!wildcard("*.bias", "a.b.weight"));
+        assert!(wildcard("exact", "exact"));
+        assert!(!wildcard("exact", "exactly"));
+    }
+
+    #[test]
+    fn the_skeleton_is_a_tree_in_index_order() {
+        for (i, (_, parent)) in G1_JOINTS.iter().enumerate() {
+            assert!(*parent < i as i32, "joint {i}");
+        }
+        assert_eq!(G1_JOINTS[0].1, -1);
+    }
+}

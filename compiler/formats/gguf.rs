@@ -1,0 +1,1174 @@
+//! GGUF version 3, the container of GGML runtimes (spec:
+//! [docs/formats/gguf.md](../../docs/formats/gguf.md)).
+//!
+//! A file is the magic `GGUF`, u32 version 3, u64 tensor count, u64
+//! metadata count, the metadata (key string, u32 value type, value), the
+//! tensor infos (name string, u32 dimension count, u64 dimensions in GGML
+//! order, fastest first, u32 tensor type, u64 offset), zero padding to the
+//! alignment, then the data: every tensor at its offset, each padded to the
+//! alignment, the last one included. Strings are a u64 length and UTF-8.
+//!
+//! Tensor data can be far larger than memory, so this module encodes and
+//! decodes the header only; the data is streamed by the caller at the
+//! offsets [`Header`] gives. [`decode_header`] applies every rule of
+//! ggml's own loader (`gguf_init_from_file_impl` in `src/gguf.cpp`): the
+//! magic and version 3; counts within the bytes left; no empty or duplicate
+//! key; known value types, arrays not nested; `general.alignment` a UINT32
+//! power of two; tensor names under 64 bytes and unique; at most 4
+//! dimensions, none negative, the element count representable; known
+//! tensor types whose block size divides the first dimension; offsets
+//! exactly the running padded sum; and, beyond ggml, all data present with
+//! no trailing byte, booleans 0 or 1 and strings UTF-8.
+
+use std::fmt;
+
+use super::cursor::{self, Cursor};
+
+pub const MAGIC: [u8; 4] = *b"GGUF";
+pub const VERSION: u32 = 3;
+/// Alignment when `general.alignment` is absent.
+pub const DEFAULT_ALIGNMENT: u64 = 32;
+/// Tensor names must be shorter than this (GGML_MAX_NAME).
+pub const MAX_NAME_BYTES: usize = 64;
+/// GGML_MAX_DIMS.
+pub const MAX_DIMS: usize = 4;
+/// ggml's GGUF_MAX_STRING_LENGTH and GGUF_MAX_ARRAY_ELEMENTS.
+pub const MAX_STRING_BYTES: u64 = 1 << 30;
+pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 30;
+
+pub const KEY_ALIGNMENT: &str = "general.alignment";
+
+/// A metadata value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    U8(u8),
+    I8(i8),
+    U16(u16),
+    I16(i16),
+    U32(u32),
+    I32(i32),
+    F32(f32),
+    Bool(bool),
+    String(String),
+    Array(Array),
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+/// An array value: one element type (never an array).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Array {
+    U8(Vec<u8>),
+    I8(Vec<i8>),
+    U16(Vec<u16>),
+    I16(Vec<i16>),
+    U32(Vec<u32>),
+    I32(Vec<i32>),
+    F32(Vec<f32>),
+    Bool(Vec<bool>),
+    String(Vec<String>),
+    U64(Vec<u64>),
+    I64(Vec<i64>),
+    F64(Vec<f64>),
+}
+
+/// The value type codes.
+pub mod types {
+    pub const UINT8: u32 = 0;
+    pub const INT8: u32 = 1;
+    pub const UINT16: u32 = 2;
+    pub const INT16: u32 = 3;
+    pub const UINT32: u32 = 4;
+    pub const INT32: u32 = 5;
+    pub const FLOAT32: u32 = 6;
+    pub const BOOL: u32 = 7;
+    pub const STRING: u32 = 8;
+    pub const ARRAY: u32 = 9;
+    pub const UINT64: u32 = 10;
+    pub const INT64: u32 = 11;
+    pub const FLOAT64: u32 = 12;
+}
+
+/// The name of a value type code, as gguf-py and ggml print it.
+pub fn type_name(code: u32) -> &'static str {
+    match code {
+        types::UINT8 => "UINT8",
+        types::INT8 => "INT8",
+        types::UINT16 => "UINT16",
+        types::INT16 => "INT16",
+        types::UINT32 => "UINT32",
+        types::INT32 => "INT32",
+        types::FLOAT32 => "FLOAT32",
+        types::BOOL => "BOOL",
+        types::STRING => "STRING",
+        types::ARRAY => "ARRAY",
+        types::UINT64 => "UINT64",
+        types::INT64 => "INT64",
+        types::FLOAT64 => "FLOAT64",
+        _ => "unknown",
+    }
+}
+
+impl Value {
+    pub fn type_code(&self) -> u32 {
+        match self {
+            Value::U8(_) => types::UINT8,
+            Value::I8(_) => types::INT8,
+            Value::U16(_) => types::UINT16,
+            Value::I16(_) => types::INT16,
+            Value::U32(_) => types::UINT32,
+            Value::I32(_) => types::INT32,
+            Value::F32(_) => types::FLOAT32,
+            Value::Bool(_) => types::BOOL,
+            Value::String(_) => types::STRING,
+            Value::Array(_) => types::ARRAY,
+            Value::U64(_) => types::UINT64,
+            Value::I64(_) => types::INT64,
+            Value::F64(_) => types::FLOAT64,
+        }
+    }
+
+    /// `ARRAY[FLOAT32]` and the like, for messages and `inspect`.
+    pub fn type_text(&self) -> String {
+        match self {
+            Value::Array(a) => format!("ARRAY[{}]", type_name(a.elem_code())),
+            v => type_name(v.type_code()).to_string(),
+        }
+    }
+}
+
+impl Array {
+    pub fn elem_code(&self) -> u32 {
+        match self {
+            Array::U8(_) => types::UINT8,
+            Array::I8(_) => types::INT8,
+            Array::U16(_) => types::UINT16,
+            Array::I16(_) => types::INT16,
+            Array::U32(_) => types::UINT32,
+            Array::I32(_) => types::INT32,
+            Array::F32(_) => types::FLOAT32,
+            Array::Bool(_) => types::BOOL,
+            Array::String(_) => types::STRING,
+            Array::U64(_) => types::UINT64,
+            Array::I64(_) => types::INT64,
+            Array::F64(_) => types::FLOAT64,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Array::U8(v) => v.len(),
+            Array::I8(v) => v.len(),
+            Array::U16(v) => v.len(),
+            Array::I16(v) => v.len(),
+            Array::U32(v) => v.len(),
+            Array::I32(v) => v.len(),
+            Array::F32(v) => v.len(),
+            Array::Bool(v) => v.len(),
+            Array::String(v) => v.len(),
+            Array::U64(v) => v.len(),
+            Array::I64(v) => v.len(),
+            Array::F64(v) => v.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A GGML tensor type (`ggml_type`), with its block layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TensorType(pub u32);
+
+impl TensorType {
+    pub const F32: TensorType = TensorType(0);
+    pub const F16: TensorType = TensorType(1);
+    pub const Q8_0: TensorType = TensorType(8);
+    pub const I8: TensorType = TensorType(24);
+    pub const I16: TensorType = TensorType(25);
+    pub const I32: TensorType = TensorType(26);
+    pub const I64: TensorType = TensorType(27);
+    pub const F64: TensorType = TensorType(28);
+    pub const BF16: TensorType = TensorType(30);
+
+    /// (name, elements per block, bytes per block), from ggml's
+    /// `type_traits` (ggml.c) and `ggml-common.h`; `None` for a code ggml
+    /// does not load (removed types, or beyond GGML_TYPE_COUNT = 43).
+    pub fn layout(self) -> Option<(&'static str, u64, u64)> {
+        Some(match self.0 {
+            0 => ("F32", 1, 4),
+            1 => ("F16", 1, 2),
+            2 => ("Q4_0", 32, 18),
+            3 => ("Q4_1", 32, 20),
+            6 => ("Q5_0", 32, 22),
+            7 => ("Q5_1", 32, 24),
+            8 => ("Q8_0", 32, 34),
+            9 => ("Q8_1", 32, 36),
+            10 => ("Q2_K", 256, 84),
+            11 => ("Q3_K", 256, 110),
+            12 => ("Q4_K", 256, 144),
+            13 => ("Q5_K", 256, 176),
+            14 => ("Q6_K", 256, 210),
+            15 => ("Q8_K", 256, 292),
+            16 => ("IQ2_XXS", 256, 66),
+            17 => ("IQ2_XS", 256, 74),
+            18 => ("IQ3_XXS", 256, 98),
+            19 => ("IQ1_S", 256, 50),
+            20 => ("IQ4_NL", 32, 18),
+            21 => ("IQ3_S", 256, 110),
+            22 => ("IQ2_S", 256, 82),
+            23 => ("IQ4_XS", 256, 136),
+            24 => ("I8", 1, 1),
+            25 => ("I16", 1, 2),
+            26 => ("I32", 1, 4),
+            27 => ("I64", 1, 8),
+            28 => ("F64", 1, 8),
+            29 => ("IQ1_M", 256, 56),
+            30 => ("BF16", 1, 2),
+            34 => ("TQ1_0", 256, 54),
+            35 => ("TQ2_0", 256, 66),
+            39 => ("MXFP4", 32, 17),
+            40 => ("NVFP4", 64, 36),
+            41 => ("Q1_0", 128, 18),
+            42 => ("Q2_0", 64, 18),
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        self.layout().map_or("unknown", |(name, _, _)| name)
+    }
+}
+
+impl fmt::Display for TensorType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tensor's description in the header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorInfo {
+    pub name: String,
+    /// GGML order (fastest first), 1 to 4 of them... or 0 (a scalar as
+    /// ggml reads it: every dimension 1).
+    pub dims: Vec<u64>,
+    pub ty: TensorType,
+    /// Relative to the start of the data.
+    pub offset: u64,
+}
+
+impl TensorInfo {
+    pub fn elements(&self) -> u64 {
+        self.dims.iter().product()
+    }
+
+    /// Bytes of data (unpadded); `None` if the type is unknown or the size
+    /// overflows.
+    pub fn bytes(&self) -> Option<u64> {
+        tensor_bytes(&self.dims, self.ty)
+    }
+}
+
+/// Bytes of a tensor of `dims` and `ty`: elements / block × block bytes.
+pub fn tensor_bytes(dims: &[u64], ty: TensorType) -> Option<u64> {
+    let (_, block, size) = ty.layout()?;
+    let n = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d))?;
+    (n / block).checked_mul(size)
+}
+
+/// `n` rounded up to a multiple of `alignment` (a power of two).
+pub fn pad(n: u64, alignment: u64) -> Option<u64> {
+    n.checked_add(alignment - 1).map(|m| m & !(alignment - 1))
+}
+
+/// A decoded header.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// In file order.
+    pub metadata: Vec<(String, Value)>,
+    /// In file order.
+    pub tensors: Vec<TensorInfo>,
+    pub alignment: u64,
+    /// File offset of the data.
+    pub data_start: u64,
+    /// Bytes of data, every tensor padded.
+    pub data_bytes: u64,
+}
+
+impl Header {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.metadata.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    pub fn tensor(&self, name: &str) -> Option<&TensorInfo> {
+        self.tensors.iter().find(|t| t.name == name)
+    }
+
+    /// The whole file's length.
+    pub fn file_bytes(&self) -> u64 {
+        self.data_start + self.data_bytes
+    }
+}
+
+/// Why a GGUF file (or a header to write) is refused. Decode errors carry
+/// the byte offset of what broke the rule.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Bytes(#[from] cursor::Error),
+    #[error("at byte 0: the magic must be \"GGUF\", found {found:?}")]
+    Magic { found: String },
+    #[error("at byte 4: GGUF version {found}; kiln reads version 3")]
+    Version { found: u32 },
+    #[error("at byte {offset}: metadata key {index} is empty")]
+    EmptyKey { offset: usize, index: u64 },
+    #[error("at byte {offset}: metadata key {key:?} appears twice (first as key {first})")]
+    DuplicateKey {
+        offset: usize,
+        key: String,
+        first: usize,
+    },
+    #[error(
+        "at byte {offset}: metadata key {key:?} has value type {code}, which is not a GGUF type"
+    )]
+    ValueType {
+        offset: usize,
+        key: String,
+        code: u32,
+    },
+    #[error(
+        "at byte {offset}: metadata key {key:?} is an array of arrays, which GGUF does not allow"
+    )]
+    NestedArray { offset: usize, key: String },
+    #[error("at byte {offset}: {what} is not UTF-8")]
+    Utf8 { offset: usize, what: String },
+    #[error(
+        "at byte {offset}: metadata key {key:?} has the boolean byte {byte}; it must be 0 or 1"
+    )]
+    Bool {
+        offset: usize,
+        key: String,
+        byte: u8,
+    },
+    #[error("at byte {offset}: general.alignment must be UINT32, found {found}")]
+    AlignmentType { offset: usize, found: String },
+    #[error("at byte {offset}: general.alignment {value} is not a power of 2")]
+    Alignment { offset: usize, value: u64 },
+    #[error("at byte {offset}: tensor name {name:?} is {len} bytes; GGML allows at most {}", MAX_NAME_BYTES - 1)]
+    NameTooLong {
+        offset: usize,
+        name: String,
+        len: usize,
+    },
+    #[error("at byte {offset}: tensor {name:?} appears twice (first as tensor {first})")]
+    DuplicateTensor {
+        offset: usize,
+        name: String,
+        first: usize,
+    },
+    #[error("at byte {offset}: tensor {name:?} has {n} dimensions; GGML allows at most {MAX_DIMS}")]
+    TooManyDims { offset: usize, name: String, n: u64 },
+    #[error(
+        "at byte {offset}: tensor {name:?} dimension {index} is {value}, which is negative as GGML reads it"
+    )]
+    NegativeDim {
+        offset: usize,
+        name: String,
+        index: usize,
+        value: u64,
+    },
+    #[error("at byte {offset}: tensor {name:?} has too many elements ({dims:?})")]
+    TooManyElements {
+        offset: usize,
+        name: String,
+        dims: Vec<u64>,
+    },
+    #[error("at byte {offset}: tensor {name:?} has type {code}, which GGML does not load")]
+    TensorType {
+        offset: usize,
+        name: String,
+        code: u32,
+    },
+    #[error(
+        "at byte {offset}: tensor {name:?} of type {ty} has {ne0} elements per row, not a multiple of its block of {block}"
+    )]
+    BlockSize {
+        offset: usize,
+        name: String,
+        ty: TensorType,
+        ne0: u64,
+        block: u64,
+    },
+    #[error(
+        "at byte {offset}: tensor {name:?} has offset {found}; it must be {expected} (the padded sizes of the tensors before it)"
+    )]
+    Offset {
+        offset: usize,
+        name: String,
+        found: u64,
+        expected: u64,
+    },
+    #[error(
+        "at byte {offset}: the data needs {need} bytes to the end of the file, which has {have}"
+    )]
+    DataMissing { offset: u64, need: u64, have: u64 },
+    #[error("at byte {offset}: {extra} bytes after the end of the data")]
+    Trailing { offset: u64, extra: u64 },
+    #[error("at byte {offset}: the padding before the data must be zero bytes")]
+    Padding { offset: usize },
+}
+
+impl Error {
+    /// The byte offset a decode error is about.
+    pub fn offset(&self) -> u64 {
+        match self {
+            Error::Bytes(e) => e.offset() as u64,
+            Error::Magic { .. } => 0,
+            Error::Version { .. } => 4,
+            Error::EmptyKey { offset, .. }
+            | Error::DuplicateKey { offset, .. }
+            | Error::ValueType { offset, .. }
+            | Error::NestedArray { offset, .. }
+            | Error::Utf8 { offset, .. }
+            | Error::Bool { offset, .. }
+            | Error::AlignmentType { offset, .. }
+            | Error::Alignment { offset, .. }
+            | Error::NameTooLong { offset, .. }
+            | Error::DuplicateTensor { offset, .. }
+            | Error::TooManyDims { offset, .. }
+            | Error::NegativeDim { offset, .. }
+            | Error::TooManyElements { offset, .. }
+            | Error::TensorType { offset, .. }
+            | Error::BlockSize { offset, .. }
+            | Error::Offset { offset, .. }
+            | Error::Padding { offset } => *offset as u64,
+            Error::DataMissing { offset, .. } | Error::Trailing { offset, .. } => *offset,
+        }
+    }
+
+    /// The header reads past the bytes given (`decode_header` was handed
+    /// a prefix of the file): more of it would tell.
+    pub fn is_truncated(&self) -> bool {
+        matches!(
+            self,
+            Error::Bytes(cursor::Error::Truncated { .. } | cursor::Error::PastEnd { .. })
+        )
+    }
+}
+
+/// Smallest encoding of a metadata entry: key length 8, one key byte,
+/// type 4, one value byte.
+const MIN_KV_BYTES: u64 = 14;
+/// Smallest tensor info: name length 8, one byte, n_dims 4, type 4,
+/// offset 8.
+const MIN_TENSOR_BYTES: u64 = 25;
+
+/// Reads the header from `bytes` (the file, or a prefix of it: then a
+/// truncation error [`Error::is_truncated`] asks for more), checking it
+/// against the file's length `file_len`.
+pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
+    let mut c = Cursor::new(bytes);
+    let magic = c.array::<4>("GGUF magic")?;
+    if magic != MAGIC {
+        return Err(Error::Magic {
+            found: String::from_utf8_lossy(&magic).into_owned(),
+        });
+    }
+    let version = c.u32("GGUF version")?;
+    if version != VERSION {
+        return Err(Error::Version { found: version });
+    }
+    let at = c.offset();
+    let n_tensors = c.u64("tensor count")?;
+    let at_kv = c.offset();
+    let n_kv = c.u64("metadata count")?;
+    let n_kv = c.count(at_kv, n_kv, MIN_KV_BYTES, u64::MAX, "metadata entries")?;
+    let mut metadata: Vec<(String, Value)> = Vec::with_capacity(n_kv);
+    let mut offsets = Vec::with_capacity(n_kv);
+    for index in 0..n_kv {
+        let at = c.offset();
+        offsets.push(at);
+        let key = read_string(&mut c, "metadata key")?;
+        if key.is_empty() {
+            return Err(Error::EmptyKey {
+                offset: at,
+                index: index as u64,
+            });
+        }
+        if let Some(first) = metadata.iter().position(|(k, _)| *k == key) {
+            return Err(Error::DuplicateKey {
+                offset: at,
+                key,
+                first,
+            });
+        }
+        let value = read_value(&mut c, &key)?;
+        metadata.push((key, value));
+    }
+    let alignment = alignment_of(&metadata, &offsets)?;
+    // Checked against the bytes left only now, after the metadata.
+    let n_tensors = c.count(at, n_tensors, MIN_TENSOR_BYTES, u64::MAX, "tensors")?;
+    let mut tensors: Vec<TensorInfo> = Vec::with_capacity(n_tensors);
+    let mut expected = 0u64;
+    for _ in 0..n_tensors {
+        let info = read_tensor_info(&mut c, &tensors)?;
+        let at = c.offset() - 8;
+        if info.offset != expected {
+            return Err(Error::Offset {
+                offset: at,
+                name: info.name,
+                found: info.offset,
+                expected,
+            });
+        }
+        let size = info
+            .bytes()
+            .and_then(|b| pad(b, alignment))
+            .and_then(|b| expected.checked_add(b))
+            .ok_or_else(|| Error::TooManyElements {
+                offset: at,
+                name: info.name.clone(),
+                dims: info.dims.clone(),
+            })?;
+        expected = size;
+        tensors.push(info);
+    }
+    let header_end = c.offset() as u64;
+    let data_start = if n_tensors > 0 {
+        pad(header_end, alignment).expect("small")
+    } else {
+        header_end
+    };
+    // The padding is there and zero (in the bytes given).
+    let pad_bytes = (data_start - header_end) as usize;
+    let padding = c.take(pad_bytes.min(c.remaining()), "padding")?;
+    if let Some(i) = padding.iter().position(|&b| b != 0) {
+        return Err(Error::Padding {
+            offset: header_end as usize + i,
+        });
+    }
+    let need = data_start + expected;
+    if need > file_len {
+        return Err(Error::DataMissing {
+            offset: data_start.min(file_len),
+            need: expected,
+            have: file_len.saturating_sub(data_start),
+        });
+    }
+    if need < file_len {
+        return Err(Error::Trailing {
+            offset: need,
+            extra: file_len - need,
+        });
+    }
+    Ok(Header {
+        metadata,
+        tensors,
+        alignment,
+        data_start,
+        data_bytes: expected,
+    })
+}
+
+/// The alignment `general.alignment` sets (32 without it); `offsets` are
+/// where each metadata entry starts, for the error.
+fn alignment_of(metadata: &[(String, Value)], offsets: &[usize]) -> Result<u64, Error> {
+    let Some(i) = metadata.iter().position(|(k, _)| k == KEY_ALIGNMENT) else {
+        return Ok(DEFAULT_ALIGNMENT);
+    };
+    let offset = offsets.get(i).copied().unwrap_or(0);
+    match &metadata[i].1 {
+        Value::U32(a) if a.is_power_of_two() => Ok(u64::from(*a)),
+        Value::U32(a) => Err(Error::Alignment {
+            offset,
+            value: u64::from(*a),
+        }),
+        v => Err(Error::AlignmentType {
+            offset,
+            found: v.type_text(),
+        }),
+    }
+}
+
+fn read_string(c: &mut Cursor, what: &str) -> Result<String, Error> {
+    let at = c.offset();
+    let len = c.u64(&format!("{what} length"))?;
+    let len = c.count(at, len, 1, MAX_STRING_BYTES, &format!("{what} bytes"))?;
+    let start = c.offset();
+    let raw = c.take(len, what)?;
+    String::from_utf8(raw.to_vec()).map_err(|e| Error::Utf8 {
+        offset: start + e.utf8_error().valid_up_to(),
+        what: what.to_string(),
+    })
+}
+
+fn read_value(c: &mut Cursor, key: &str) -> Result<Value, Error> {
+    let at = c.offset();
+    let code = c.u32("value type")?;
+    if code == types::ARRAY {
+        let at_elem = c.offset();
+        let elem = c.u32("array element type")?;
+        if elem == types::ARRAY {
+            return Err(Error::NestedArray {
+                offset: at_elem,
+                key: key.into(),
+            });
+        }
+        let at_n = c.offset();
+        let n = c.u64("array length")?;
+        let min = match elem {
+            types::UINT8 | types::INT8 | types::BOOL => 1,
+            types::UINT16 | types::INT16 => 2,
+            types::UINT32 | types::INT32 | types::FLOAT32 => 4,
+            types::UINT64 | types::INT64 | types::FLOAT64 | types::STRING => 8,
+            code => {
+                return Err(Error::ValueType {
+                    offset: at_elem,
+                    key: key.into(),
+                    code,
+                });
+            }
+        };
+        let n = c.count(at_n, n, min, MAX_ARRAY_ELEMENTS, "array elements")?;
+        return read_array(c, key, elem, n).map(Value::Array);
+    }
+    read_scalar(c, key, code).map_err(|e| match e {
+        Error::ValueType { key, code, .. } => Error::ValueType {
+            offset: at,
+            key,
+            code,
+        },
+        e => e,
+    })
+}
+
+fn read_scalar(c: &mut Cursor, key: &str, code: u32) -> Result<Value, Error> {
+    Ok(match code {
+        types::UINT8 => Value::U8(c.u8(key)?),
+        types::INT8 => Value::I8(c.i8(key)?),
+        types::UINT16 => Value::U16(c.u16(key)?),
+        types::INT16 => Value::I16(c.i16(key)?),
+        types::UINT32 => Value::U32(c.u32(key)?),
+        types::INT32 => Value::I32(c.i32(key)?),
+        types::FLOAT32 => Value::F32(c.f32(key)?),
+        types::BOOL => Value::Bool(read_bool(c, key)?),
+        types::STRING => Value::String(read_string(c, &format!("the value of {key:?}"))?),
+        types::UINT64 => Value::U64(c.u64(key)?),
+        types::INT64 => Value::I64(c.i64(key)?),
+        types::FLOAT64 => Value::F64(c.f64(key)?),
+        code => {
+            return Err(Error::ValueType {
+                offset: c.offset(),
+                key: key.into(),
+                code,
+            });
+        }
+    })
+}
+
+fn read_bool(c: &mut Cursor, key: &str) -> Result<bool, Error> {
+    let at = c.offset();
+    match c.u8(key)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        byte => Err(Error::Bool {
+            offset: at,
+            key: key.into(),
+            byte,
+        }),
+    }
+}
+
+fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, Error> {
+    macro_rules! many {
+        ($variant:ident, $read:ident) => {{
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push(c.$read(key)?);
+            }
+            Array::$variant(v)
+        }};
+    }
+    Ok(match elem {
+        types::UINT8 => Array::U8(c.take(n, key)?.to_vec()),
+        types::INT8 => many!(I8, i8),
+        types::UINT16 => many!(U16, u16),
+        types::INT16 => many!(I16, i16),
+        types::UINT32 => many!(U32, u32),
+        types::INT32 => many!(I32, i32),
+        types::FLOAT32 => many!(F32, f32),
+        types::UINT64 => many!(U64, u64),
+        types::INT64 => many!(I64, i64),
+        types::FLOAT64 => many!(F64, f64),
+        types::BOOL => {
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push(read_bool(c, key)?);
+            }
+            Array::Bool(v)
+        }
+        _ => {
+            // STRING: each at least its 8-byte length (checked by count).
+            let mut v = Vec::with_capacity(n);
+            for _ in 0..n {
+                v.push(read_string(c, &format!("an element of {key:?}"))?);
+            }
+            Array::String(v)
+        }
+    })
+}
+
+fn read_tensor_info(c: &mut Cursor, before: &[TensorInfo]) -> Result<TensorInfo, Error> {
+    let at = c.offset();
+    let name = read_string(c, "tensor name")?;
+    if name.len() >= MAX_NAME_BYTES {
+        return Err(Error::NameTooLong {
+            offset: at,
+            len: name.len(),
+            name,
+        });
+    }
+    if let Some(first) = before.iter().position(|t| t.name == name) {
+        return Err(Error::DuplicateTensor {
+            offset: at,
+            name,
+            first,
+        });
+    }
+    let at_dims = c.offset();
+    let n_dims = c.u32("dimension count")?;
+    if n_dims as usize > MAX_DIMS {
+        return Err(Error::TooManyDims {
+            offset: at_dims,
+            name,
+            n: u64::from(n_dims),
+        });
+    }
+    let mut dims = Vec::with_capacity(n_dims as usize);
+    for index in 0..n_dims as usize {
+        let at = c.offset();
+        let d = c.u64("dimension")?;
+        if d > i64::MAX as u64 {
+            return Err(Error::NegativeDim {
+                offset: at,
+                name,
+                index,
+                value: d,
+            });
+        }
+        dims.push(d);
+    }
+    // ggml: a tensor with elements must have fewer than INT64_MAX.
+    let elements = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+    if !dims.contains(&0) && elements.is_none_or(|n| n >= i64::MAX as u64) {
+        return Err(Error::TooManyElements {
+            offset: at_dims,
+            name,
+            dims,
+        });
+    }
+    let at_ty = c.offset();
+    let ty = TensorType(c.u32("tensor type")?);
+    let Some((_, block, _)) = ty.layout() else {
+        return Err(Error::TensorType {
+            offset: at_ty,
+            name,
+            code: ty.0,
+        });
+    };
+    let ne0 = dims.first().copied().unwrap_or(1);
+    if !ne0.is_multiple_of(block) {
+        return Err(Error::BlockSize {
+            offset: at_ty,
+            name,
+            ty,
+            ne0,
+            block,
+        });
+    }
+    let offset = c.u64("tensor offset")?;
+    Ok(TensorInfo {
+        name,
+        dims,
+        ty,
+        offset,
+    })
+}
+
+/// A tensor to write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorDesc {
+    pub name: String,
+    /// GGML order.
+    pub dims: Vec<u64>,
+    pub ty: TensorType,
+}
+
+/// The header bytes (magic through the padding before the data) for
+/// `metadata` and `tensors`, whose data then follows in the order given,
+/// each padded to the alignment (`general.alignment` if in `metadata`,
+/// else 32). Refuses what [`decode_header`] would refuse. With it, the
+/// header [`decode_header`] will read back.
+pub fn encode_header(
+    metadata: &[(String, Value)],
+    tensors: &[TensorDesc],
+) -> Result<(Vec<u8>, Header), Error> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(tensors.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(metadata.len() as u64).to_le_bytes());
+    let mut offsets = Vec::with_capacity(metadata.len());
+    for (i, (key, value)) in metadata.iter().enumerate() {
+        offsets.push(out.len());
+        if key.is_empty() {
+            return Err(Error::EmptyKey {
+                offset: out.len(),
+                index: i as u64,
+            });
+        }
+        if let Some(first) = metadata[..i].iter().position(|(k, _)| k == key) {
+            return Err(Error::DuplicateKey {
+                offset: out.len(),
+                key: key.clone(),
+                first,
+            });
+        }
+        put_string(&mut out, key);
+        out.extend_from_slice(&value.type_code().to_le_bytes());
+        put_value(&mut out, value);
+    }
+    let alignment = alignment_of(metadata, &offsets)?;
+    let mut offset = 0u64;
+    let mut infos: Vec<TensorInfo> = Vec::with_capacity(tensors.len());
+    for t in tensors {
+        let at = out.len();
+        if t.name.len() >= MAX_NAME_BYTES {
+            return Err(Error::NameTooLong {
+                offset: at,
+                name: t.name.clone(),
+                len: t.name.len(),
+            });
+        }
+        if let Some(first) = infos.iter().position(|i| i.name == t.name) {
+            return Err(Error::DuplicateTensor {
+                offset: at,
+                name: t.name.clone(),
+                first,
+            });
+        }
+        if t.dims.len() > MAX_DIMS {
+            return Err(Error::TooManyDims {
+                offset: at,
+                name: t.name.clone(),
+                n: t.dims.len() as u64,
+            });
+        }
+        let Some((_, block, _)) = t.ty.layout() else {
+            return Err(Error::TensorType {
+                offset: at,
+                name: t.name.clone(),
+                code: t.ty.0,
+            });
+        };
+        let ne0 = t.dims.first().copied().unwrap_or(1);
+        if !ne0.is_multiple_of(block) {
+            return Err(Error::BlockSize {
+                offset: at,
+                name: t.name.clone(),
+                ty: t.ty,
+                ne0,
+                block,
+            });
+        }
+        let size = tensor_bytes(&t.dims, t.ty)
+            .filter(|_| t.dims.iter().all(|&d| d <= i64::MAX as u64))
+            .and_then(|b| pad(b, alignment))
+            .ok_or_else(|| Error::TooManyElements {
+                offset: at,
+                name: t.name.clone(),
+                dims: t.dims.clone(),
+            })?;
+        put_string(&mut out, &t.name);
+        out.extend_from_slice(&(t.dims.len() as u32).to_le_bytes());
+        for d in &t.dims {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+        out.extend_from_slice(&t.ty.0.to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+        infos.push(TensorInfo {
+            name: t.name.clone(),
+            dims: t.dims.clone(),
+            ty: t.ty,
+            offset,
+        });
+        offset = offset
+            .checked_add(size)
+            .ok_or_else(|| Error::TooManyElements {
+                offset: at,
+                name: t.name.clone(),
+                dims: t.dims.clone(),
+            })?;
+    }
+    if !tensors.is_empty() {
+        let padded = pad(out.len() as u64, alignment).expect("small") as usize;
+        out.resize(padded, 0);
+    }
+    let header = Header {
+        metadata: metadata.to_vec(),
+        tensors: infos,
+        alignment,
+        data_start: out.len() as u64,
+        data_bytes: offset,
+    };
+    Ok((out, header))
+}
+
+fn put_string(out: &mut Vec<u8>, s: &str) {
+    out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn put_value(out: &mut Vec<u8>, value: &Value) {
+    match value {
+        Value::U8(v) => out.push(*v),
+        Value::I8(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::U16(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::I16(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::U32(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::I32(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::F32(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::Bool(v) => out.push(u8::from(*v)),
+        Value::String(v) => put_string(out, v),
+        Value::U64(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::I64(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::F64(v) => out.extend_from_slice(&v.to_le_bytes()),
+        Value::Array(a) => {
+            out.extend_from_slice(&a.elem_code().to_le_bytes());
+            out.extend_from_slice(&(a.len() as u64).to_le_bytes());
+            macro_rules! each {
+                ($v:expr) => {
+                    for x in $v {
+                        out.extend_from_slice(&x.to_le_bytes());
+                    }
+                };
+            }
+            match a {
+                Array::U8(v) => out.extend_from_slice(v),
+                Array::I8(v) => each!(v),
+                Array::U16(v) => each!(v),
+                Array::I16(v) => each!(v),
+                Array::U32(v) => each!(v),
+                Array::I32(v) => each!(v),
+                Array::F32(v) => each!(v),
+                Array::U64(v) => each!(v),
+                Array::I64(v) => each!(v),
+                Array::F64(v) => each!(v),
+                Array::Bool(v) => out.extend(v.iter().map(|&b| u8::from(b))),
+                Array::String(v) => v.iter().for_each(|s| put_string(out, s)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kv(k: &str, v: Value) -> (String, Value) {
+        (k.to_string(), v)
+    }
+
+    fn t(name: &str, dims: &[u64], ty: TensorType) -> TensorDesc {
+        TensorDesc {
+            name: name.into(),
+            dims: dims.to_vec(),
+            ty,
+        }
+    }
+
+    /// A whole file: the header and zero data.
+    fn file(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<u8> {
+        let (mut bytes, h) = encode_header(metadata, tensors).unwrap();
+        bytes.resize((h.data_start + h.data_bytes) as usize, 0);
+        bytes
+    }
+
+    fn sample() -> Vec<u8> {
+        file(
+            &[
+                kv("general.architecture", Value::String("x".into())),
+                kv("a.u8", Value::U8(1)),
+                kv(
+                    "a.arr",
+                    Value::Array(Array::String(vec!["p".into(), "".into()])),
+                ),
+                kv("a.b", Value::Array(Array::Bool(vec![true, false]))),
+                kv("a.f64", Value::F64(-0.5)),
+            ],
+            &[
+                t("w", &[3, 2], TensorType::F32),
+                t("q", &[64], TensorType::Q8_0),
+            ],
+        )
+    }
+
+    #[test]
+    fn encode_then_decode_gives_the_header_back() {
+        let bytes = sample();
+        let h = decode_header(&bytes, bytes.len() as u64).unwrap();
+        assert_eq!(h.metadata.len(), 5);
+        assert_eq!(h.get("a.f64"), Some(&Value::F64(-0.5)));
+        assert_eq!(h.tensors[0].offset, 0);
+        assert_eq!(h.tensors[1].offset, 32, "24 bytes padded to 32");
+        assert_eq!(h.data_start % 32, 0);
+        assert_eq!(h.data_bytes, 32 + 96, "68 bytes of Q8_0 padded to 96");
+        let (again, h2) = encode_header(
+            &h.metadata,
+            &[
+                t("w", &[3, 2], TensorType::F32),
+                t("q", &[64], TensorType::Q8_0),
+            ],
+        )
+        .unwrap();
+        assert_eq!(again, bytes[..h.data_start as usize]);
+        assert_eq!(h2, h);
+    }
+
+    #[test]
+    fn every_prefix_and_every_extra_byte_is_refused() {
+        let bytes = sample();
+        for n in 0..bytes.len() {
+            assert!(decode_header(&bytes[..n], n as u64).is_err(), "prefix {n}");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        let e = decode_header(&longer, longer.len() as u64).unwrap_err();
+        assert!(matches!(e, Error::Trailing { extra: 1, .. }), "{e}");
+    }
+
+    #[test]
+    fn hostile_counts_are_refused_before_allocating() {
+        let mut bytes = sample();
+        bytes[16..24].copy_from_slice(&u64::MAX.to_le_bytes()); // metadata count
+        let e = decode_header(&bytes, bytes.len() as u64).unwrap_err();
+        assert!(e.to_string().contains("metadata entries"), "{e}");
+        let mut bytes = sample();
+        bytes[8..16].copy_from_slice(&(u64::MAX / 2).to_le_bytes()); // tensors
+        let e = decode_header(&bytes, bytes.len() as u64).unwrap_err();
+        assert!(e.to_string().contains("tensors"), "{e}");
+        // A string length of 2^63 in a 200-byte file.
+        let mut bytes = sample();
+        bytes[24..32].copy_from_slice(&(1u64 << 63).to_le_bytes());
+        let e = decode_header(&bytes, bytes.len() as u64).unwrap_err();
+        assert_eq!(e.offset(), 24, "{e}");
+    }
+
+    #[test]
+    fn the_loader_rules_each_have_an_error() {
+        let one = |metadata: &[(String, Value)], tensors: &[TensorDesc]| {
+            encode_header(metadata, tensors).map(|_| ())
+        };
+        assert!(matches!(
+            one(&[kv("", Value::U8(0))], &[]),
+            Err(Error::EmptyKey { .. })
+        ));
+        assert!(matches!(
+            one(&[kv("k", Value::U8(0)), kv("k", Value::U8(1))], &[]),
+            Err(Error::DuplicateKey { first: 0, .. })
+        ));
+        assert!(matches!(
+            one(&[kv(KEY_ALIGNMENT, Value::U32(24))], &[]),
+            Err(Error::Alignment { value: 24, .. })
+        ));
+        assert!(matches!(
+            one(&[kv(KEY_ALIGNMENT, Value::U64(32))], &[]),
+            Err(Error::AlignmentType { .. })
+        ));
+        let long = "n".repeat(64);
+        assert!(matches!(
+            one(&[], &[t(&long, &[1], TensorType::F32)]),
+            Err(Error::NameTooLong { len: 64, .. })
+        ));
+        assert!(one(&[], &[t(&long[..63], &[1], TensorType::F32)]).is_ok());
+        assert!(matches!(
+            one(
+                &[],
+                &[t("a", &[1], TensorType::F32), t("a", &[1], TensorType::F32)]
+            ),
+            Err(Error::DuplicateTensor { .. })
+        ));
+        assert!(matches!(
+            one(&[], &[t("a", &[1; 5], TensorType::F32)]),
+            Err(Error::TooManyDims { .. })
+        ));
+        assert!(matches!(
+            one(&[], &[t("a", &[1], TensorType(4))]),
+            Err(Error::TensorType { code: 4, .. })
+        ));
+        assert!(matches!(
+            one(&[], &[t("a", &[1], TensorType(43))]),
+            Err(Error::TensorType { .. })
+        ));
+        assert!(matches!(
+            one(&[], &[t("a", &[33], TensorType::Q8_0)]),
+            Err(Error::BlockSize { block: 32, .. })
+        ));
+        // Decode-only rules, by editing bytes.
+        let good = file(
+            &[kv("b", Value::Bool(true))],
+            &[t("w", &[2], TensorType::F32)],
+        );
+        let key_end = 24 + 8 + 1;
+        let mut bad = good.clone();
+        bad[key_end..key_end + 4].copy_from_slice(&13u32.to_le_bytes());
+        let e = decode_header(&bad, bad.len() as u64).unwrap_err();
+        assert!(
+            matches!(e, Error::ValueType { code: 13, offset, .. } if offset == key_end),
+            "{e}"
+        );
+        let mut bad = good.clone();
+        bad[key_end + 4] = 2;
+        assert!(matches!(
+            decode_header(&bad, bad.len() as u64),
+            Err(Error::Bool { byte: 2, .. })
+        ));
+        let mut bad = good.clone();
+        let last_offset = 24 + 8 + 1 + 4 + 1 + 8 + 1 + 4 + 8 + 4;
+        bad[last_offset..last_offset + 8].copy_from_slice(&32u64.to_le_bytes());
+        let e = decode_header(&bad, bad.len() as u64).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Offset {
+                    found: 32,
+                    expected: 0,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let mut bad = good.clone();
+        bad[24 + 8] = 0xff; // the key byte
+        assert!(matches!(
+            decode_header(&bad, bad.len() as u64),
+            Err(Error::Utf8 { .. })
+        ));
+        let e = decode_header(&good, good.len() as u64 - 5).unwrap_err();
+        assert!(matches!(e, Error::DataMissing { .. }), "{e}");
+    }
+
+    #[test]
+    fn nested_arrays_are_refused() {
+        let mut bytes = file(&[kv("a", Value::Array(Array::U8(vec![])))], &[]);
+        let elem = 24 + 8 + 1 + 4;
+        bytes[elem..elem + 4].copy_from_slice(&types::ARRAY.to_le_bytes());
+        assert!(matches!(
+            decode_header(&bytes, bytes.len() as u64),
+            Err(Error::NestedArray { .. })
+        ));
+    }
+}
