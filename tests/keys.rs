@@ -16,9 +16,10 @@ type Row = (
     &'static [(&'static str, &'static str)],
 );
 
-const ENTRIES: &[Row] = &[(
-    "pose_caches",
-    "id: a
+const ENTRIES: &[Row] = &[
+    (
+        "pose_caches",
+        "id: a
 source: s/a.glb
 animation: Run
 rate_hz: 30
@@ -29,20 +30,49 @@ dimensions: 3
 start_step: 0
 label: l
 replay: r.mbreplay",
-    &[
-        ("id", "b"),
-        ("source", "s/b.glb"),
-        ("animation", "0"),
-        ("rate_hz", "30.5"),
-        ("entities", "nodes"),
-        ("shape", "capsule"),
-        ("size", "[0.1, 0.2, 0.4]"),
-        ("dimensions", "2"),
-        ("start_step", "1"),
-        ("label", "m"),
-        ("replay", "s.mbreplay"),
-    ],
-)];
+        &[
+            ("id", "b"),
+            ("source", "s/b.glb"),
+            ("animation", "0"),
+            ("rate_hz", "30.5"),
+            ("entities", "nodes"),
+            ("shape", "capsule"),
+            ("size", "[0.1, 0.2, 0.4]"),
+            ("dimensions", "2"),
+            ("start_step", "1"),
+            ("label", "m"),
+            ("replay", "s.mbreplay"),
+        ],
+    ),
+    (
+        "model_bundles",
+        "id: m
+profile: generic
+sources: {pose: a, root: b, vqvae: c, support: d, manifest: e}
+source: s/m.safetensors
+pins: enforce
+architecture: bert
+metadata: {general.name: x, bert.n: {uint32: 3}}
+type: keep
+compact_names: false
+tensors: ['a.*']",
+        &[
+            ("id", "n"),
+            ("profile", "motionbricks-g1"),
+            (
+                "sources",
+                "{pose: a, root: b, vqvae: c, support: d, manifest: f}",
+            ),
+            ("source", "s/n.safetensors"),
+            ("pins", "record"),
+            ("architecture", "llama"),
+            ("metadata", "{general.name: x, bert.n: {uint32: 4}}"),
+            ("type", "f16"),
+            ("compact_names", "true"),
+            ("tensors", "['b.*']"),
+        ],
+    ),
+];
 
 fn parse_one(section: &str, entry: &str) -> Sections {
     let indented: String = entry.lines().map(|l| format!("    {l}\n")).collect();

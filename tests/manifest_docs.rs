@@ -104,6 +104,23 @@ fn the_limits_table_gives_each_constants_value() {
             "pose_cache::MAX_EVALUATIONS",
             pose_cache::MAX_EVALUATIONS as f64,
         ),
+        (
+            "safetensors::MAX_HEADER_BYTES",
+            kiln::formats::safetensors::MAX_HEADER_BYTES as f64,
+        ),
+        (
+            "model_bundle::MAX_CHECKPOINT_BYTES",
+            kiln::pipeline::kinds::model_bundle::MAX_CHECKPOINT_BYTES as f64,
+        ),
+        (
+            "model_bundle::MAX_INDEX_BYTES",
+            kiln::pipeline::kinds::model_bundle::MAX_INDEX_BYTES as f64,
+        ),
+        ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
+        (
+            "gguf::MAX_STRING_BYTES",
+            kiln::formats::gguf::MAX_STRING_BYTES as f64,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

@@ -106,6 +106,15 @@ impl Progress {
                     bar.set_length(dirty as u64);
                 }
             }
+            Event::Progress { id, done, total } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(format!(
+                        "{id}: {} of {} MB",
+                        done / 1_000_000,
+                        total / 1_000_000
+                    ));
+                }
+            }
             Event::JobDone { id, .. } => {
                 if let Some(bar) = &self.bar {
                     bar.set_message(id.to_string());
@@ -126,6 +135,9 @@ fn print_report(report: &Report, args: &BuildArgs) {
     for job in &report.jobs {
         if let Some(d) = &job.error {
             eprintln!("error: {d}");
+        }
+        for w in &job.warnings {
+            eprintln!("warning: job {:?}: {w}", job.id);
         }
     }
     if args.json {
@@ -189,6 +201,9 @@ fn report_json(report: &Report) -> Value {
             }
             if let Some(d) = &j.error {
                 v["error"] = diagnostic_json(d);
+            }
+            if !j.warnings.is_empty() {
+                v["warnings"] = json!(j.warnings);
             }
             v
         })

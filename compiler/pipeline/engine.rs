@@ -87,6 +87,8 @@ pub struct JobReport {
     pub time: Duration,
     /// Why the job was rebuilt (empty when fresh).
     pub dirty_because: Vec<String>,
+    /// What the job wants the user to know (it still succeeded).
+    pub warnings: Vec<String>,
     pub error: Option<Diagnostic>,
 }
 
@@ -117,6 +119,8 @@ pub enum Event<'a> {
     Running { total: usize, dirty: usize },
     /// One dirty job finished.
     JobDone { id: &'a str, status: Status },
+    /// A long job's progress: bytes done of bytes total.
+    Progress { id: &'a str, done: u64, total: u64 },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -187,6 +191,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let claimed: BTreeSet<&RelPath> = jobs.iter().flat_map(|j| &j.outputs.files).collect();
     let shared = Shared {
         place,
+        on_event,
         claimed: &claimed,
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
@@ -820,6 +825,7 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
         outputs: output_reports(&record.outputs, display_out),
         time: Duration::ZERO,
         dirty_because: Vec::new(),
+        warnings: Vec::new(),
         error: None,
     }
 }
@@ -827,6 +833,7 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
 /// What parallel jobs share.
 struct Shared<'a> {
     place: Place<'a>,
+    on_event: &'a (dyn Fn(Event) + Sync),
     /// Every output a planned job declares.
     claimed: &'a BTreeSet<&'a RelPath>,
     journal: Mutex<&'a mut Journal>,
@@ -844,10 +851,14 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
         outputs: Vec::new(),
         time: Duration::ZERO,
         dirty_because: why,
+        warnings: Vec::new(),
         error: None,
     };
     match result {
-        Ok(outputs) => report.outputs = output_reports(&outputs, shared.place.display_out),
+        Ok((outputs, warnings)) => {
+            report.outputs = output_reports(&outputs, shared.place.display_out);
+            report.warnings = warnings;
+        }
         Err(e) => {
             report.status = Status::Failed;
             report.error = Some(Diagnostic {
@@ -864,10 +875,18 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
 /// Runs the job, commits its outputs, records it. A run that fails, or
 /// does not write exactly its declared outputs, leaves the previous
 /// outputs as they were (and no temporary file).
-fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, JobError> {
+fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<String>), JobError> {
     let place = &shared.place;
-    let mut io = JobIo::new(place.resolver, place.outputs, &job.outputs);
+    let progress = |done, total| {
+        (shared.on_event)(Event::Progress {
+            id: &job.id,
+            done,
+            total,
+        })
+    };
+    let mut io = JobIo::for_job(place.resolver, place.outputs, job, Some(&progress));
     job.spec.run(&mut io)?;
+    let warnings = io.take_warnings();
     let (reads, staged) = io.complete()?;
     let inputs = {
         let mut hashes = shared.hashes.lock().expect("no panics while held");
@@ -897,7 +916,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Vec<OutputRecord>, JobError> 
         .expect("no panics while held")
         .append(place.state_dir, record)
         .map_err(|e| JobError::job(format!("appending to the build journal: {e}")))?;
-    Ok(records)
+    Ok((records, warnings))
 }
 
 /// The inputs for the job's record: every file it read, in the order read,

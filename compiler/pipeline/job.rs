@@ -163,11 +163,17 @@ pub struct Staged {
     pub sig: FileSig,
 }
 
+/// Progress of a long job: bytes done of bytes total.
+pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
+
 /// What a job reads and writes, through the engine.
 pub struct JobIo<'a> {
     resolver: &'a Resolver,
     tree: &'a OutTree,
     outputs: &'a Outputs,
+    globs: &'a [Glob],
+    progress: Option<Progress<'a>>,
+    warnings: Vec<String>,
     reads: Vec<InputRead>,
     /// Inputs opened and not yet finished.
     open_inputs: usize,
@@ -182,11 +188,53 @@ impl<'a> JobIo<'a> {
             resolver,
             tree,
             outputs,
+            globs: &[],
+            progress: None,
+            warnings: Vec::new(),
             reads: Vec::new(),
             open_inputs: 0,
             created: Vec::new(),
             staged: Vec::new(),
         }
+    }
+
+    /// The same, for a planned job: its globs' matches, and where to
+    /// report progress.
+    pub fn for_job(
+        resolver: &'a Resolver,
+        tree: &'a OutTree,
+        job: &'a Job,
+        progress: Option<Progress<'a>>,
+    ) -> JobIo<'a> {
+        let mut io = JobIo::new(resolver, tree, &job.outputs);
+        io.globs = &job.globs;
+        io.progress = progress;
+        io
+    }
+
+    /// What the glob `pattern` matched when the job was planned (sorted).
+    pub fn glob_matches(&self, pattern: &str) -> &[RelPath] {
+        self.globs
+            .iter()
+            .find(|g| g.pattern == pattern)
+            .map_or(&[], |g| g.matches.as_slice())
+    }
+
+    /// Reports progress (bytes done of bytes total), for a terminal.
+    pub fn progress(&self, done: u64, total: u64) {
+        if let Some(report) = self.progress {
+            report(done, total);
+        }
+    }
+
+    /// A warning for the build's report (the job still succeeds).
+    pub fn warn(&mut self, message: impl Into<String>) {
+        self.warnings.push(message.into());
+    }
+
+    /// The warnings so far.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Opens a file under the root (a regular file of at most `limit`
@@ -271,8 +319,9 @@ impl<'a> JobIo<'a> {
         })
     }
 
-    /// Flushes `output` and stages it for the commit.
-    pub fn close(&mut self, output: OutputFile) -> Result<(), JobError> {
+    /// Flushes `output` and stages it for the commit; its size and
+    /// SHA-256.
+    pub fn close(&mut self, output: OutputFile) -> Result<(u64, [u8; 32]), JobError> {
         let path = output.path.clone();
         let io_error = |e: io::Error| JobError::job(format!("{path}: {e}"));
         let file = output
@@ -280,16 +329,18 @@ impl<'a> JobIo<'a> {
             .into_inner()
             .map_err(|e| io_error(e.into_error()))?;
         let sig = FileSig::of(&file.metadata().map_err(io_error)?);
+        let sha256: [u8; 32] = output.sha256.finalize().into();
+        let bytes = output.bytes;
         self.staged.push(Staged {
             path: output.path,
             folder: output.folder,
             name: output.name,
             bytes: output.bytes,
             blake3: *output.blake3.finalize().as_bytes(),
-            sha256: output.sha256.finalize().into(),
+            sha256,
             sig,
         });
-        Ok(())
+        Ok((bytes, sha256))
     }
 
     /// Writes the whole output `path` from memory.
@@ -297,7 +348,7 @@ impl<'a> JobIo<'a> {
         let mut out = self.create(path)?;
         out.write_all(bytes)
             .map_err(|e| JobError::job(format!("{path}: {e}")))?;
-        self.close(out)
+        self.close(out).map(|_| ())
     }
 
     /// After a successful run: every input finished and exactly the
@@ -394,6 +445,21 @@ impl InputFile {
         self.hasher.update(&buf[split..]);
         self.hashed = end;
         Ok(())
+    }
+
+    /// The SHA-256 of the whole file, read in order (which also hashes it
+    /// for the key, so later reads at any offset cost no more hashing).
+    pub fn sha256(&mut self) -> Result<[u8; 32], JobError> {
+        let mut sha = Sha256::new();
+        let mut buf = vec![0; HASH_BUFFER_BYTES.min(self.len as usize)];
+        let mut at = 0;
+        while at < self.len {
+            let n = buf.len().min((self.len - at) as usize);
+            self.read_exact_at(at, &mut buf[..n])?;
+            sha.update(&buf[..n]);
+            at += n as u64;
+        }
+        Ok(sha.finalize().into())
     }
 
     /// The whole file (opened under a limit the caller chose for files

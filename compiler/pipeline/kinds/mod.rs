@@ -114,4 +114,5 @@ macro_rules! kinds {
 
 kinds! {
     pose_caches => PoseCache(pose_cache),
+    model_bundles => ModelBundle(model_bundle),
 }

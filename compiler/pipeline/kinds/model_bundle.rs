@@ -1,0 +1,560 @@
+//! Kind `model_bundle`: safetensors checkpoints converted into GGUF, under
+//! `models/<id>/` (manifest section `model_bundles`).
+//!
+//! - `profile: motionbricks-g1`: the MotionBricks GGUF bundle v1 from the
+//!   extraction's four safetensors and its `manifest.json`: `pose.gguf`,
+//!   `root.gguf`, `vq-decoder.gguf`, `support.gguf`, and the bundle's
+//!   `manifest.json` (the index: committed last).
+//! - `profile: generic`: one checkpoint (a `.safetensors`, a sharded
+//!   checkpoint's `model.safetensors.index.json`, or a glob of shards) into
+//!   `models/<id>/<id>.gguf`.
+//!
+//! run: open inputs -> read headers -> SHA-256 of each input (pins checked
+//! before any output is written) -> plan the files (`bake::model_bundle`)
+//! -> stream each tensor through a fixed buffer, converted
+//! (`bake::tensor_convert`) -> the bundle's manifest last.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
+use crate::bake::tensor_convert;
+use crate::formats::gguf::{self, Value};
+use crate::formats::{hex, safetensors};
+use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
+use crate::pipeline::manifest::{At, Pos};
+use crate::pipeline::paths::RelPath;
+use crate::pipeline::plan::Planner;
+
+pub const KIND: &str = "model_bundle";
+
+/// Bump whenever the bytes this kind writes for the same inputs and
+/// settings would change.
+pub const VERSION: u32 = 1;
+
+/// Largest extraction `manifest.json` and shard index kiln reads.
+pub const MAX_INDEX_BYTES: u64 = 16 << 20;
+/// Largest checkpoint file (each shard): 1 TiB.
+pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 40;
+/// Bytes of a tensor read and converted at a time.
+const CHUNK_BYTES: usize = 1 << 20;
+
+/// One `model_bundles` entry. Documented key by key in docs/manifest.md.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Names the output folder, `models/<id>/`.
+    pub id: At<String>,
+    /// `motionbricks-g1` or `generic`.
+    pub profile: At<Profile>,
+    /// motionbricks-g1: the extraction's files (all five required).
+    #[serde(default)]
+    pub sources: Option<At<Sources>>,
+    /// generic: the checkpoint: a `.safetensors`, a sharded checkpoint's
+    /// `*.index.json`, or a glob of shards (`model-*.safetensors`).
+    #[serde(default)]
+    pub source: Option<At<String>>,
+    /// motionbricks-g1: `enforce` (the default: an input whose SHA-256 is
+    /// not the official extraction's is refused) or `record` (retrained
+    /// weights: converted, with a warning that the runtime's pin will not
+    /// match).
+    #[serde(default)]
+    pub pins: Option<At<Pins>>,
+    /// generic: `general.architecture` (required).
+    #[serde(default)]
+    pub architecture: Option<At<String>>,
+    /// generic: more metadata, `key: text`, `key: true`, or a typed value
+    /// `key: {uint32: 512}`. Default: none.
+    #[serde(default)]
+    pub metadata: Option<At<BTreeMap<String, MetaValue>>>,
+    /// generic: `keep`, `f32`, `f16` or `bf16`. Default: `keep`.
+    #[serde(default, rename = "type")]
+    pub type_policy: Option<At<TypeName>>,
+    /// generic: shorten names of 64 bytes or more by the MotionBricks
+    /// rules instead of refusing them. Default: false.
+    #[serde(default)]
+    pub compact_names: Option<At<bool>>,
+    /// generic: keep only the tensors whose names match one of these
+    /// patterns (`*` matches any run). Default: every tensor.
+    #[serde(default)]
+    pub tensors: Option<At<Vec<String>>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Profile {
+    #[serde(rename = "motionbricks-g1")]
+    MotionbricksG1,
+    #[serde(rename = "generic")]
+    Generic,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pins {
+    Enforce,
+    Record,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TypeName {
+    Keep,
+    F32,
+    F16,
+    Bf16,
+}
+
+/// The extraction's files.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sources {
+    pub pose: At<String>,
+    pub root: At<String>,
+    pub vqvae: At<String>,
+    pub support: At<String>,
+    pub manifest: At<String>,
+}
+
+impl Sources {
+    fn of(&self, role: Role) -> &At<String> {
+        match role {
+            Role::Pose => &self.pose,
+            Role::Root => &self.root,
+            Role::VqDecoder => &self.vqvae,
+            Role::Support => &self.support,
+        }
+    }
+}
+
+/// A metadata value as the manifest writes it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum MetaValue {
+    Text(String),
+    Flag(bool),
+    Typed(Typed),
+}
+
+/// A value with its GGUF type named.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Typed {
+    Uint8(u8),
+    Int8(i8),
+    Uint16(u16),
+    Int16(i16),
+    Uint32(u32),
+    Int32(i32),
+    Float32(f32),
+    Uint64(u64),
+    Int64(i64),
+    Float64(f64),
+    Bool(bool),
+    String(String),
+}
+
+impl MetaValue {
+    fn to_gguf(&self) -> Value {
+        match self {
+            MetaValue::Text(s) | MetaValue::Typed(Typed::String(s)) => Value::String(s.clone()),
+            MetaValue::Flag(b) | MetaValue::Typed(Typed::Bool(b)) => Value::Bool(*b),
+            MetaValue::Typed(t) => match *t {
+                Typed::Uint8(v) => Value::U8(v),
+                Typed::Int8(v) => Value::I8(v),
+                Typed::Uint16(v) => Value::U16(v),
+                Typed::Int16(v) => Value::I16(v),
+                Typed::Uint32(v) => Value::U32(v),
+                Typed::Int32(v) => Value::I32(v),
+                Typed::Float32(v) => Value::F32(v),
+                Typed::Uint64(v) => Value::U64(v),
+                Typed::Int64(v) => Value::I64(v),
+                Typed::Float64(v) => Value::F64(v),
+                Typed::Bool(_) | Typed::String(_) => unreachable!("matched above"),
+            },
+        }
+    }
+}
+
+fn folder(id: &str) -> String {
+    format!("models/{id}")
+}
+
+fn output(id: &str, name: &str) -> Result<RelPath, String> {
+    RelPath::parse(&format!("{}/{name}", folder(id)))
+}
+
+fn index_of(id: &str) -> Result<RelPath, String> {
+    output(id, "manifest.json")
+}
+
+/// Checks everything that can be checked without running; the outputs.
+pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
+    p.check_id(&e.id);
+    let id = &e.id.value;
+    match e.profile.value {
+        Profile::MotionbricksG1 => {
+            let not_here = [
+                ("source", e.source.as_ref().map(|a| a.pos)),
+                ("architecture", e.architecture.as_ref().map(|a| a.pos)),
+                ("metadata", e.metadata.as_ref().map(|a| a.pos)),
+                ("type", e.type_policy.as_ref().map(|a| a.pos)),
+                ("compact_names", e.compact_names.as_ref().map(|a| a.pos)),
+                ("tensors", e.tensors.as_ref().map(|a| a.pos)),
+            ];
+            for (key, pos) in not_here {
+                if let Some(pos) = pos {
+                    p.fail(
+                        pos,
+                        format!("{key} is for the generic profile; motionbricks-g1 fixes it (see docs/formats/motionbricks.md)"),
+                    );
+                }
+            }
+            let Some(sources) = &e.sources else {
+                p.fail(
+                    e.profile.pos,
+                    "motionbricks-g1 needs `sources: {pose, root, vqvae, support, manifest}`",
+                );
+                return None;
+            };
+            for role in Role::ALL {
+                p.input(sources.value.of(role), &format!("sources.{}", role.source()));
+            }
+            p.input(&sources.value.manifest, "sources.manifest");
+            let mut files: Vec<RelPath> = Role::ALL
+                .iter()
+                .filter_map(|r| output(id, r.file()).ok())
+                .collect();
+            let index = index_of(id).ok()?;
+            files.push(index.clone());
+            Some(Outputs {
+                files,
+                index: Some(index),
+            })
+        }
+        Profile::Generic => {
+            for (key, pos) in [
+                ("sources", e.sources.as_ref().map(|a| a.pos)),
+                ("pins", e.pins.as_ref().map(|a| a.pos)),
+            ] {
+                if let Some(pos) = pos {
+                    p.fail(pos, format!("{key} is for the motionbricks-g1 profile"));
+                }
+            }
+            match &e.architecture {
+                Some(a) if a.value.is_empty() => p.fail(a.pos, "architecture may not be empty"),
+                Some(_) => {}
+                None => p.fail(
+                    e.profile.pos,
+                    "the generic profile needs `architecture:` (general.architecture, such as bert or llama)",
+                ),
+            }
+            if let Some(m) = &e.metadata {
+                for key in m.value.keys() {
+                    if key.is_empty() {
+                        p.fail(m.pos, "a metadata key may not be empty");
+                    } else if bundle::GENERIC_KEYS.contains(&key.as_str()) {
+                        p.fail(m.pos, format!("metadata {key} is written by kiln; leave it out"));
+                    }
+                }
+            }
+            match &e.source {
+                None => p.fail(e.profile.pos, "the generic profile needs `source:` (a .safetensors file, a *.index.json, or a glob of shards)"),
+                Some(s) if s.value.contains(['*', '?']) => {
+                    p.glob(s, "source");
+                }
+                Some(s) => {
+                    p.input(s, "source");
+                }
+            }
+            output(id, &format!("{id}.gguf")).ok().map(Outputs::one)
+        }
+    }
+}
+
+pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    match e.profile.value {
+        Profile::MotionbricksG1 => run_motionbricks(e, io),
+        Profile::Generic => run_generic(e, io),
+    }
+}
+
+/// An opened checkpoint file and its header.
+struct Checkpoint {
+    input: InputFile,
+    header: safetensors::Header,
+    pos: Pos,
+}
+
+fn open_checkpoint(io: &mut JobIo, path: &RelPath, pos: Pos) -> Result<Checkpoint, JobError> {
+    let mut input = io.open(path, pos, MAX_CHECKPOINT_BYTES)?;
+    let invalid = |e: safetensors::Error| JobError::at(pos, format!("{path}: invalid safetensors: {e}"));
+    let mut first = [0u8; 8];
+    let head = (input.len() as usize).min(8);
+    input.read_exact_at(0, &mut first[..head])?;
+    let n = safetensors::header_len(&first[..head], input.len()).map_err(invalid)?;
+    let mut json = vec![0; n as usize];
+    input.read_exact_at(8, &mut json)?;
+    let header = safetensors::decode_header(&json, input.len()).map_err(invalid)?;
+    Ok(Checkpoint { input, header, pos })
+}
+
+fn rel(at: &At<String>) -> Result<RelPath, JobError> {
+    RelPath::parse(&at.value).map_err(|m| JobError::at(at.pos, m))
+}
+
+fn run_motionbricks(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    let sources = e
+        .sources
+        .as_ref()
+        .ok_or_else(|| JobError::at(e.profile.pos, "no sources"))?;
+    let enforce = e.pins.as_ref().is_none_or(|p| p.value == Pins::Enforce);
+    let mut checkpoints = Vec::with_capacity(4);
+    let mut plans = Vec::with_capacity(4);
+    for role in Role::ALL {
+        let at = sources.value.of(role);
+        let path = rel(at)?;
+        let mut c = open_checkpoint(io, &path, at.pos)?;
+        let sha = hex(&c.input.sha256()?);
+        if sha != role.pin() {
+            if enforce {
+                return Err(JobError::at(
+                    at.pos,
+                    format!(
+                        "{path}: SHA-256 {sha} is not the official extraction's {} (pins: enforce); for retrained weights set `pins: record`",
+                        role.pin()
+                    ),
+                ));
+            }
+            io.warn(format!(
+                "{path} is not the official extraction (SHA-256 {sha}); the runtime's pin for {} will not match",
+                role.name()
+            ));
+        }
+        let plan = bundle::motionbricks_component(role, &c.header, &sha)
+            .map_err(|err| JobError::at(at.pos, format!("{path}: {err}")))?;
+        plans.push(plan);
+        checkpoints.push(c);
+    }
+    let manifest_path = rel(&sources.value.manifest)?;
+    let safe_manifest = io.read(&manifest_path, sources.value.manifest.pos, MAX_INDEX_BYTES)?;
+    check_safe_manifest(&safe_manifest)
+        .map_err(|m| JobError::at(sources.value.manifest.pos, format!("{manifest_path}: {m}")))?;
+    let safe_sha = hex(&sha2_of(&safe_manifest));
+
+    let total: u64 = plans.iter().flat_map(|p| &p.tensors).map(|t| t.end - t.begin).sum();
+    let mut done = 0;
+    let mut entries = Vec::with_capacity(4);
+    for ((role, plan), c) in Role::ALL.into_iter().zip(&plans).zip(&mut checkpoints) {
+        let path = output(&e.id.value, role.file()).map_err(JobError::job)?;
+        let mut inputs = [c];
+        let sha = write_gguf(io, &path, plan, &mut inputs, &vec![0; plan.tensors.len()], &mut done, total)?;
+        entries.push(bundle::ComponentEntry {
+            role,
+            parameter_count: plan.parameter_count(),
+            sha256: hex(&sha),
+            tensor_count: plan.tensors.len(),
+        });
+    }
+    for c in checkpoints {
+        io.finish(c.input)?;
+    }
+    let text = bundle::bundle_manifest(&entries, &safe_sha);
+    let index = index_of(&e.id.value).map_err(JobError::job)?;
+    io.write(&index, text.as_bytes())
+}
+
+fn sha2_of(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// The extraction manifest must be a JSON object of its format.
+fn check_safe_manifest(bytes: &[u8]) -> Result<(), String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+    match v.get("format").and_then(|f| f.as_str()) {
+        Some(bundle::SAFE_MANIFEST_FORMAT) => Ok(()),
+        Some(other) => Err(format!(
+            "format is {other:?}; expected {:?}",
+            bundle::SAFE_MANIFEST_FORMAT
+        )),
+        None => Err(format!(
+            "no \"format\": {:?} (is it the extraction's manifest.json?)",
+            bundle::SAFE_MANIFEST_FORMAT
+        )),
+    }
+}
+
+/// Writes one GGUF: the header, then each tensor (from
+/// `checkpoints[shards[i]]`) converted through a fixed buffer, each padded
+/// to the alignment. Its SHA-256.
+fn write_gguf(
+    io: &mut JobIo,
+    path: &RelPath,
+    plan: &PlannedFile,
+    checkpoints: &mut [&mut Checkpoint],
+    shards: &[usize],
+    done: &mut u64,
+    total: u64,
+) -> Result<[u8; 32], JobError> {
+    let (header, layout) = gguf::encode_header(&plan.metadata, &plan.descs())
+        .map_err(|err| JobError::job(format!("{path}: {err}")))?;
+    let mut out = io.create(path)?;
+    let write_error = |err: std::io::Error| JobError::job(format!("{path}: {err}"));
+    out.write_all(&header).map_err(write_error)?;
+    let mut buf = vec![0u8; CHUNK_BYTES];
+    let mut converted = Vec::with_capacity(2 * CHUNK_BYTES);
+    let mut written = 0u64;
+    for ((t, info), &shard) in plan.tensors.iter().zip(&layout.tensors).zip(shards) {
+        let c = &mut checkpoints[shard];
+        let element = t.from.size() as usize;
+        let chunk = CHUNK_BYTES / element * element;
+        let start = c.header.data_start() + t.begin;
+        let len = t.end - t.begin;
+        let mut at = 0u64;
+        let mut out_bytes = 0u64;
+        while at < len {
+            let n = chunk.min((len - at) as usize);
+            c.input.read_exact_at(start + at, &mut buf[..n])?;
+            converted.clear();
+            tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, &mut converted)
+                .map_err(|err| JobError::at(c.pos, format!("{}: tensor {:?}: {err}", c.input.path(), t.source)))?;
+            out.write_all(&converted).map_err(write_error)?;
+            out_bytes += converted.len() as u64;
+            at += n as u64;
+            *done += n as u64;
+            io.progress(*done, total);
+        }
+        let padded = gguf::pad(out_bytes, layout.alignment).expect("laid out above");
+        debug_assert_eq!(written, info.offset);
+        out.write_all(&vec![0; (padded - out_bytes) as usize])
+            .map_err(write_error)?;
+        written += padded;
+    }
+    debug_assert_eq!(written, layout.data_bytes);
+    io.close(out).map(|(_, sha)| sha)
+}
+
+fn run_generic(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    let source = e
+        .source
+        .as_ref()
+        .ok_or_else(|| JobError::at(e.profile.pos, "no source"))?;
+    let pos = source.pos;
+    let shard_paths: Vec<RelPath> = if source.value.contains(['*', '?']) {
+        io.glob_matches(&source.value).to_vec()
+    } else if source.value.ends_with(".index.json") {
+        let path = rel(source)?;
+        let text = io.read(&path, pos, MAX_INDEX_BYTES)?;
+        let index = safetensors::decode_index(&text)
+            .map_err(|m| JobError::at(pos, format!("{path}: invalid shard index: {m}")))?;
+        let shards = index
+            .shards()
+            .iter()
+            .map(|s| path.sibling(s).map_err(|m| JobError::at(pos, format!("{path}: shard {m}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut checkpoints = Vec::new();
+        for shard in &shards {
+            checkpoints.push(open_checkpoint(io, shard, pos)?);
+        }
+        check_index(&index, &shards, &checkpoints)
+            .map_err(|m| JobError::at(pos, format!("{path}: {m}")))?;
+        return convert_generic(e, io, checkpoints);
+    } else {
+        vec![rel(source)?]
+    };
+    let mut checkpoints = Vec::with_capacity(shard_paths.len());
+    for shard in &shard_paths {
+        checkpoints.push(open_checkpoint(io, shard, pos)?);
+    }
+    convert_generic(e, io, checkpoints)
+}
+
+/// Every tensor is in the shard the index names, and the index names every
+/// tensor.
+fn check_index(
+    index: &safetensors::ShardIndex,
+    shards: &[RelPath],
+    checkpoints: &[Checkpoint],
+) -> Result<(), String> {
+    let mut listed = 0;
+    for (path, c) in shards.iter().zip(checkpoints) {
+        for t in &c.header.tensors {
+            match index.weight_map.get(&t.name) {
+                Some(shard) if shard == path.file_name() => listed += 1,
+                Some(shard) => {
+                    return Err(format!(
+                        "tensor {:?} is in {path}, but the index says {shard}",
+                        t.name
+                    ));
+                }
+                None => return Err(format!("tensor {:?} in {path} is not in the index", t.name)),
+            }
+        }
+    }
+    if listed != index.weight_map.len() {
+        return Err(format!(
+            "the index names {} tensors; the shards hold {listed} of them",
+            index.weight_map.len()
+        ));
+    }
+    Ok(())
+}
+
+fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) -> Result<(), JobError> {
+    let pos = e.source.as_ref().map_or(e.profile.pos, |s| s.pos);
+    let mut all: Vec<(usize, &safetensors::Tensor)> = Vec::new();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, c) in checkpoints.iter().enumerate() {
+        for t in &c.header.tensors {
+            if let Some(first) = seen.insert(&t.name, i) {
+                return Err(JobError::at(
+                    pos,
+                    format!(
+                        "tensor {:?} is in both {} and {}",
+                        t.name,
+                        checkpoints[first].input.path(),
+                        c.input.path()
+                    ),
+                ));
+            }
+            all.push((i, t));
+        }
+    }
+    let policy = match e.type_policy.as_ref().map(|t| t.value) {
+        None | Some(TypeName::Keep) => TypePolicy::Keep,
+        Some(TypeName::F32) => TypePolicy::F32,
+        Some(TypeName::F16) => TypePolicy::F16,
+        Some(TypeName::Bf16) => TypePolicy::BF16,
+    };
+    let settings = bundle::Generic {
+        architecture: e.architecture.as_ref().map_or_else(String::new, |a| a.value.clone()),
+        metadata: e
+            .metadata
+            .as_ref()
+            .map(|m| m.value.iter().map(|(k, v)| (k.clone(), v.to_gguf())).collect())
+            .unwrap_or_default(),
+        policy,
+        compact_names: e.compact_names.as_ref().is_some_and(|c| c.value),
+        keep: e.tensors.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
+    };
+    let blame = |err: &bundle::Error| match err {
+        bundle::Error::NothingKept { .. } => e.tensors.as_ref().map_or(pos, |t| t.pos),
+        bundle::Error::NameTooLong { .. } => e.compact_names.as_ref().map_or(pos, |c| c.pos),
+        bundle::Error::ReservedKey { .. } => e.metadata.as_ref().map_or(pos, |m| m.pos),
+        _ => pos,
+    };
+    let (plan, shards) = bundle::generic(&all, &settings).map_err(|err| JobError::at(blame(&err), err.to_string()))?;
+    drop(all);
+    drop(seen);
+    let total = plan.tensors.iter().map(|t| t.end - t.begin).sum();
+    let path = output(&e.id.value, &format!("{}.gguf", e.id.value)).map_err(JobError::job)?;
+    let mut refs: Vec<&mut Checkpoint> = checkpoints.iter_mut().collect();
+    write_gguf(io, &path, &plan, &mut refs, &shards, &mut 0, total)?;
+    for c in checkpoints {
+        io.finish(c.input)?;
+    }
+    Ok(())
+}

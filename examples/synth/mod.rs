@@ -1,0 +1,146 @@
+//! Synthetic MotionBricks extraction files: the real tensor names, shapes
+//! and dtypes (tests/corpus/motionbricks/inventory.json, derived from the
+//! upstream code), seeded pseudo-random values, written as safetensors with
+//! the extraction's `manifest.json`. Upstream weights may not be committed
+//! or downloaded; these stand in for them.
+//!
+//! Shared by `examples/synth_motionbricks.rs` and the tests (which include
+//! this file with `#[path]`).
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use kiln::bake::model_bundle::G1_JOINTS;
+use kiln::formats::safetensors::{self, Dtype, TensorSpec};
+
+/// How large the tensors are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// The real shapes: about 730 MB in all.
+    Full,
+    /// Every dimension divided by 64 (at least 1): a few hundred KB, the
+    /// names and ranks kept. The component tables do not match.
+    Small,
+}
+
+/// The components of the extraction, in the inventory's naming.
+pub const COMPONENTS: [&str; 4] = ["pose", "root", "vqvae", "support"];
+
+/// The inventory's tensors of `component`, in state_dict order.
+pub fn inventory(json: &str, component: &str, scale: Scale) -> Vec<TensorSpec> {
+    let v: serde_json::Value = serde_json::from_str(json).expect("the inventory is JSON");
+    v["components"][component]
+        .as_array()
+        .expect("a component list")
+        .iter()
+        .map(|t| TensorSpec {
+            name: t["name"].as_str().unwrap().to_string(),
+            dtype: Dtype::from_name(t["dtype"].as_str().unwrap()).unwrap(),
+            shape: t["shape"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    let d = d.as_u64().unwrap();
+                    match scale {
+                        Scale::Full => d,
+                        Scale::Small => (d / 64).max(1),
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// A small, fast, seeded generator (64-bit LCG, top bits).
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 24
+    }
+
+    /// In [-0.5, 0.5), a multiple of 2^-24 (exact in f32).
+    pub fn value(&mut self) -> f32 {
+        ((self.next() & 0xff_ffff) as f32 - 8_388_608.0) / 16_777_216.0
+    }
+}
+
+/// The bytes of one tensor's data, in chunks to `out`.
+fn write_data(t: &TensorSpec, rng: &mut Rng, out: &mut impl Write) -> io::Result<()> {
+    let n: u64 = t.shape.iter().product();
+    let mut buf = Vec::with_capacity(1 << 16);
+    for i in 0..n {
+        match t.dtype {
+            Dtype::F32 => {
+                let v = match t.name.as_str() {
+                    "motion_std" => rng.value().abs(),
+                    _ => rng.value(),
+                };
+                buf.extend_from_slice(&v.to_le_bytes());
+            }
+            Dtype::F64 => buf.extend_from_slice(&f64::from(rng.value()).to_le_bytes()),
+            Dtype::I32 | Dtype::I64 if t.name == "joint_parents" => {
+                let p = G1_JOINTS.get(i as usize).map_or(0, |j| j.1);
+                if t.dtype == Dtype::I32 {
+                    buf.extend_from_slice(&p.to_le_bytes());
+                } else {
+                    buf.extend_from_slice(&i64::from(p).to_le_bytes());
+                }
+            }
+            Dtype::Bool | Dtype::U8 => buf.push((rng.next() & 1) as u8),
+            d => buf.extend(std::iter::repeat_n(0, d.size() as usize)),
+        }
+        if buf.len() >= 1 << 16 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)
+}
+
+/// Writes a safetensors file of `tensors` with seeded values.
+pub fn write_checkpoint(path: &Path, tensors: &[TensorSpec], seed: u64) -> io::Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    out.write_all(&safetensors::encode_header(tensors, None).expect("sizes fit"))?;
+    let mut rng = Rng::new(seed);
+    for t in tensors {
+        write_data(t, &mut rng, &mut out)?;
+    }
+    out.flush()
+}
+
+/// Writes `pose.safetensors`, `root.safetensors`, `vqvae.safetensors`,
+/// `support.safetensors` and `manifest.json` into `dir`.
+pub fn write_extraction(
+    dir: &Path,
+    inventory_json: &str,
+    scale: Scale,
+    seed: u64,
+) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for (i, component) in COMPONENTS.iter().enumerate() {
+        let tensors = inventory(inventory_json, component, scale);
+        write_checkpoint(
+            &dir.join(format!("{component}.safetensors")),
+            &tensors,
+            seed.wrapping_add(i as u64),
+        )?;
+    }
+    std::fs::write(
+        dir.join("manifest.json"),
+        format!(
+            "{{\"format\": \"motionbricks-safe-manifest-v1\", \"synthetic\": true, \"seed\": {seed}}}\n"
+        ),
+    )
+}
