@@ -577,6 +577,195 @@ pub fn wildcard(pattern: &str, name: &str) -> bool {
     p[i..].iter().all(|&c| c == b'*')
 }
 
+/// The tensor shapes the runtime checks (GGML order).
+pub fn anchors(role: Role) -> &'static [(&'static str, &'static [u64])] {
+    match role {
+        Role::Pose => &[
+            ("_pose_token_emb.weight", &[32, 88]),
+            ("_position_emb.embed", &[1024, 1, 16]),
+            ("_proj_pose_output_logit.weight", &[1024, 80]),
+        ],
+        Role::Root => &[
+            ("_position_emb.embed", &[512, 1, 16]),
+            ("_proj_num_token_output_logit.weight", &[512, 12]),
+            ("_conv_output.model.6.weight", &[3, 512, 5]),
+        ],
+        Role::VqDecoder => &[
+            ("quantizer.vq._codebook.embed", &[32, 10, 8]),
+            ("decoder.model.6.weight", &[3, 512, 413]),
+        ],
+        Role::Support => &[
+            ("neutral_joints", &[3, 34]),
+            ("joint_parents", &[34]),
+            ("motion_mean", &[418]),
+            ("motion_std", &[418]),
+        ],
+    }
+}
+
+/// What the MotionBricks runtime refuses in one component's header, in
+/// words (empty: it loads). A source hash that is not the runtime's pin is
+/// reported by [`pin_problem`], apart.
+pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| match h.get(key) {
+        None => problems.push(format!("metadata {key} is missing")),
+        Some(v) => {
+            if let Err(e) = check(v) {
+                problems.push(format!("metadata {key}: {e}"));
+            }
+        }
+    };
+    let string = |expected: &'static str| {
+        move |v: &Value| match v {
+            Value::String(s) if s == expected => Ok(()),
+            Value::String(s) => Err(format!("is {s:?}, the runtime needs {expected:?}")),
+            v => Err(format!("must be STRING, is {}", v.type_text())),
+        }
+    };
+    want("general.architecture", &string(ARCHITECTURE));
+    want("motionbricks.component", &string(role.name()));
+    want("motionbricks.skeleton", &string(SKELETON));
+    want("motionbricks.upstream_revision", &string(UPSTREAM_REVISION));
+    want("motionbricks.format_version", &|v| match v {
+        Value::U32(1) => Ok(()),
+        Value::U32(n) => Err(format!("is {n}, the runtime reads 1")),
+        v => Err(format!("must be UINT32, is {}", v.type_text())),
+    });
+    let count: u64 = h.tensors.iter().map(|t| t.elements()).sum();
+    want("motionbricks.parameter_count", &|v| match v {
+        Value::U64(n) if *n == count => Ok(()),
+        Value::U64(n) => Err(format!("is {n}, the tensors hold {count}")),
+        v => Err(format!("must be UINT64, is {}", v.type_text())),
+    });
+    want("motionbricks.source_sha256", &|v| match v {
+        Value::String(s)
+            if s.len() == 64
+                && s.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            Ok(())
+        }
+        Value::String(s) => Err(format!("{s:?} is not 64 lowercase hex digits")),
+        v => Err(format!("must be STRING, is {}", v.type_text())),
+    });
+    let (n, _) = role.table();
+    if h.tensors.len() != n {
+        problems.push(format!(
+            "{} tensors; the runtime needs {n}",
+            h.tensors.len()
+        ));
+    }
+    if let Some(t) = h.tensors.iter().find(|t| t.name.is_empty()) {
+        problems.push(format!(
+            "a tensor has an empty name (at offset {})",
+            t.offset
+        ));
+    }
+    for (name, dims) in anchors(role) {
+        match h.tensor(name) {
+            None => problems.push(format!("tensor {name} is missing")),
+            Some(t) if t.dims != *dims => problems.push(format!(
+                "tensor {name} has shape {:?}; the runtime needs {dims:?}",
+                t.dims
+            )),
+            Some(_) => {}
+        }
+    }
+    if role == Role::Support {
+        match h.get("motionbricks.joint_names") {
+            Some(Value::String(names)) => {
+                let names: Vec<&str> = names.split(',').collect();
+                let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
+                if names.len() != G1_JOINTS.len()
+                    || unique.len() != names.len()
+                    || names.iter().any(|n| n.is_empty())
+                {
+                    problems.push(format!(
+                        "metadata motionbricks.joint_names holds {} names ({} unique); the runtime needs 34 unique names",
+                        names.len(),
+                        unique.len()
+                    ));
+                }
+            }
+            Some(v) => problems.push(format!(
+                "metadata motionbricks.joint_names must be STRING, is {}",
+                v.type_text()
+            )),
+            None => problems.push("metadata motionbricks.joint_names is missing".into()),
+        }
+    }
+    problems
+}
+
+/// The runtime pins each component's source hash to the official
+/// extraction's; a bundle made with `pins: record` does not load there.
+pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<String> {
+    match h.get("motionbricks.source_sha256") {
+        Some(Value::String(s)) if s == role.pin() => None,
+        Some(Value::String(s)) => Some(format!(
+            "motionbricks.source_sha256 is {s}, not the runtime's pin {} (converted from other weights, with pins: record)",
+            role.pin()
+        )),
+        _ => None,
+    }
+}
+
+/// The support component's values, as the runtime checks them: every
+/// value finite, `joint_parents[0] == -1` and every other parent below its
+/// own index, `motion_std` not negative. `data` is the file's data
+/// section.
+pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for t in &h.tensors {
+        let (Some(bytes), Ok(start)) = (t.bytes(), usize::try_from(t.offset)) else {
+            continue;
+        };
+        let Some(raw) = data.get(start..start + bytes as usize) else {
+            problems.push(format!("tensor {} lies outside the data", t.name));
+            continue;
+        };
+        match t.ty {
+            TensorType::F32 => {
+                for (i, c) in raw.chunks_exact(4).enumerate() {
+                    let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    if !v.is_finite() {
+                        problems.push(format!("{}[{i}] is {v}, not finite", t.name));
+                        break;
+                    }
+                    if t.name == "motion_std" && v < 0.0 {
+                        problems.push(format!("motion_std[{i}] is {v}, below 0"));
+                        break;
+                    }
+                }
+            }
+            TensorType::I32 if t.name == "joint_parents" => {
+                for (i, c) in raw.chunks_exact(4).enumerate() {
+                    let p = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    let ok = if i == 0 {
+                        p == -1
+                    } else {
+                        p >= 0 && (p as usize) < i
+                    };
+                    if !ok {
+                        problems.push(format!(
+                            "joint_parents[{i}] is {p}; the runtime needs {}",
+                            if i == 0 {
+                                "-1".to_string()
+                            } else {
+                                format!("a parent below {i}")
+                            }
+                        ));
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    problems
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,10 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::EXIT_FAILURE;
+use crate::formats::gguf::{self, Array, Value as Gv};
 use crate::formats::ospc::{self, PoseCache, Shape};
-use crate::pipeline::files::{FileKind, GltfSummary, load};
+use crate::formats::safetensors;
+use crate::pipeline::files::{BundleCheck, FileKind, GgufFile, GltfSummary, load};
 
 pub fn run(file: &Path, as_json: bool) -> u8 {
     let kind = match load(file) {
@@ -19,6 +21,9 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
     let value = match &kind {
         FileKind::PoseCache(c) => pose_cache_json(c),
         FileKind::Gltf(s) => scene_json(s),
+        FileKind::Gguf(g) => gguf_json(g),
+        FileKind::Safetensors(h) => safetensors_json(h),
+        FileKind::Bundle(b) => bundle_json(b),
     };
     if as_json {
         out!("{value}");
@@ -26,6 +31,9 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         match &kind {
             FileKind::PoseCache(c) => print_pose_cache(file, c),
             FileKind::Gltf(s) => print_scene(file, s),
+            FileKind::Gguf(g) => print_gguf(file, g),
+            FileKind::Safetensors(h) => print_safetensors(file, h),
+            FileKind::Bundle(b) => print_bundle(file, b),
         }
     }
     0
@@ -170,5 +178,186 @@ fn print_scene(file: &Path, g: &GltfSummary) {
             c.duration_s(),
             c.channels.len()
         );
+    }
+}
+
+fn gguf_value_json(v: &Gv) -> Value {
+    match v {
+        Gv::U8(x) => json!(x),
+        Gv::I8(x) => json!(x),
+        Gv::U16(x) => json!(x),
+        Gv::I16(x) => json!(x),
+        Gv::U32(x) => json!(x),
+        Gv::I32(x) => json!(x),
+        Gv::F32(x) => json!(x),
+        Gv::Bool(x) => json!(x),
+        Gv::String(x) => json!(x),
+        Gv::U64(x) => json!(x),
+        Gv::I64(x) => json!(x),
+        Gv::F64(x) => json!(x),
+        Gv::Array(a) => match a {
+            Array::U8(v) => json!(v),
+            Array::I8(v) => json!(v),
+            Array::U16(v) => json!(v),
+            Array::I16(v) => json!(v),
+            Array::U32(v) => json!(v),
+            Array::I32(v) => json!(v),
+            Array::F32(v) => json!(v),
+            Array::Bool(v) => json!(v),
+            Array::String(v) => json!(v),
+            Array::U64(v) => json!(v),
+            Array::I64(v) => json!(v),
+            Array::F64(v) => json!(v),
+        },
+    }
+}
+
+/// A value for a line of text: arrays show their first 8 elements.
+fn gguf_value_text(v: &Gv) -> String {
+    match v {
+        Gv::Array(a) => {
+            let all = gguf_value_json(v);
+            let items: Vec<String> = all
+                .as_array()
+                .map(|x| x.iter().take(8).map(|e| e.to_string()).collect())
+                .unwrap_or_default();
+            let more = if a.len() > 8 { ", ..." } else { "" };
+            format!("[{}{more}] ({} elements)", items.join(", "), a.len())
+        }
+        v => gguf_value_json(v).to_string(),
+    }
+}
+
+fn gguf_json(g: &GgufFile) -> Value {
+    let h = &g.header;
+    json!({
+        "format": "gguf",
+        "version": gguf::VERSION,
+        "alignment": h.alignment,
+        "data_start": h.data_start,
+        "data_bytes": h.data_bytes,
+        "motionbricks_component": g.role.map(|r| r.name()),
+        "runtime_problems": g.problems,
+        "metadata": h.metadata.iter().map(|(k, v)| json!({
+            "key": k,
+            "type": v.type_text(),
+            "value": gguf_value_json(v),
+        })).collect::<Vec<_>>(),
+        "tensors": h.tensors.iter().map(|t| json!({
+            "name": t.name,
+            "type": t.ty.name(),
+            "shape": t.dims,
+            "offset": t.offset,
+            "bytes": t.bytes(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_gguf(file: &Path, g: &GgufFile) {
+    let h = &g.header;
+    out!(
+        "{}: GGUF v{}, {} tensors, {} metadata keys, alignment {}, data at byte {} ({} bytes)",
+        file.display(),
+        gguf::VERSION,
+        h.tensors.len(),
+        h.metadata.len(),
+        h.alignment,
+        h.data_start,
+        h.data_bytes
+    );
+    if let Some(role) = g.role {
+        out!("  MotionBricks bundle component: {}", role.name());
+    }
+    for p in &g.problems {
+        out!("  the runtime would refuse: {p}");
+    }
+    out!("  metadata:");
+    for (k, v) in &h.metadata {
+        out!("    {k} {} {}", v.type_text(), gguf_value_text(v));
+    }
+    out!("  tensors (GGML shape, fastest first):");
+    for t in &h.tensors {
+        out!(
+            "    {} {} {:?} at {}",
+            t.name,
+            t.ty.name(),
+            t.dims,
+            t.offset
+        );
+    }
+}
+
+fn safetensors_json(h: &safetensors::Header) -> Value {
+    json!({
+        "format": "safetensors",
+        "header_bytes": h.json_bytes,
+        "data_bytes": h.data_bytes(),
+        "metadata": h.metadata,
+        "tensors": h.tensors.iter().map(|t| json!({
+            "name": t.name,
+            "dtype": t.dtype.name(),
+            "shape": t.shape,
+            "data_offsets": [t.begin, t.end],
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_safetensors(file: &Path, h: &safetensors::Header) {
+    out!(
+        "{}: safetensors, {} tensors, {} bytes of header, {} bytes of data",
+        file.display(),
+        h.tensors.len(),
+        h.json_bytes,
+        h.data_bytes()
+    );
+    if let Some(m) = &h.metadata {
+        for (k, v) in m {
+            out!("  metadata {k}: {v:?}");
+        }
+    }
+    out!("  tensors (PyTorch shape, sorted by name):");
+    for t in &h.tensors {
+        out!(
+            "    {} {} {:?} bytes {}..{}",
+            t.name,
+            t.dtype,
+            t.shape,
+            t.begin,
+            t.end
+        );
+    }
+}
+
+fn bundle_json(b: &BundleCheck) -> Value {
+    json!({
+        "format": "motionbricks gguf bundle",
+        "manifest": b.manifest,
+        "components": b.components.iter().map(|(r, g)| json!({
+            "component": r.name(),
+            "tensors": g.header.tensors.len(),
+            "parameters": g.header.tensors.iter().map(|t| t.elements()).sum::<u64>(),
+        })).collect::<Vec<_>>(),
+        "runtime_problems": b.problems,
+    })
+}
+
+fn print_bundle(file: &Path, b: &BundleCheck) {
+    out!(
+        "{}: MotionBricks GGUF bundle ({}), {} inference parameters",
+        file.display(),
+        b.manifest["format"],
+        b.manifest["inference_parameter_count"]
+    );
+    for (role, g) in &b.components {
+        out!(
+            "  {} {}: {} tensors, {} parameters",
+            role.name(),
+            role.file(),
+            g.header.tensors.len(),
+            g.header.tensors.iter().map(|t| t.elements()).sum::<u64>()
+        );
+    }
+    for p in &b.problems {
+        out!("  the runtime would refuse: {p}");
     }
 }

@@ -20,7 +20,35 @@ pub fn run(files: &[std::path::PathBuf]) -> u8 {
 }
 
 fn verify(file: &Path) -> Result<String, String> {
+    let problems = |problems: &[String]| {
+        Err(problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("\nerror: "))
+    };
     match load(file)? {
+        FileKind::Gguf(g) if !g.problems.is_empty() => problems(&g.problems),
+        FileKind::Gguf(g) => Ok(format!(
+            "valid GGUF v3 ({} tensors, {} metadata keys){}",
+            g.header.tensors.len(),
+            g.header.metadata.len(),
+            g.role.map_or_else(String::new, |r| format!(
+                "; a MotionBricks {} component the runtime loads",
+                r.name()
+            ))
+        )),
+        FileKind::Safetensors(h) => Ok(format!(
+            "valid safetensors ({} tensors, {} bytes of data)",
+            h.tensors.len(),
+            h.data_bytes()
+        )),
+        FileKind::Bundle(b) if !b.problems.is_empty() => problems(&b.problems),
+        FileKind::Bundle(b) => Ok(format!(
+            "valid MotionBricks GGUF bundle v1 ({} components, {} inference parameters) the runtime loads",
+            b.components.len(),
+            b.manifest["inference_parameter_count"]
+        )),
         FileKind::PoseCache(cache) => Ok(format!(
             "valid pose cache v1 ({} entities, {} frames)",
             cache.entities.len(),

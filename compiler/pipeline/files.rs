@@ -5,7 +5,10 @@
 use std::path::Path;
 
 use super::input;
+use crate::bake::model_bundle::{self as bundle, Role};
+use crate::formats::gguf;
 use crate::formats::ospc::{self, PoseCache};
+use crate::formats::safetensors;
 use crate::import::gltf;
 use crate::model::Scene;
 
@@ -13,6 +16,167 @@ use crate::model::Scene;
 pub enum FileKind {
     PoseCache(PoseCache),
     Gltf(GltfSummary),
+    Gguf(GgufFile),
+    Safetensors(safetensors::Header),
+    /// A folder holding a MotionBricks bundle.
+    Bundle(BundleCheck),
+}
+
+/// A GGUF file's header, and what the MotionBricks runtime would say of it
+/// when it is one of its components.
+pub struct GgufFile {
+    pub header: gguf::Header,
+    pub role: Option<Role>,
+    /// What the runtime refuses (empty for a file that is no component).
+    pub problems: Vec<String>,
+}
+
+/// A bundle folder, checked as the MotionBricks runtime loads it.
+pub struct BundleCheck {
+    pub manifest: serde_json::Value,
+    pub components: Vec<(Role, GgufFile)>,
+    /// Every problem, each naming its file.
+    pub problems: Vec<String>,
+}
+
+/// Most header bytes kiln reads of a GGUF (the data is never read whole).
+pub const MAX_GGUF_HEADER_BYTES: usize = 256 << 20;
+/// Largest support component read whole for its values.
+const MAX_SUPPORT_BYTES: u64 = 1 << 20;
+
+/// Reads a GGUF's header from the start of the file, reading more while
+/// the header runs past what was read.
+fn read_gguf(file: &Path) -> Result<gguf::Header, String> {
+    let (_, meta) = input::open_regular(file, u64::MAX).map_err(|e| e.to_string())?;
+    let len = meta.len();
+    let mut n = 1 << 20;
+    loop {
+        let bytes = input::read_prefix(file, n).map_err(|e| e.to_string())?;
+        match gguf::decode_header(&bytes, len) {
+            Err(e)
+                if e.is_truncated() && (bytes.len() as u64) < len && n < MAX_GGUF_HEADER_BYTES =>
+            {
+                n = (n * 8).min(MAX_GGUF_HEADER_BYTES);
+            }
+            Err(e) => return Err(format!("invalid GGUF: {e}")),
+            Ok(h) => return Ok(h),
+        }
+    }
+}
+
+/// The bundle role of a GGUF, from its `motionbricks.component`.
+fn role_of(h: &gguf::Header) -> Option<Role> {
+    if h.get("general.architecture") != Some(&gguf::Value::String(bundle::ARCHITECTURE.into())) {
+        return None;
+    }
+    match h.get("motionbricks.component") {
+        Some(gguf::Value::String(c)) => Role::ALL.into_iter().find(|r| r.name() == c),
+        _ => None,
+    }
+}
+
+fn load_gguf(file: &Path) -> Result<GgufFile, String> {
+    let header = read_gguf(file)?;
+    let role = role_of(&header);
+    let mut problems = Vec::new();
+    if let Some(role) = role {
+        problems = bundle::runtime_problems(role, &header);
+        problems.extend(bundle::pin_problem(role, &header));
+        if role == Role::Support {
+            let bytes = read(file, MAX_SUPPORT_BYTES)?;
+            let data = &bytes[header.data_start as usize..];
+            problems.extend(bundle::support_value_problems(&header, data));
+        }
+    }
+    Ok(GgufFile {
+        header,
+        role,
+        problems,
+    })
+}
+
+fn load_safetensors(file: &Path) -> Result<safetensors::Header, String> {
+    let (_, meta) = input::open_regular(file, u64::MAX).map_err(|e| e.to_string())?;
+    let invalid = |e: safetensors::Error| format!("invalid safetensors: {e}");
+    let first = input::read_prefix(file, 8).map_err(|e| e.to_string())?;
+    let n = safetensors::header_len(&first, meta.len()).map_err(invalid)?;
+    let bytes = input::read_prefix(file, 8 + n as usize).map_err(|e| e.to_string())?;
+    safetensors::decode_header(&bytes[8..], meta.len()).map_err(invalid)
+}
+
+/// Checks a bundle folder as the runtime loads it: `manifest.json`, the
+/// four components, their hashes and counts.
+fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
+    let manifest_path = dir.join("manifest.json");
+    let text = read(&manifest_path, 1 << 20).map_err(|e| format!("manifest.json: {e}"))?;
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&text).map_err(|e| format!("manifest.json: not JSON: {e}"))?;
+    let mut problems = Vec::new();
+    if manifest["format"] != bundle::BUNDLE_FORMAT {
+        problems.push(format!(
+            "manifest.json: format is {}, expected {:?}",
+            manifest["format"],
+            bundle::BUNDLE_FORMAT
+        ));
+    }
+    let mut components = Vec::new();
+    let mut inference = 0u64;
+    for role in Role::ALL {
+        let entry = &manifest["components"][role.name()];
+        let file = role.file();
+        if entry["path"] != file {
+            problems.push(format!(
+                "manifest.json: components.{}.path must be {file:?}",
+                role.name()
+            ));
+        }
+        let path = dir.join(file);
+        let c = match load_gguf(&path) {
+            Ok(c) => c,
+            Err(e) => {
+                problems.push(format!("{file}: {e}"));
+                continue;
+            }
+        };
+        match input::sha256_regular(&path, u64::MAX) {
+            Ok(sha) if entry["sha256"] == crate::formats::hex(&sha) => {}
+            Ok(sha) => problems.push(format!(
+                "{file}: SHA-256 {} differs from manifest.json's {}",
+                crate::formats::hex(&sha),
+                entry["sha256"]
+            )),
+            Err(e) => problems.push(format!("{file}: {e}")),
+        }
+        let count: u64 = c.header.tensors.iter().map(|t| t.elements()).sum();
+        if entry["tensor_count"] != c.header.tensors.len() || entry["parameter_count"] != count {
+            problems.push(format!(
+                "manifest.json: components.{} says {} tensors and {} parameters; {file} has {} and {count}",
+                role.name(),
+                entry["tensor_count"],
+                entry["parameter_count"],
+                c.header.tensors.len()
+            ));
+        }
+        if c.role != Some(role) {
+            problems.push(format!("{file}: not a {} component", role.name()));
+        }
+        if role != Role::Support {
+            inference += count;
+        }
+        problems.extend(c.problems.iter().map(|p| format!("{file}: {p}")));
+        components.push((role, c));
+    }
+    if manifest["inference_parameter_count"] != inference {
+        problems.push(format!(
+            "manifest.json: inference_parameter_count is {}, the components hold {inference}",
+            manifest["inference_parameter_count"]
+        ));
+    }
+    Ok(BundleCheck {
+        manifest,
+        components,
+        problems,
+    })
 }
 
 /// What a glTF asset holds, beyond the scene kiln imports.
@@ -63,7 +227,16 @@ fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummar
 /// Reads and fully decodes `file` (a regular file, at most its format's
 /// limit); an error names the format and the rule.
 pub fn load(file: &Path) -> Result<FileKind, String> {
+    if file.is_dir() && file.join("manifest.json").is_file() {
+        return load_bundle(file).map(FileKind::Bundle);
+    }
     let magic = input::read_prefix(file, 4).map_err(|e| e.to_string())?;
+    if magic == gguf::MAGIC {
+        return load_gguf(file).map(FileKind::Gguf);
+    }
+    if file.extension().is_some_and(|e| e == "safetensors") {
+        return load_safetensors(file).map(FileKind::Safetensors);
+    }
     let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
     if magic == ospc::MAGIC {
         let bytes = read(file, ospc::MAX_FILE_BYTES as u64)?;
@@ -76,7 +249,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let externals = read_externals(file, &bytes)?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
-    Err("not a file kiln reads (expected a .ospc pose cache, .glb or .gltf)".into())
+    Err("not a file kiln reads (expected a .ospc pose cache, .glb, .gltf, .gguf, .safetensors or a model bundle folder)".into())
 }
 
 fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {

@@ -199,6 +199,28 @@ pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig
     Ok((*hasher.finalize().as_bytes(), unchanged.then_some(sig)))
 }
 
+/// The SHA-256 of a regular file of at most `limit` bytes, streamed.
+pub fn sha256_regular(path: &Path, limit: u64) -> Result<[u8; 32], ReadError> {
+    use sha2::Digest;
+    let (file, _) = open_regular(path, limit)?;
+    let mut sha = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut reader = (&file).take(limit.saturating_add(1));
+    let mut total = 0u64;
+    loop {
+        let n = reader.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        sha.update(&buf[..n]);
+    }
+    if total > limit {
+        return Err(ReadError::ReadPastLimit { limit });
+    }
+    Ok(sha.finalize().into())
+}
+
 /// Whether `file` still has the stat signature `sig` it was opened with.
 fn held_still(file: &File, sig: FileSig) -> bool {
     file.metadata()

@@ -13,6 +13,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use kiln::bake::model_bundle::G1_JOINTS;
+use kiln::bake::tensor_convert::{f64_to_bf16, f64_to_f16};
 use kiln::formats::safetensors::{self, Dtype, TensorSpec};
 
 /// How large the tensors are.
@@ -98,8 +99,18 @@ fn write_data(t: &TensorSpec, rng: &mut Rng, out: &mut impl Write) -> io::Result
                     buf.extend_from_slice(&i64::from(p).to_le_bytes());
                 }
             }
-            Dtype::Bool | Dtype::U8 => buf.push((rng.next() & 1) as u8),
-            d => buf.extend(std::iter::repeat_n(0, d.size() as usize)),
+            Dtype::F16 => {
+                buf.extend_from_slice(&f64_to_f16(f64::from(rng.value()) * 100.0).to_le_bytes())
+            }
+            Dtype::BF16 => {
+                buf.extend_from_slice(&f64_to_bf16(f64::from(rng.value()) * 100.0).to_le_bytes())
+            }
+            Dtype::Bool => buf.push((rng.next() & 1) as u8),
+            Dtype::U8 => buf.push(rng.next() as u8),
+            Dtype::I8 => buf.push(rng.next() as u8),
+            Dtype::I16 => buf.extend_from_slice(&(rng.next() as i16).to_le_bytes()),
+            Dtype::I32 => buf.extend_from_slice(&((rng.next() as i32) >> 8).to_le_bytes()),
+            Dtype::I64 => buf.extend_from_slice(&((rng.next() as i64) - (1 << 38)).to_le_bytes()),
         }
         if buf.len() >= 1 << 16 {
             out.write_all(&buf)?;

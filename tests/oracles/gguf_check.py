@@ -15,7 +15,8 @@ import sys
 
 import numpy as np
 from gguf import GGUFReader, GGUFValueType
-from safetensors.numpy import load_file
+import math
+import struct
 
 RULES = [
     ("_root_token_transformer_encoder.layers.", "root.l."),
@@ -27,6 +28,53 @@ RULES = [
     ("external_cond_blocks.", "xcond."),
     ("target_cond_blocks.", "tcond."),
 ]
+
+
+NP = {"F64": np.float64, "F32": np.float32, "F16": np.float16, "BF16": np.uint16,
+      "I64": np.int64, "I32": np.int32, "I16": np.int16, "I8": np.int8, "U8": np.uint8, "BOOL": np.uint8}
+
+
+def load_raw(path):
+    """name -> (dtype, shape, numpy array of the stored values; BF16 as its
+    uint16 bits), read straight from the safetensors layout."""
+    data = open(path, "rb").read()
+    (n,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + n])
+    out = {}
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = t["data_offsets"]
+        raw = data[8 + n + b:8 + n + e]
+        out[name] = (t["dtype"], t["shape"], np.frombuffer(raw, dtype=NP[t["dtype"]]).reshape(t["shape"]))
+    return out
+
+
+def as_float64(dtype, a):
+    if dtype == "BF16":
+        return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    return a.astype(np.float64)
+
+
+def bf16_bits(x):
+    """Round-to-nearest-even bfloat16 bits of the float x (exact, from f64)."""
+    if math.isnan(x):
+        return 0x7FC0 | (0x8000 if math.copysign(1, x) < 0 else 0)
+    sign = 0x8000 if math.copysign(1, x) < 0 else 0
+    a = abs(x)
+    if a == 0:
+        return sign
+    if math.isinf(a):
+        return sign | 0x7F80
+    m, e = math.frexp(a)  # a = m * 2^e, m in [0.5, 1)
+    if e - 1 < -126:
+        return sign | int(round(a * 2.0 ** 133))
+    q = int(round(m * 256))
+    if q == 256:
+        q, e = 128, e + 1
+    if e - 1 + 127 >= 255:
+        return sign | 0x7F80
+    return sign | ((e - 1 + 127) << 7) | (q - 128)
 
 
 def compact(name):
@@ -131,18 +179,22 @@ def check_bundle(out, src):
         assert values["motionbricks.component"] == comp
         assert values["motionbricks.source_sha256"] == src_sha
         assert values["general.name"] == "NVIDIA MotionBricks G1"
-        st = load_file(src_path)
+        st = load_raw(src_path)
         chosen = sorted((s, n) for n in st if (s := select(comp, n)) is not None)
         assert [t.name for t in r.tensors] == [compact(s) for s, _ in chosen], comp
         count = 0
         for t, (_, n) in zip(r.tensors, chosen):
-            a = st[n]
-            want_type = "F32" if a.dtype.kind == "f" else "I32"
+            dtype, shp, a = st[n]
+            is_float = dtype in ("F64", "F32", "F16", "BF16")
+            want_type = "F32" if is_float else "I32"
             assert t.tensor_type.name == want_type, (t.name, t.tensor_type.name)
-            shape = list(a.shape) or [1]
+            shape = list(shp) or [1]
             assert list(t.shape) == shape[::-1], (t.name, list(t.shape), shape)
             got = np.asarray(t.data).reshape(-1)
-            exp = a.reshape(-1).astype(np.float32 if want_type == "F32" else np.int32)
+            if is_float:
+                exp = as_float64(dtype, a).reshape(-1).astype(np.float32)
+            else:
+                exp = a.reshape(-1).astype(np.int32)
             assert np.array_equal(got, exp, equal_nan=True), t.name
             count += int(np.prod(shape))
         assert (len(r.tensors), count) == expected_counts[comp], comp
@@ -157,30 +209,34 @@ def check_bundle(out, src):
 def check_generic(path, src, policy):
     r = GGUFReader(path)
     check_layout(path, r)
-    st = load_file(src)
+    st = load_raw(src)
     assert [t.name for t in r.tensors] == sorted(st), "every tensor, sorted by name"
     for t in r.tensors:
-        a = st[t.name]
-        shape = list(a.shape) or [1]
+        dtype, shp, a = st[t.name]
+        shape = list(shp) or [1]
         assert list(t.shape) == shape[::-1], t.name
-        got = np.asarray(t.data).reshape(-1)
-        if a.dtype.kind == "f":
-            if policy == "f32" or (policy in ("f16", "bf16") and a.ndim < 2):
-                exp = a.astype(np.float32)
-            elif policy == "f16":
-                exp = a.astype(np.float16)
-            else:
-                exp = a
-            if policy == "bf16" and a.ndim >= 2:
-                # gguf-py hands BF16 back as raw uint8; compare bits.
-                bits = got.view(np.uint16) if got.dtype != np.uint8 else got.view(np.uint16)
-                f = a.astype(np.float32).view(np.uint32)
-                want = ((f + 0x7FFF + ((f >> 16) & 1)) >> 16).astype(np.uint16)
-                assert np.array_equal(bits.reshape(-1), want.reshape(-1)), t.name
-                continue
-            assert np.array_equal(got, exp.reshape(-1), equal_nan=True), t.name
+        got = np.asarray(t.data)
+        is_float = dtype in ("F64", "F32", "F16", "BF16")
+        if not is_float:
+            want = {"U8": "I16", "BOOL": "I8"}.get(dtype, dtype)
+            assert t.tensor_type.name == want, (t.name, t.tensor_type.name)
+            assert np.array_equal(got.reshape(-1).astype(np.int64), a.reshape(-1).astype(np.int64)), t.name
+            continue
+        if policy == "keep":
+            want = dtype
+        elif policy == "f32" or len(shp) < 2:
+            want = "F32"
         else:
-            assert np.array_equal(got.astype(np.int64), a.reshape(-1).astype(np.int64)), t.name
+            want = policy.upper()
+        assert t.tensor_type.name == want, (t.name, t.tensor_type.name, want)
+        x = as_float64(dtype, a).reshape(-1)
+        if want == "BF16":
+            bits = got.reshape(-1).view(np.uint16)
+            exp = np.array([bf16_bits(float(v)) for v in x], dtype=np.uint16) if dtype != "BF16" else a.reshape(-1)
+            assert np.array_equal(bits, exp), t.name
+        else:
+            exp = x.astype({"F64": np.float64, "F32": np.float32, "F16": np.float16}[want])
+            assert np.array_equal(got.reshape(-1), exp, equal_nan=True), t.name
     print(f"ok generic {path}: {len(r.tensors)} tensors equal the source")
 
 

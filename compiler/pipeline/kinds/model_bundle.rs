@@ -495,10 +495,17 @@ fn check_index(
         }
     }
     if listed != index.weight_map.len() {
-        return Err(format!(
-            "the index names {} tensors; the shards hold {listed} of them",
-            index.weight_map.len()
-        ));
+        for (name, shard) in &index.weight_map {
+            let holds = shards
+                .iter()
+                .zip(checkpoints)
+                .any(|(p, c)| p.file_name() == shard && c.header.tensor(name).is_some());
+            if !holds {
+                return Err(format!(
+                    "the index puts tensor {name:?} in {shard}, which does not hold it"
+                ));
+            }
+        }
     }
     Ok(())
 }
