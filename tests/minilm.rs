@@ -40,25 +40,45 @@ fn all_minilm_l6_v2_converts_and_every_tensor_equals_the_source() {
     let model = minilm();
     let bytes = std::fs::read(&model).unwrap();
     use sha2::Digest;
-    assert_eq!(kiln::formats::hex(&sha2::Sha256::digest(&bytes)), SHA256, "the checkpoint kiln tests against");
+    assert_eq!(
+        kiln::formats::hex(&sha2::Sha256::digest(&bytes)),
+        SHA256,
+        "the checkpoint kiln tests against"
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
     std::fs::create_dir_all(dir.path().join("sources")).unwrap();
     std::fs::hard_link(&model, dir.path().join("sources/model.safetensors"))
-        .or_else(|_| std::fs::copy(&model, dir.path().join("sources/model.safetensors")).map(|_| ()))
+        .or_else(|_| {
+            std::fs::copy(&model, dir.path().join("sources/model.safetensors")).map(|_| ())
+        })
         .unwrap();
     std::fs::write(
         dir.path().join("manifests/m.yaml"),
         "model_bundles:\n  - id: minilm\n    profile: generic\n    source: sources/model.safetensors\n    architecture: bert\n    metadata: { general.name: all-MiniLM-L6-v2 }\n  - id: minilm-f16\n    profile: generic\n    source: sources/model.safetensors\n    architecture: bert\n    type: f16\n",
     )
     .unwrap();
-    let out = Command::new(KILN).args(["build"]).current_dir(dir.path()).env_remove("CI").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new(KILN)
+        .args(["build"])
+        .current_dir(dir.path())
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for (id, policy) in [("minilm", "keep"), ("minilm-f16", "f16")] {
         let gguf = dir.path().join(format!("out/models/{id}/{id}.gguf"));
         let out = Command::new("python3")
             .arg(Path::new(REPO).join("tests/oracles/gguf_check.py"))
-            .args(["generic", gguf.to_str().unwrap(), model.to_str().unwrap(), policy])
+            .args([
+                "generic",
+                gguf.to_str().unwrap(),
+                model.to_str().unwrap(),
+                policy,
+            ])
             .output()
             .expect("python3 with gguf==0.19.0 (see .ci/run)");
         assert!(
@@ -74,5 +94,9 @@ fn all_minilm_l6_v2_converts_and_every_tensor_equals_the_source() {
         .current_dir(dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -501,3 +501,115 @@ fn a_sharded_checkpoint_reads_as_one_through_its_index() {
         "{err}"
     );
 }
+
+/// SHA-256 of a file, hex.
+fn sha256_file(path: &Path) -> String {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    let mut f = fs::File::open(path).unwrap();
+    std::io::copy(&mut f, &mut h).unwrap();
+    kiln::formats::hex(&h.finalize())
+}
+
+/// Whenever the bundle's manifest.json is present, it describes exactly the
+/// files beside it (temporaries aside).
+fn assert_index_agrees(dir: &Path) {
+    let Ok(text) = fs::read_to_string(dir.join("manifest.json")) else {
+        return; // no index: nothing claimed
+    };
+    let m: Value = serde_json::from_str(&text).expect("a complete index");
+    let mut listed = vec!["manifest.json".to_string()];
+    for (name, c) in m["components"].as_object().unwrap() {
+        let file = c["path"].as_str().unwrap();
+        assert_eq!(
+            sha256_file(&dir.join(file)),
+            c["sha256"],
+            "{name}: the index disagrees with {file}"
+        );
+        listed.push(file.to_string());
+    }
+    let mut present: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| !n.ends_with(".kiln-tmp"))
+        .collect();
+    present.sort();
+    listed.sort();
+    assert_eq!(
+        present, listed,
+        "files beside the index it does not describe"
+    );
+}
+
+#[test]
+fn killing_a_bundle_build_never_leaves_an_index_that_disagrees_with_its_files() {
+    let p = Project::new();
+    let weights = p.path("sources/weights");
+    synth::write_extraction(&weights, INVENTORY, synth::Scale::Full, 11).unwrap();
+    // Two versions of the support file: each build changes one output.
+    let support: Vec<TensorSpec> = synth::inventory(INVENTORY, "support", synth::Scale::Full);
+    let variant = |seed: u64| {
+        synth::write_checkpoint(&weights.join("support.safetensors"), &support, seed).unwrap()
+    };
+    p.manifest(&format!("{BUNDLE}    pins: record\n"));
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    // How long a build that changes one output takes, measured again after
+    // every build that finished before its kill.
+    let timed = |seed: u64| {
+        variant(seed);
+        let started = std::time::Instant::now();
+        assert!(p.kiln(&["build", "--quiet"]).status.success());
+        started.elapsed()
+    };
+    let mut full = timed(99);
+    let dir = p.path("out/models/mb");
+    let mut kills = 0;
+    for (i, fraction) in [0.2, 0.4, 0.6, 0.75, 0.85, 0.92, 0.96, 0.99]
+        .iter()
+        .enumerate()
+    {
+        variant(100 + i as u64);
+        let started = std::time::Instant::now();
+        let mut child = Command::new(KILN)
+            .args(["build", "--quiet"])
+            .current_dir(p.dir.path())
+            .env_remove("CI")
+            .spawn()
+            .unwrap();
+        std::thread::sleep(full.mul_f64(*fraction));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            kills += 1;
+        } else {
+            full = started.elapsed();
+        }
+        child.wait().unwrap();
+        assert_index_agrees(&dir);
+    }
+    assert!(
+        kills >= 4,
+        "only {kills} of 8 builds were still running when killed"
+    );
+    // The next build finishes, and gives what a clean build gives.
+    let out = p.kiln(&["build", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_index_agrees(&dir);
+    assert!(
+        p.kiln(&["build", "--quiet", "--out", "clean"])
+            .status
+            .success()
+    );
+    for file in [
+        "pose.gguf",
+        "root.gguf",
+        "vq-decoder.gguf",
+        "support.gguf",
+        "manifest.json",
+    ] {
+        assert_eq!(
+            sha256_file(&dir.join(file)),
+            sha256_file(&p.path("clean/models/mb").join(file)),
+            "{file}"
+        );
+    }
+}
