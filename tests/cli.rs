@@ -29,7 +29,6 @@ fn clean_build_builds_every_job_and_reports_true_hashes() {
     assert_eq!(jobs.len(), demo_job_count());
     assert_eq!(report["totals"]["built"], demo_job_count());
     for job in jobs {
-        assert_eq!(job["kind"], "pose_cache");
         assert_eq!(job["status"], "built");
         let output = &job["outputs"][0];
         let path = p.path(output["path"].as_str().unwrap());
@@ -37,7 +36,13 @@ fn clean_build_builds_every_job_and_reports_true_hashes() {
         assert_eq!(output["bytes"], bytes.len());
         let sha = sha256_hex(&bytes);
         assert_eq!(output["sha256"], sha.as_str());
-        kiln::formats::ospc::decode(&bytes).unwrap();
+        match job["kind"].as_str().unwrap() {
+            "pose_cache" => drop(kiln::formats::ospc::decode(&bytes).unwrap()),
+            "model_bundle" => {
+                drop(kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap())
+            }
+            other => panic!("a demo job of kind {other}"),
+        }
     }
 }
 
@@ -133,7 +138,11 @@ fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
     let b = Project::demo();
     assert!(a.kiln(&["build", "-j", "1", "--quiet"]).status.success());
     assert!(b.kiln(&["build", "-j", "2", "--quiet"]).status.success());
-    let outputs = |p: &Project| snapshot_bytes(&p.path("out/poses"));
+    let outputs = |p: &Project| {
+        let mut all = snapshot_bytes(&p.path("out/poses"));
+        all.extend(snapshot_bytes(&p.path("out/models")));
+        all
+    };
     let (oa, ob) = (outputs(&a), outputs(&b));
     assert_eq!(oa.len(), demo_job_count());
     assert!(
@@ -146,30 +155,56 @@ fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
 fn demo_outputs_match_their_golden_hashes() {
     // A change here means the output bytes changed: bump the job kind's
     // VERSION, then re-bless with KILN_BLESS=1 (which refuses new hashes
-    // under the old VERSION).
+    // under the old VERSION). One golden file per output folder.
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let version = format!(
-        "# pose_cache VERSION {}\n",
-        kiln::pipeline::kinds::pose_cache::VERSION
-    );
-    let hashes: String = snapshot_bytes(&p.path("out/poses"))
-        .iter()
-        .map(|(path, bytes)| format!("{}  {}\n", sha256_hex(bytes), path.display()))
-        .collect();
-    let actual = format!("{version}{hashes}");
-    let golden = Path::new(REPO).join("tests/golden/demo-poses.sha256");
-    let old = fs::read_to_string(&golden).unwrap_or_default();
-    if std::env::var_os("KILN_BLESS").is_some() && old != actual {
-        assert!(
-            !old.starts_with(&version),
-            "the demo's output bytes changed under the same VERSION: bump pose_cache::VERSION, then bless"
-        );
-        fs::create_dir_all(golden.parent().unwrap()).unwrap();
-        fs::write(&golden, &actual).unwrap();
+    let kinds = [
+        (
+            "poses",
+            "pose_cache",
+            kiln::pipeline::kinds::pose_cache::VERSION,
+        ),
+        (
+            "models",
+            "model_bundle",
+            kiln::pipeline::kinds::model_bundle::VERSION,
+        ),
+    ];
+    for (folder, kind, version) in kinds {
+        let version = format!("# {kind} VERSION {version}\n");
+        let hashes: String = snapshot_bytes(&p.path(&format!("out/{folder}")))
+            .iter()
+            .map(|(path, bytes)| format!("{}  {}\n", sha256_hex(bytes), path.display()))
+            .collect();
+        assert!(!hashes.is_empty(), "the demo has {kind} jobs");
+        let actual = format!("{version}{hashes}");
+        let golden = Path::new(REPO).join(format!("tests/golden/demo-{folder}.sha256"));
+        let old = fs::read_to_string(&golden).unwrap_or_default();
+        if std::env::var_os("KILN_BLESS").is_some() && old != actual {
+            assert!(
+                !old.starts_with(&version),
+                "the demo's {kind} output bytes changed under the same VERSION: bump its VERSION, then bless"
+            );
+            fs::create_dir_all(golden.parent().unwrap()).unwrap();
+            fs::write(&golden, &actual).unwrap();
+        }
+        let expected = fs::read_to_string(&golden).expect("golden file (bless with KILN_BLESS=1)");
+        assert_eq!(actual, expected, "{folder}");
     }
-    let expected = fs::read_to_string(&golden).expect("golden file (bless with KILN_BLESS=1)");
-    assert_eq!(actual, expected);
+}
+
+#[test]
+fn the_demo_checkpoint_is_what_its_generator_writes() {
+    #[path = "../examples/synth/mod.rs"]
+    mod synth;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny-mlp.safetensors");
+    synth::write_checkpoint(&path, &synth::demo_checkpoint(), synth::DEMO_SEED).unwrap();
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        fs::read(Path::new(REPO).join("sources/weights/tiny-mlp.safetensors")).unwrap(),
+        "regenerate with `cargo run --example demo_checkpoint`"
+    );
 }
 
 #[test]

@@ -155,3 +155,26 @@ pub fn write_extraction(
         ),
     )
 }
+
+/// The demo project's checkpoint, `sources/weights/tiny-mlp.safetensors`:
+/// a small multi-layer perceptron of F32, BF16 and I64 tensors, seeded.
+/// `examples/demo_checkpoint.rs` writes it; a test checks the committed
+/// file is what it writes.
+pub fn demo_checkpoint() -> Vec<TensorSpec> {
+    let t = |name: &str, dtype, shape: &[u64]| TensorSpec {
+        name: name.into(),
+        dtype,
+        shape: shape.to_vec(),
+    };
+    vec![
+        t("embed.weight", Dtype::BF16, &[32, 16]),
+        t("mlp.0.weight", Dtype::F32, &[64, 16]),
+        t("mlp.0.bias", Dtype::F32, &[64]),
+        t("mlp.2.weight", Dtype::F32, &[8, 64]),
+        t("mlp.2.bias", Dtype::F32, &[8]),
+        t("norm.weight", Dtype::F32, &[8]),
+        t("steps", Dtype::I64, &[]),
+    ]
+}
+
+pub const DEMO_SEED: u64 = 2026;
