@@ -449,15 +449,42 @@ impl InputFile {
 
     /// The SHA-256 of the whole file, read in order (which also hashes it
     /// for the key, so later reads at any offset cost no more hashing).
+    /// The two hashes, and the read of the next chunk, run side by side on
+    /// the build's worker threads (`rayon::join`: on one thread when the
+    /// others are busy).
     pub fn sha256(&mut self) -> Result<[u8; 32], JobError> {
+        if self.hashed != 0 {
+            // Hashed for the key already in part: read it again in order.
+            let mut sha = Sha256::new();
+            let mut buf = vec![0; HASH_BUFFER_BYTES.min(self.len as usize)];
+            let mut at = 0;
+            while at < self.len {
+                let n = buf.len().min((self.len - at) as usize);
+                self.read_exact_at(at, &mut buf[..n])?;
+                sha.update(&buf[..n]);
+                at += n as u64;
+            }
+            return Ok(sha.finalize().into());
+        }
+        let chunk = HASH_BUFFER_BYTES.min(self.len as usize).max(1);
+        let (mut cur, mut next) = (vec![0u8; chunk], vec![0u8; chunk]);
         let mut sha = Sha256::new();
-        let mut buf = vec![0; HASH_BUFFER_BYTES.min(self.len as usize)];
-        let mut at = 0;
-        while at < self.len {
-            let n = buf.len().min((self.len - at) as usize);
-            self.read_exact_at(at, &mut buf[..n])?;
-            sha.update(&buf[..n]);
-            at += n as u64;
+        let mut n = chunk.min(self.len as usize);
+        self.pread(0, &mut cur[..n])?;
+        let mut at = 0u64;
+        while n > 0 {
+            let after = at + n as u64;
+            let m = chunk.min((self.len - after) as usize);
+            let (file, hasher, part) = (&self.file, &mut self.hasher, &cur[..n]);
+            let (read, _) = rayon::join(
+                || pread_file(file, after, &mut next[..m]),
+                || rayon::join(|| sha.update(part), || hasher.update(part)),
+            );
+            read.map_err(|e| self.read_error(e))?;
+            self.hashed = after;
+            std::mem::swap(&mut cur, &mut next);
+            at = after;
+            n = m;
         }
         Ok(sha.finalize().into())
     }
@@ -472,17 +499,16 @@ impl InputFile {
     }
 
     fn pread(&self, offset: u64, buf: &mut [u8]) -> Result<(), JobError> {
-        if buf.is_empty() {
-            return Ok(());
+        pread_file(&self.file, offset, buf).map_err(|e| self.read_error(e))
+    }
+
+    fn read_error(&self, e: io::Error) -> JobError {
+        match e.kind() {
+            io::ErrorKind::UnexpectedEof => {
+                self.error("it became shorter while kiln read it; build again once it is written")
+            }
+            _ => self.error(e),
         }
-        let mut file = &self.file;
-        file.seek(SeekFrom::Start(offset))
-            .and_then(|_| file.read_exact(buf))
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::UnexpectedEof => self
-                    .error("it became shorter while kiln read it; build again once it is written"),
-                _ => self.error(e),
-            })
     }
 
     /// Hashes bytes `[hashed, to)` through a fixed buffer.
@@ -500,6 +526,19 @@ impl InputFile {
         Ok(())
     }
 }
+
+/// Fills `buf` from `file` at `offset`.
+fn pread_file(mut file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+    if buf.is_empty() {
+        return Ok(());
+    }
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
+}
+
+/// Writes this large or more go straight to the file, hashed on another
+/// worker thread meanwhile.
+const DIRECT_WRITE_BYTES: usize = 256 << 10;
 
 /// An output being written (see the module's notes).
 pub struct OutputFile {
@@ -520,11 +559,24 @@ impl OutputFile {
 
 impl Write for OutputFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.blake3.update(&buf[..n]);
-        self.sha256.update(&buf[..n]);
-        self.bytes += n as u64;
-        Ok(n)
+        if buf.len() < DIRECT_WRITE_BYTES {
+            let n = self.file.write(buf)?;
+            self.blake3.update(&buf[..n]);
+            self.sha256.update(&buf[..n]);
+            self.bytes += n as u64;
+            return Ok(n);
+        }
+        // A large write: the file gets it while the two hashes are made,
+        // side by side (`rayon::join`: in turn when no worker is free).
+        self.file.flush()?;
+        let (file, blake3, sha256) = (self.file.get_mut(), &mut self.blake3, &mut self.sha256);
+        let (written, _) = rayon::join(
+            || file.write_all(buf),
+            || rayon::join(|| blake3.update(buf), || sha256.update(buf)),
+        );
+        written?;
+        self.bytes += buf.len() as u64;
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {

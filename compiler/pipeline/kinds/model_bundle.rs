@@ -418,11 +418,16 @@ fn write_gguf(
         while at < len {
             let n = chunk.min((len - at) as usize);
             c.input.read_exact_at(start + at, &mut buf[..n])?;
-            converted.clear();
-            tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, &mut converted)
-                .map_err(|err| JobError::at(c.pos, format!("{}: tensor {:?}: {err}", c.input.path(), t.source)))?;
-            out.write_all(&converted).map_err(write_error)?;
-            out_bytes += converted.len() as u64;
+            let bytes = if tensor_convert::native(t.from) == Some(t.to) {
+                &buf[..n] // the same type: the bytes as they are
+            } else {
+                converted.clear();
+                tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, &mut converted)
+                    .map_err(|err| JobError::at(c.pos, format!("{}: tensor {:?}: {err}", c.input.path(), t.source)))?;
+                &converted[..]
+            };
+            out.write_all(bytes).map_err(write_error)?;
+            out_bytes += bytes.len() as u64;
             at += n as u64;
             *done += n as u64;
             io.progress(*done, total);
