@@ -182,7 +182,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         state_dir: &state_dir,
         display_out: &display_out,
     };
-    let (mut slots, dirty) = decide(&jobs, &plan, &place, &journal, &mut hashes, opts.force);
+    let (mut slots, dirty) = decide(&jobs, &plan, &place, &mut journal, &mut hashes, opts.force);
     on_event(Event::Running {
         total: jobs.len(),
         dirty: dirty.len(),
@@ -356,23 +356,32 @@ fn decide(
     jobs: &[Job],
     plan: &PlanSummary,
     place: &Place,
-    journal: &Journal,
+    journal: &mut Journal,
     hashes: &mut HashCache,
     force: bool,
 ) -> (Slots, Vec<Dirty>) {
     let mut slots: Slots = vec![None; jobs.len()];
     let mut dirty = Vec::new();
-    for (i, (job, p)) in jobs.iter().zip(&plan.jobs).enumerate() {
+    let mut settings_changed = Vec::new();
+    for (i, p) in plan.jobs.iter().enumerate() {
         if force {
             dirty.push((i, vec!["--force".to_string()]));
             continue;
         }
         match freshness(p, place.resolver, place.outputs, journal, hashes) {
             Ok(record) => slots[i] = Some(fresh_report(p, record, place.display_out)),
-            Err(Stale::Settings(old)) => dirty.push((i, explain_settings(old, job))),
+            Err(Stale::Settings) => settings_changed.push(i),
             Err(Stale::Because(why)) => dirty.push((i, why)),
         }
     }
+    // What changed, from the jobs' details (read only when needed).
+    for i in settings_changed {
+        let job = &jobs[i];
+        let key = (job.kind().to_string(), job.id.clone());
+        let old = journal.parts(place.state_dir, &key);
+        dirty.push((i, explain_settings(old, job)));
+    }
+    dirty.sort_by_key(|(i, _)| *i);
     (slots, dirty)
 }
 
@@ -388,14 +397,14 @@ fn remove_gone_jobs(
 ) -> Result<Vec<RelPath>, BuildError> {
     let planned: BTreeSet<(&str, &str)> = jobs.iter().map(|j| (j.kind(), j.id.as_str())).collect();
     let gone: Vec<JobKey> = journal
-        .records
+        .records()
         .keys()
         .filter(|(kind, id)| !planned.contains(&(kind.as_str(), id.as_str())))
         .cloned()
         .collect();
     let mut removed = Vec::new();
     for key in &gone {
-        for output in &journal.records[key].outputs {
+        for output in &journal.records()[key].outputs {
             if !claimed.contains(&output.path) && tree.remove_file(&output.path).unwrap_or(false) {
                 removed.push(output.path.clone());
             }
@@ -688,7 +697,7 @@ fn try_noop(
     };
     let outputs = OutTree::new(out_folder);
     let journal = Journal::load(&state_dir);
-    let named = journal.records.values().flat_map(|r| r.inputs.iter());
+    let named = journal.records().values().flat_map(|r| r.inputs.iter());
     check_out_dir(root, out, named.map(|(path, _)| path.as_str()))?;
     let mut hashes = HashCache::load(&state_dir);
     let display_out = display_base(root, outputs.root().path());
@@ -729,16 +738,15 @@ fn planned(job: &Job) -> Planned {
 }
 
 /// Why a job is not fresh.
-enum Stale<'j> {
+enum Stale {
     /// Its settings (or kind, or kiln's version) changed since this record.
-    Settings(&'j Record),
+    Settings,
     /// Anything else, in words.
     Because(Vec<String>),
 }
 
-fn explain_settings(old: &Record, job: &Job) -> Vec<String> {
+fn explain_settings(old: Option<KeyParts>, job: &Job) -> Vec<String> {
     let mut why = old
-        .parts()
         .map(|old| fingerprint::explain_parts(&old, &KeyParts::of(job)))
         .unwrap_or_default();
     if why.is_empty() {
@@ -754,14 +762,14 @@ fn freshness<'j>(
     outputs: &OutTree,
     journal: &'j Journal,
     hashes: &mut HashCache,
-) -> Result<&'j Record, Stale<'j>> {
-    let Some(record) = journal.records.get(&(job.kind.clone(), job.id.clone())) else {
+) -> Result<&'j Record, Stale> {
+    let Some(record) = journal.records().get(&(job.kind.clone(), job.id.clone())) else {
         return Err(Stale::Because(vec![
             "no record of an earlier build".to_string(),
         ]));
     };
     if job.digest != record.digest {
-        return Err(Stale::Settings(record));
+        return Err(Stale::Settings);
     }
     let mut why = Vec::new();
     let mut inputs = Vec::with_capacity(record.inputs.len());
@@ -899,7 +907,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<Strin
         .journal
         .lock()
         .expect("no panics while held")
-        .records
+        .records()
         .get(&(job.kind().to_string(), job.id.clone()))
         .map(|r| r.outputs.iter().map(|o| o.path.clone()).collect())
         .unwrap_or_default();
@@ -909,12 +917,13 @@ fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<Strin
         .collect();
     let records = commit(place.outputs, staged, job.outputs.index.as_ref(), &stale)
         .map_err(|e| JobError::job(format!("committing the outputs: {e}")))?;
-    let record = Record::new(job.id.clone(), &KeyParts::of(job), inputs, records.clone());
+    let parts = KeyParts::of(job);
+    let record = Record::new(job.id.clone(), &parts, inputs, records.clone());
     shared
         .journal
         .lock()
         .expect("no panics while held")
-        .append(place.state_dir, record)
+        .append(place.state_dir, record, parts)
         .map_err(|e| JobError::job(format!("appending to the build journal: {e}")))?;
     Ok((records, warnings))
 }
@@ -1083,7 +1092,7 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
 fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
     let mut removed = 0;
     let mut dirs = std::collections::BTreeSet::new();
-    let outputs = journal.records.values().flat_map(|r| r.outputs.iter());
+    let outputs = journal.records().values().flat_map(|r| r.outputs.iter());
     for rel in outputs.map(|o| &o.path) {
         if tree.remove_file(rel).unwrap_or(false) {
             removed += 1;

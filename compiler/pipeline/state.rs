@@ -44,11 +44,13 @@ const PLAN: &str = "plan";
 const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN2";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL2";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN2";
+const DETAILS: &str = "details";
+const DETAILS_MAGIC: &[u8; 8] = b"KILNDET1";
 /// The lock file's name.
 pub const LOCK: &str = "lock";
 /// Every file kiln keeps in its state folder (what `clean` may remove);
 /// `manifests` is the parsed-manifest cache of kiln 0.1 before issue 6.
-pub const STATE_FILES: [&str; 5] = [JOURNAL, FILES, PLAN, LOCK, "manifests"];
+pub const STATE_FILES: [&str; 6] = [JOURNAL, DETAILS, FILES, PLAN, LOCK, "manifests"];
 
 /// Largest state file kiln reads back: 1 GiB is millions of jobs' records.
 /// A larger one is treated as missing (it only costs a rebuild).
@@ -102,6 +104,97 @@ fn load<T: for<'a> Deserialize<'a>>(state_dir: &Folder, name: &str, magic: &[u8;
     decode(open(magic, &file)?)
 }
 
+/// Hashes as one length-prefixed run of bytes, not as a sequence of
+/// numbers: serde's default for `[u8; N]` visits every byte, a cost every
+/// no-op build pays on the journal. The derived structs name these with
+/// `#[serde(with)]`.
+mod byte_string {
+    use serde::Deserializer;
+    use serde::de::{Error, Visitor};
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_borrowed_bytes<E: Error>(self, v: &'de [u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+        }
+        d.deserialize_bytes(V)
+    }
+}
+
+/// A 32-byte hash as bytes (see `byte_string`).
+mod hash32 {
+    use serde::de::Error;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
+        let v = super::byte_string::deserialize(d)?;
+        v.try_into()
+            .map_err(|_| D::Error::custom("a hash is 32 bytes"))
+    }
+}
+
+/// A hash that serializes as bytes, for hashes inside tuples and maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Hash(#[serde(with = "hash32")] [u8; 32]);
+
+/// `Vec<(RelPath, [u8; 32])>` with the hashes as bytes.
+mod path_hashes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::{Hash, RelPath};
+
+    pub fn serialize<S: Serializer>(v: &[(RelPath, [u8; 32])], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|(p, h)| (p, Hash(*h))))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(RelPath, [u8; 32])>, D::Error> {
+        let v: Vec<(RelPath, Hash)> = Vec::deserialize(d)?;
+        Ok(v.into_iter().map(|(p, h)| (p, h.0)).collect())
+    }
+
+    /// The hash cache's map, likewise.
+    pub mod map {
+        use std::collections::BTreeMap;
+
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        use super::super::{FileSig, Hash, RelPath};
+
+        pub fn serialize<S: Serializer>(
+            v: &BTreeMap<RelPath, (FileSig, [u8; 32])>,
+            s: S,
+        ) -> Result<S::Ok, S::Error> {
+            s.collect_seq(v.iter().map(|(p, (sig, h))| (p, sig, Hash(*h))))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            d: D,
+        ) -> Result<BTreeMap<RelPath, (FileSig, [u8; 32])>, D::Error> {
+            let v: Vec<(RelPath, FileSig, Hash)> = Vec::deserialize(d)?;
+            Ok(v.into_iter().map(|(p, sig, h)| (p, (sig, h.0))).collect())
+        }
+    }
+}
+
+/// The hash cache as stored.
+#[derive(Default, Serialize, Deserialize)]
+struct Files(#[serde(with = "path_hashes::map")] BTreeMap<RelPath, (FileSig, [u8; 32])>);
+
 /// path (relative to the root) -> (stat signature, BLAKE3 of the content).
 #[derive(Default)]
 pub struct HashCache {
@@ -113,7 +206,9 @@ impl HashCache {
     /// Loads the cache; a missing or unreadable one is empty.
     pub fn load(state_dir: &Folder) -> HashCache {
         HashCache {
-            entries: load(state_dir, FILES, FILES_MAGIC).unwrap_or_default(),
+            entries: load::<Files>(state_dir, FILES, FILES_MAGIC)
+                .unwrap_or_default()
+                .0,
             changed: false,
         }
     }
@@ -159,7 +254,8 @@ impl HashCache {
         if !self.changed {
             return Ok(());
         }
-        state_dir.write_atomic(FILES, &seal(FILES_MAGIC, &encode(&self.entries)))?;
+        let files = Files(self.entries.clone());
+        state_dir.write_atomic(FILES, &seal(FILES_MAGIC, &encode(&files)))?;
         Ok(())
     }
 }
@@ -180,6 +276,7 @@ pub struct Planned {
     pub id: String,
     pub manifest: String,
     /// `fingerprint::digest` of the job.
+    #[serde(with = "hash32")]
     pub digest: [u8; 32],
     /// Relative to the output folder.
     pub outputs: Vec<RelPath>,
@@ -194,6 +291,7 @@ pub struct Planned {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanSummary {
     /// `manifests_hash` of the manifests the plan was made from.
+    #[serde(with = "hash32")]
     pub manifests: [u8; 32],
     pub jobs: Vec<Planned>,
 }
@@ -227,7 +325,9 @@ pub struct OutputRecord {
     /// Relative to the output folder.
     pub path: RelPath,
     pub bytes: u64,
+    #[serde(with = "hash32")]
     pub blake3: [u8; 32],
+    #[serde(with = "hash32")]
     pub sha256: [u8; 32],
     pub mtime_ns: u64,
 }
@@ -240,14 +340,15 @@ pub type JobKey = (String, String);
 pub struct Record {
     pub kind: String,
     pub id: String,
+    #[serde(with = "hash32")]
     pub key: [u8; 32],
     /// `KeyParts::digest` of the job as it was built.
+    #[serde(with = "hash32")]
     pub digest: [u8; 32],
     /// Every file the job read, in the order read, with its content hash.
+    #[serde(with = "path_hashes")]
     pub inputs: Vec<InputHash>,
     pub outputs: Vec<OutputRecord>,
-    /// The job's `KeyParts` encoded, decoded only to explain a rebuild.
-    detail: Vec<u8>,
 }
 
 impl Record {
@@ -265,58 +366,82 @@ impl Record {
             digest,
             inputs,
             outputs,
-            detail: encode(parts),
         }
     }
 
     pub fn job_key(&self) -> JobKey {
         (self.kind.clone(), self.id.clone())
     }
+}
 
-    /// What the job was, if the record says so legibly.
-    pub fn parts(&self) -> Option<KeyParts> {
-        decode(&self.detail)
-    }
+/// What a job was (its `KeyParts`), kept beside its record in
+/// `.kiln/details` and read only to explain a rebuild: the journal, which
+/// every build reads, stays small.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Detail {
+    pub kind: String,
+    pub id: String,
+    pub parts: KeyParts,
+}
 
-    /// The record framed for the journal: length, checksum, body.
-    fn frame(&self) -> Vec<u8> {
-        let body = encode(self);
-        let mut frame = Vec::with_capacity(body.len() + 8);
-        frame.extend_from_slice(
-            &u32::try_from(body.len())
-                .expect("a record under 4 GiB")
-                .to_le_bytes(),
-        );
-        frame.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-        frame.extend_from_slice(&body);
-        frame
+/// A value kept in a frame log, by job.
+trait Keyed {
+    fn job_key(&self) -> JobKey;
+}
+
+impl Keyed for Record {
+    fn job_key(&self) -> JobKey {
+        Record::job_key(self)
     }
 }
 
-/// The job records, and the open journal to append to.
-pub struct Journal {
-    pub records: BTreeMap<JobKey, Record>,
+impl Keyed for Detail {
+    fn job_key(&self) -> JobKey {
+        (self.kind.clone(), self.id.clone())
+    }
+}
+
+/// A value framed for a log: length, checksum, body.
+fn frame<T: Serialize>(value: &T) -> Vec<u8> {
+    let body = encode(value);
+    let mut frame = Vec::with_capacity(body.len() + 8);
+    frame.extend_from_slice(
+        &u32::try_from(body.len())
+            .expect("a frame under 4 GiB")
+            .to_le_bytes(),
+    );
+    frame.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    frame.extend_from_slice(&body);
+    frame
+}
+
+/// An append-only file of framed values, one or more per job, the last
+/// one of a job winning; compacted when a quarter of it is stale.
+struct FrameLog<T> {
+    name: &'static str,
+    magic: &'static [u8; 8],
+    entries: BTreeMap<JobKey, T>,
     n_frames: usize,
     /// False when the file is missing, from another kiln version, or ends
-    /// in a torn record: the first append then rewrites it whole.
+    /// in a torn frame: the first append then rewrites it whole.
     appendable: bool,
     file: Option<File>,
 }
 
-impl Journal {
-    /// Loads every record; a torn or corrupt tail is dropped.
-    pub fn load(state_dir: &Folder) -> Journal {
-        let bytes = state_dir.read(JOURNAL, MAX_STATE_BYTES).unwrap_or_default();
-        let mut records = BTreeMap::new();
+impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
+    /// Loads every frame; a torn or corrupt tail is dropped.
+    fn load(state_dir: &Folder, name: &'static str, magic: &'static [u8; 8]) -> FrameLog<T> {
+        let bytes = state_dir.read(name, MAX_STATE_BYTES).unwrap_or_default();
+        let mut entries = BTreeMap::new();
         let mut n_frames = 0;
         let mut appendable = false;
-        if let Some(mut rest) = after_header(JOURNAL_MAGIC, &bytes) {
+        if let Some(mut rest) = after_header(magic, &bytes) {
             appendable = true;
             while !rest.is_empty() {
-                match read_frame(&mut rest) {
-                    Some(record) => {
+                match read_frame::<T>(&mut rest) {
+                    Some(value) => {
                         n_frames += 1;
-                        records.insert(record.job_key(), record);
+                        entries.insert(value.job_key(), value);
                     }
                     None => {
                         appendable = false;
@@ -325,44 +450,40 @@ impl Journal {
                 }
             }
         }
-        Journal {
-            records,
+        FrameLog {
+            name,
+            magic,
+            entries,
             n_frames,
             appendable,
             file: None,
         }
     }
 
-    /// Appends a record. Call only after the record's outputs are in place.
-    pub fn append(&mut self, state_dir: &Folder, record: Record) -> io::Result<()> {
-        let frame = record.frame();
-        self.records.insert(record.job_key(), record);
+    fn append(&mut self, state_dir: &Folder, value: T) -> io::Result<()> {
+        let bytes = frame(&value);
+        self.entries.insert(value.job_key(), value);
         if !self.appendable {
-            // Start over with every record we trust.
+            // Start over with every frame we trust.
             self.file = None;
             self.rewrite(state_dir)?;
             self.appendable = true;
             return Ok(());
         }
         if self.file.is_none() {
-            self.file = Some(state_dir.open_append(JOURNAL)?);
+            self.file = Some(state_dir.open_append(self.name)?);
         }
         self.file
             .as_mut()
             .expect("opened above")
-            .write_all(&frame)?;
+            .write_all(&bytes)?;
         self.n_frames += 1;
         Ok(())
     }
 
-    /// Drops the records of `keys` (jobs gone from the manifests); the
-    /// journal is rewritten without them.
-    pub fn drop_records(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
-        if keys.is_empty() {
-            return Ok(());
-        }
+    fn drop_keys(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
         for key in keys {
-            self.records.remove(key);
+            self.entries.remove(key);
         }
         self.file = None;
         self.rewrite(state_dir)?;
@@ -370,28 +491,96 @@ impl Journal {
         Ok(())
     }
 
-    /// Rewrites the journal with one record per job when a quarter of its
-    /// records are superseded.
-    pub fn compact_if_large(&mut self, state_dir: &Folder) -> io::Result<()> {
-        if self.n_frames <= self.records.len() + self.records.len() / 4 + 16 {
-            return Ok(());
-        }
-        self.file = None;
-        self.rewrite(state_dir)
+    fn is_large(&self) -> bool {
+        self.n_frames > self.entries.len() + self.entries.len() / 4 + 16
     }
 
     fn rewrite(&mut self, state_dir: &Folder) -> io::Result<()> {
-        let mut file = header(JOURNAL_MAGIC);
-        for record in self.records.values() {
-            file.extend_from_slice(&record.frame());
+        self.file = None;
+        let mut file = header(self.magic);
+        for value in self.entries.values() {
+            file.extend_from_slice(&frame(value));
         }
-        state_dir.write_atomic(JOURNAL, &file)?;
-        self.n_frames = self.records.len();
+        state_dir.write_atomic(self.name, &file)?;
+        self.n_frames = self.entries.len();
         Ok(())
     }
 }
 
-fn read_frame(rest: &mut &[u8]) -> Option<Record> {
+/// The job records (`journal`, read by every build) and what each job was
+/// (`details`, read only to explain a rebuild).
+pub struct Journal {
+    log: FrameLog<Record>,
+    details: Option<FrameLog<Detail>>,
+}
+
+impl Journal {
+    /// Loads every record; a torn or corrupt tail is dropped.
+    pub fn load(state_dir: &Folder) -> Journal {
+        Journal {
+            log: FrameLog::load(state_dir, JOURNAL, JOURNAL_MAGIC),
+            details: None,
+        }
+    }
+
+    pub fn records(&self) -> &BTreeMap<JobKey, Record> {
+        &self.log.entries
+    }
+
+    fn details(&mut self, state_dir: &Folder) -> &mut FrameLog<Detail> {
+        self.details
+            .get_or_insert_with(|| FrameLog::load(state_dir, DETAILS, DETAILS_MAGIC))
+    }
+
+    /// What the job of `key` was when it was last built, if known.
+    pub fn parts(&mut self, state_dir: &Folder, key: &JobKey) -> Option<KeyParts> {
+        self.details(state_dir)
+            .entries
+            .get(key)
+            .map(|d| d.parts.clone())
+    }
+
+    /// Appends a record and its job's parts. Call only after the record's
+    /// outputs are in place.
+    pub fn append(
+        &mut self,
+        state_dir: &Folder,
+        record: Record,
+        parts: KeyParts,
+    ) -> io::Result<()> {
+        let detail = Detail {
+            kind: record.kind.clone(),
+            id: record.id.clone(),
+            parts,
+        };
+        self.details(state_dir).append(state_dir, detail)?;
+        self.log.append(state_dir, record)
+    }
+
+    /// Drops the records of `keys` (jobs gone from the manifests); both
+    /// files are rewritten without them.
+    pub fn drop_records(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        self.details(state_dir).drop_keys(state_dir, keys)?;
+        self.log.drop_keys(state_dir, keys)
+    }
+
+    /// Rewrites the journal (and the details) with one frame per job when
+    /// a quarter of its frames are superseded.
+    pub fn compact_if_large(&mut self, state_dir: &Folder) -> io::Result<()> {
+        if self.log.is_large() {
+            self.log.rewrite(state_dir)?;
+        }
+        if self.details.as_ref().is_some_and(FrameLog::is_large) {
+            self.details(state_dir).rewrite(state_dir)?;
+        }
+        Ok(())
+    }
+}
+
+fn read_frame<T: for<'a> Deserialize<'a>>(rest: &mut &[u8]) -> Option<T> {
     let (len, tail) = rest.split_first_chunk::<4>()?;
     let (crc, tail) = tail.split_first_chunk::<4>()?;
     let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
@@ -413,13 +602,17 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn rec(id: &str) -> Record {
-        let parts = KeyParts {
+    fn parts() -> KeyParts {
+        KeyParts {
             kind: "k".into(),
             kind_version: 1,
             kiln_version: "0".into(),
             settings: vec![("a".into(), "1".into())],
-        };
+        }
+    }
+
+    fn rec(id: &str) -> Record {
+        let parts = parts();
         Record::new(
             id.into(),
             &parts,
@@ -439,7 +632,7 @@ mod tests {
     }
 
     fn ids(j: &Journal) -> Vec<&str> {
-        j.records.keys().map(|(_, id)| id.as_str()).collect()
+        j.records().keys().map(|(_, id)| id.as_str()).collect()
     }
 
     #[test]
@@ -447,24 +640,27 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let state = Folder::create_out(dir.path()).unwrap();
         let mut j = Journal::load(&state);
-        j.append(&state, rec("one")).unwrap();
-        j.append(&state, rec("two")).unwrap();
+        j.append(&state, rec("one"), parts()).unwrap();
+        j.append(&state, rec("two"), parts()).unwrap();
         drop(j);
         let path = dir.path().join(JOURNAL);
         let full = fs::read(&path).unwrap();
         // Every cut of the last record (a kill mid-append) loses just it.
-        let two = rec("two").frame().len();
+        let two = frame(&rec("two")).len();
         for cut in 1..two {
             fs::write(&path, &full[..full.len() - cut]).unwrap();
             let j = Journal::load(&state);
             assert_eq!(ids(&j), ["one"], "cut {cut}");
-            assert_eq!(j.records[&key("one")], rec("one"));
+            assert_eq!(j.records()[&key("one")], rec("one"));
         }
         let mut j = Journal::load(&state);
-        j.append(&state, rec("three")).unwrap();
-        let j = Journal::load(&state);
+        j.append(&state, rec("three"), parts()).unwrap();
+        let mut j = Journal::load(&state);
         assert_eq!(ids(&j), ["one", "three"]);
-        assert_eq!(j.records[&key("one")].parts().unwrap().settings[0].1, "1");
+        // What each job was is kept beside, read only when asked.
+        assert!(j.details.is_none());
+        assert_eq!(j.parts(&state, &key("one")).unwrap().settings[0].1, "1");
+        assert_eq!(j.parts(&state, &key("none")), None);
     }
 
     #[test]
@@ -472,14 +668,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let state = Folder::create_out(dir.path()).unwrap();
         let mut j = Journal::load(&state);
-        j.append(&state, rec("one")).unwrap();
+        j.append(&state, rec("one"), parts()).unwrap();
         drop(j);
         let path = dir.path().join(JOURNAL);
         let mut bytes = fs::read(&path).unwrap();
         let last = bytes.len() - 5;
         bytes[last] ^= 0x10;
         fs::write(&path, &bytes).unwrap();
-        assert!(Journal::load(&state).records.is_empty());
+        assert!(Journal::load(&state).records().is_empty());
     }
 
     #[test]
