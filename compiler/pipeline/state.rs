@@ -175,8 +175,10 @@ mod path_hashes {
 
         use super::super::{FileSig, Hash, RelPath};
 
+        type Entries = BTreeMap<RelPath, (FileSig, [u8; 32])>;
+
         pub fn serialize<S: Serializer>(
-            v: &BTreeMap<RelPath, (FileSig, [u8; 32])>,
+            v: &Entries,
             s: S,
         ) -> Result<S::Ok, S::Error> {
             s.collect_seq(v.iter().map(|(p, (sig, h))| (p, sig, Hash(*h))))
@@ -184,7 +186,7 @@ mod path_hashes {
 
         pub fn deserialize<'de, D: Deserializer<'de>>(
             d: D,
-        ) -> Result<BTreeMap<RelPath, (FileSig, [u8; 32])>, D::Error> {
+        ) -> Result<Entries, D::Error> {
             let v: Vec<(RelPath, FileSig, Hash)> = Vec::deserialize(d)?;
             Ok(v.into_iter().map(|(p, sig, h)| (p, (sig, h.0))).collect())
         }
