@@ -18,6 +18,17 @@ fn ids_with<'a>(report: &'a serde_json::Value, status: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// characters.yaml's text, and its text without the fox-walk entry, and
+/// that entry.
+fn without_fox_walk(p: &Project) -> (String, String, String) {
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    let start = text.find("  - id: fox-walk").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap() + 2;
+    let rest = format!("{}{}", &text[..start], &text[end..]);
+    let entry = text[start..end].to_string();
+    (text, rest, entry)
+}
+
 #[test]
 fn a_job_removed_from_its_manifest_loses_its_output_and_record() {
     let p = Project::demo();
@@ -25,13 +36,8 @@ fn a_job_removed_from_its_manifest_loses_its_output_and_record() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(p.path("out/poses/fox-walk.ospc").exists());
     p.write("out/poses/mine.txt", "a file kiln did not make");
-    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
-    let start = text.find("  - id: fox-walk").unwrap();
-    let end = start + text[start..].find("\n\n").unwrap() + 2;
-    p.write(
-        "manifests/characters.yaml",
-        &format!("{}{}", &text[..start], &text[end..]),
-    );
+    let (text, rest, _) = without_fox_walk(&p);
+    p.write("manifests/characters.yaml", &rest);
     let (report, out) = p.build_json(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
@@ -81,17 +87,9 @@ fn a_removed_job_whose_output_another_job_now_writes_keeps_it() {
     // same id, same output; nothing is removed and nothing rebuilt.
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
-    let start = text.find("  - id: fox-walk").unwrap();
-    let end = start + text[start..].find("\n\n").unwrap() + 2;
-    p.write(
-        "manifests/characters.yaml",
-        &format!("{}{}", &text[..start], &text[end..]),
-    );
-    p.write(
-        "manifests/walk.yaml",
-        &format!("pose_caches:\n{}", &text[start..end]),
-    );
+    let (_, rest, entry) = without_fox_walk(&p);
+    p.write("manifests/characters.yaml", &rest);
+    p.write("manifests/walk.yaml", &format!("pose_caches:\n{entry}"));
     let (report, out) = p.build_json(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(report["removed"], serde_json::json!([]));

@@ -66,16 +66,7 @@ fn gguf_py_s_file_with_every_value_type_reads_in_full() {
     let first = f32::from_le_bytes(data[w.offset as usize..][..4].try_into().unwrap());
     assert!(first.is_finite());
     // Encoding the header again gives gguf-py's bytes exactly.
-    let descs: Vec<gguf::TensorDesc> = h
-        .tensors
-        .iter()
-        .map(|t| gguf::TensorDesc {
-            name: t.name.clone(),
-            dims: t.dims.clone(),
-            ty: t.ty,
-        })
-        .collect();
-    let (again, _) = gguf::encode_header(&h.metadata, &descs).unwrap();
+    let (again, _) = gguf::encode_header(&h.metadata, &h.descs()).unwrap();
     assert_eq!(again, TINY[..h.data_start as usize]);
 }
 
@@ -203,16 +194,7 @@ fn fuzz_properties_on_deterministic_inputs() {
             b[i] = next() as u8;
         }
         if let Ok(h) = gguf::decode_header(&b, b.len() as u64) {
-            let descs: Vec<gguf::TensorDesc> = h
-                .tensors
-                .iter()
-                .map(|t| gguf::TensorDesc {
-                    name: t.name.clone(),
-                    dims: t.dims.clone(),
-                    ty: t.ty,
-                })
-                .collect();
-            let (again, _) = gguf::encode_header(&h.metadata, &descs).unwrap();
+            let (again, _) = gguf::encode_header(&h.metadata, &h.descs()).unwrap();
             assert_eq!(again, b[..h.data_start as usize]);
         }
         let mut s = EDGE.to_vec();

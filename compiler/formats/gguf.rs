@@ -307,6 +307,18 @@ impl Header {
         self.tensors.iter().find(|t| t.name == name)
     }
 
+    /// The tensors as [`encode_header`] takes them.
+    pub fn descs(&self) -> Vec<TensorDesc> {
+        self.tensors
+            .iter()
+            .map(|t| TensorDesc {
+                name: t.name.clone(),
+                dims: t.dims.clone(),
+                ty: t.ty,
+            })
+            .collect()
+    }
+
     /// The whole file's length.
     pub fn file_bytes(&self) -> u64 {
         self.data_start + self.data_bytes

@@ -177,16 +177,11 @@ mod path_hashes {
 
         type Entries = BTreeMap<RelPath, (FileSig, [u8; 32])>;
 
-        pub fn serialize<S: Serializer>(
-            v: &Entries,
-            s: S,
-        ) -> Result<S::Ok, S::Error> {
+        pub fn serialize<S: Serializer>(v: &Entries, s: S) -> Result<S::Ok, S::Error> {
             s.collect_seq(v.iter().map(|(p, (sig, h))| (p, sig, Hash(*h))))
         }
 
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Entries, D::Error> {
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Entries, D::Error> {
             let v: Vec<(RelPath, FileSig, Hash)> = Vec::deserialize(d)?;
             Ok(v.into_iter().map(|(p, sig, h)| (p, (sig, h.0))).collect())
         }
