@@ -182,6 +182,19 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
     let out = p.kiln(&["inspect", "out/models/mb"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("183148382 inference parameters"), "{text}");
+
+    // The same job, now a generic conversion: its output set shrinks from
+    // five files to one, and the four that left it (and the old index) go.
+    p.manifest("model_bundles:\n  - id: mb\n    profile: generic\n    source: sources/weights/support.safetensors\n    architecture: t\n");
+    let (report, out) = p.build_json();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built"), ["mb"]);
+    let mut left: Vec<String> = fs::read_dir(p.path("out/models/mb"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["mb.gguf"]);
 }
 
 #[test]

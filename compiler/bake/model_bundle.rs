@@ -795,6 +795,49 @@ mod tests {
     }
 
     #[test]
+    fn names_that_compact_to_one_are_an_error_naming_both() {
+        let t = |name: &str, begin| safetensors::Tensor {
+            name: name.into(),
+            dtype: Dtype::F32,
+            shape: vec![1],
+            begin,
+            end: begin + 4,
+        };
+        // 65 bytes with `self_attn.`, 60 once it is `attn.`: the same as
+        // the second name, which is short enough to keep.
+        let prefix = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+        let a = t(&format!("{prefix}self_attn.out_proj.weight"), 0);
+        let c = t(&format!("{prefix}attn.out_proj.weight"), 4);
+        assert!(a.name.len() >= 64 && c.name.len() < 64);
+        let settings = Generic {
+            architecture: "t".into(),
+            metadata: BTreeMap::new(),
+            policy: TypePolicy::Keep,
+            compact_names: true,
+            keep: vec![],
+        };
+        let tensors = [(0, &a), (0, &c)];
+        let e = generic(&tensors, &settings).unwrap_err();
+        assert_eq!(
+            e,
+            Error::Collision {
+                name: compact_name(&a.name),
+                first: c.name.clone(),
+                second: a.name.clone(),
+            },
+            "{e}"
+        );
+        let no_compact = Generic {
+            compact_names: false,
+            ..settings
+        };
+        assert!(matches!(
+            generic(&tensors, &no_compact),
+            Err(Error::NameTooLong { .. })
+        ));
+    }
+
+    #[test]
     fn the_manifest_is_pythons_json_dumps() {
         let c = |role, n, t| ComponentEntry {
             role,
