@@ -306,6 +306,28 @@ pub fn motionbricks_component(
     header: &safetensors::Header,
     source_sha256: &str,
 ) -> Result<PlannedFile, Error> {
+    let plan = select_component(role, header, source_sha256)?;
+    let (n, values) = role.table();
+    let found_values = plan.parameter_count();
+    if plan.tensors.len() != n || found_values != values {
+        return Err(Error::Table {
+            component: role.name(),
+            tensors: n,
+            values,
+            found_tensors: plan.tensors.len(),
+            found_values,
+        });
+    }
+    Ok(plan)
+}
+
+/// The component's selection, names, order, types and metadata, before
+/// its tensor count and value total are checked against the table.
+fn select_component(
+    role: Role,
+    header: &safetensors::Header,
+    source_sha256: &str,
+) -> Result<PlannedFile, Error> {
     let mut selected: Vec<(&str, &safetensors::Tensor)> = header
         .tensors
         .iter()
@@ -327,18 +349,8 @@ pub fn motionbricks_component(
         });
     }
     check_collisions(&tensors)?;
-    let (n, values) = role.table();
-    let found_values: u64 = tensors.iter().map(|t| t.elements).sum();
-    if tensors.len() != n || found_values != values {
-        return Err(Error::Table {
-            component: role.name(),
-            tensors: n,
-            values,
-            found_tensors: tensors.len(),
-            found_values,
-        });
-    }
-    let mut metadata = common_metadata(role.name(), BUNDLE_NAME, source_sha256, found_values);
+    let count = tensors.iter().map(|t| t.elements).sum();
+    let mut metadata = common_metadata(role.name(), BUNDLE_NAME, source_sha256, count);
     if role == Role::Support {
         let names: Vec<&str> = G1_JOINTS.iter().map(|(n, _)| *n).collect();
         metadata.push(kv(
@@ -834,6 +846,96 @@ mod tests {
         assert!(matches!(
             generic(&tensors, &no_compact),
             Err(Error::NameTooLong { .. })
+        ));
+    }
+
+    fn header(tensors: &[(&str, Dtype, &[u64])]) -> safetensors::Header {
+        let mut at = 0;
+        let mut list: Vec<safetensors::Tensor> = tensors
+            .iter()
+            .map(|(name, dtype, shape)| {
+                let bytes = shape.iter().product::<u64>() * dtype.size();
+                let t = safetensors::Tensor {
+                    name: name.to_string(),
+                    dtype: *dtype,
+                    shape: shape.to_vec(),
+                    begin: at,
+                    end: at + bytes,
+                };
+                at += bytes;
+                t
+            })
+            .collect();
+        list.sort_by(|a, b| a.name.cmp(&b.name));
+        safetensors::Header {
+            json_bytes: 8,
+            metadata: None,
+            tensors: list,
+        }
+    }
+
+    #[test]
+    fn a_component_selects_strips_sorts_and_converts_as_the_spec_says() {
+        let h = header(&[
+            ("backbone_net.layers.2.w", Dtype::F64, &[2, 3]),
+            ("backbone_net.layers.10.w", Dtype::BF16, &[4]),
+            ("backbone_net.initted", Dtype::Bool, &[1]),
+            ("backbone_net.count", Dtype::I64, &[]),
+            ("backbone_net.flag", Dtype::Bool, &[2]),
+            ("other.thing", Dtype::F32, &[1]),
+        ]);
+        let pose = select_component(Role::Pose, &h, &"0".repeat(64)).unwrap();
+        let got: Vec<(&str, TensorType, Vec<u64>)> = pose
+            .tensors
+            .iter()
+            .map(|t| (t.name.as_str(), t.to, t.dims.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("count", TensorType::I32, vec![1]),
+                ("flag", TensorType::I32, vec![2]),
+                ("layers.10.w", TensorType::F32, vec![4]),
+                ("layers.2.w", TensorType::F32, vec![3, 2]),
+            ],
+            "initted and other.* dropped; byte order; reversed dims; a 0-d scalar as [1]"
+        );
+        assert_eq!(pose.parameter_count(), 1 + 2 + 4 + 6);
+        let keys: Vec<&str> = pose.metadata.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys.len(), 10);
+        assert_eq!(pose.metadata[9].1, Value::U64(13));
+        // Root keeps `initted`; the table check names both counts.
+        let root = select_component(Role::Root, &h, &"0".repeat(64)).unwrap();
+        assert_eq!(root.tensors.len(), 5);
+        let e = motionbricks_component(Role::Root, &h, &"0".repeat(64)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "component root: 5 tensors with 14 values selected; the bundle needs 150 tensors with 34122833 values"
+        );
+        // The vq-decoder keeps the decoder and the codebook embedding only.
+        let v = header(&[
+            ("pose_net.decoder.a", Dtype::F32, &[1]),
+            ("pose_net.encoder.a", Dtype::F32, &[1]),
+            ("pose_net.quantizer.vq._codebook.embed", Dtype::F32, &[1]),
+            (
+                "pose_net.quantizer.vq._codebook.embed_avg",
+                Dtype::F32,
+                &[1],
+            ),
+            (
+                "pose_net.quantizer.vq._codebook.cluster_size",
+                Dtype::F32,
+                &[1],
+            ),
+        ]);
+        let vq = select_component(Role::VqDecoder, &v, &"0".repeat(64)).unwrap();
+        let names: Vec<&str> = vq.tensors.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["decoder.a", "quantizer.vq._codebook.embed"]);
+        // Five dimensions are refused.
+        let deep = header(&[("x", Dtype::F32, &[1, 1, 1, 1, 1])]);
+        assert!(matches!(
+            select_component(Role::Support, &deep, &"0".repeat(64)),
+            Err(Error::TooManyDims { n: 5, .. })
         ));
     }
 
