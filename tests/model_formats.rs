@@ -208,3 +208,71 @@ fn fuzz_properties_on_deterministic_inputs() {
         }
     }
 }
+
+/// gguf-py's tables (`GGML_QUANT_SIZES`, `GGMLQuantizationType`,
+/// `GGUFValueType`) as JSON.
+fn gguf_py_tables() -> serde_json::Value {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import json\n\
+             from gguf.constants import GGML_QUANT_SIZES as S, GGMLQuantizationType as Q, GGUFValueType as V\n\
+             print(json.dumps({'types': {t.value: [t.name, *S[t]] for t in Q if t in S}, 'values': {t.value: t.name for t in V}}))",
+        ])
+        .output()
+        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_tensor_type_table_agrees_with_gguf_py_and_ggml() {
+    let py = gguf_py_tables();
+    let types = py["types"].as_object().unwrap();
+    for code in 0..64u32 {
+        let ours = TensorType(code).layout();
+        let theirs = types.get(&code.to_string()).map(|t| {
+            (
+                t[0].as_str().unwrap().to_string(),
+                t[1].as_u64().unwrap(),
+                t[2].as_u64().unwrap(),
+            )
+        });
+        match (code, ours, theirs) {
+            // ggml's block_q8_1 is two halves and 32 bytes (ggml-common.h);
+            // gguf-py 0.19.0 still lists the old 40-byte block.
+            (9, Some(("Q8_1", 32, 36)), Some((name, 32, 40))) => assert_eq!(name, "Q8_1"),
+            // Q2_0 is newer than gguf-py 0.19.0.
+            (42, Some(("Q2_0", 64, 18)), None) => {}
+            (_, Some((name, block, bytes)), Some(t)) => {
+                assert_eq!((name.to_string(), block, bytes), t, "type {code}")
+            }
+            (_, None, None) => {}
+            (_, ours, theirs) => panic!("type {code}: kiln {ours:?}, gguf-py {theirs:?}"),
+        }
+    }
+    let values = py["values"].as_object().unwrap();
+    for code in 0..16u32 {
+        let theirs = values
+            .get(&code.to_string())
+            .map_or("unknown", |v| v.as_str().unwrap());
+        assert_eq!(gguf::type_name(code), theirs, "value type {code}");
+    }
+}
+
+#[test]
+fn value_types_are_named_as_gguf_py_names_them() {
+    assert_eq!(
+        Value::Array(Array::I32(vec![1])).type_text(),
+        "ARRAY[INT32]"
+    );
+    assert_eq!(Value::U64(1).type_text(), "UINT64");
+    assert!(Array::Bool(vec![]).is_empty());
+    assert!(!Array::Bool(vec![true]).is_empty());
+    assert_eq!(gguf::TensorType::Q8_0.to_string(), "Q8_0");
+    assert_eq!(gguf::TensorType(4).to_string(), "unknown");
+}
