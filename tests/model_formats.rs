@@ -60,6 +60,8 @@ fn gguf_py_s_file_with_every_value_type_reads_in_full() {
             ("w_q8_0", TensorType::Q8_0, vec![32, 2]),
         ]
     );
+    assert_eq!(h.tensor("w_q8_0").unwrap().offset, 192);
+    assert!(h.tensor("w_none").is_none());
     // The tensor values, at the offsets the header gives.
     let data = &TINY[h.data_start as usize..];
     let w = &h.tensors[0];

@@ -1174,6 +1174,53 @@ mod tests {
     }
 
     #[test]
+    fn a_file_without_tensors_has_no_padding_and_padding_must_be_zero() {
+        let bytes = file(&[kv("a", Value::U8(1))], &[]);
+        assert_eq!(bytes.len(), 24 + 8 + 1 + 4 + 1, "no padding");
+        let h = decode_header(&bytes, bytes.len() as u64).unwrap();
+        assert_eq!(h.data_start, bytes.len() as u64);
+        assert_eq!(h.file_bytes(), bytes.len() as u64);
+        let mut with = file(&[kv("a", Value::U8(1))], &[t("w", &[1], TensorType::F32)]);
+        let h = decode_header(&with, with.len() as u64).unwrap();
+        assert_eq!(h.file_bytes(), with.len() as u64);
+        let last_pad = h.data_start as usize - 1;
+        with[last_pad] = 7;
+        let e = decode_header(&with, with.len() as u64).unwrap_err();
+        assert_eq!(e, Error::Padding { offset: last_pad });
+        // A prefix asks for more; a wrong byte does not.
+        let short = decode_header(&bytes[..10], bytes.len() as u64).unwrap_err();
+        assert!(short.is_truncated(), "{short}");
+        assert!(!e.is_truncated());
+    }
+
+    #[test]
+    fn padding_rounds_up_to_the_alignment_exactly() {
+        for (n, want) in [
+            (0, 0),
+            (1, 32),
+            (31, 32),
+            (32, 32),
+            (33, 64),
+            (63, 64),
+            (64, 64),
+        ] {
+            assert_eq!(pad(n, 32), Some(want), "{n}");
+        }
+        assert_eq!(pad(5, 1), Some(5));
+        assert_eq!(pad(u64::MAX - 30, 32), None);
+        assert_eq!(pad(u64::MAX - 31, 32), Some(u64::MAX - 31));
+        let t = TensorInfo {
+            name: "t".into(),
+            dims: vec![3, 5, 2],
+            ty: TensorType::Q8_0,
+            offset: 0,
+        };
+        assert_eq!(t.elements(), 30);
+        assert_eq!(tensor_bytes(&[64, 2], TensorType::Q8_0), Some(4 * 34));
+        assert_eq!(tensor_bytes(&[2], TensorType(4)), None);
+    }
+
+    #[test]
     fn nested_arrays_are_refused() {
         let mut bytes = file(&[kv("a", Value::Array(Array::U8(vec![])))], &[]);
         let elem = 24 + 8 + 1 + 4;
