@@ -722,13 +722,20 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
             }
             Array::Bool(v)
         }
-        _ => {
-            // STRING: each at least its 8-byte length (checked by count).
+        types::STRING => {
+            // Each at least its 8-byte length (checked by the count).
             let mut v = Vec::with_capacity(n);
             for _ in 0..n {
                 v.push(read_string(c, &format!("an element of {key:?}"))?);
             }
             Array::String(v)
+        }
+        code => {
+            return Err(Error::ValueType {
+                offset: c.offset(),
+                key: key.into(),
+                code,
+            });
         }
     })
 }
@@ -1171,6 +1178,43 @@ mod tests {
         ));
         let e = decode_header(&good, good.len() as u64 - 5).unwrap_err();
         assert!(matches!(e, Error::DataMissing { .. }), "{e}");
+    }
+
+    #[test]
+    fn every_value_type_and_every_array_type_round_trips() {
+        let metadata = vec![
+            kv("u8", Value::U8(200)),
+            kv("i8", Value::I8(-100)),
+            kv("u16", Value::U16(60_000)),
+            kv("i16", Value::I16(-30_000)),
+            kv("u32", Value::U32(4_000_000_000)),
+            kv("i32", Value::I32(-2_000_000_000)),
+            kv("f32", Value::F32(-1.25)),
+            kv("bool", Value::Bool(false)),
+            kv("str", Value::String("ü".into())),
+            kv("u64", Value::U64(u64::MAX)),
+            kv("i64", Value::I64(i64::MIN)),
+            kv("f64", Value::F64(1e300)),
+            kv("a.u8", Value::Array(Array::U8(vec![1, 255]))),
+            kv("a.i8", Value::Array(Array::I8(vec![-1, 2]))),
+            kv("a.u16", Value::Array(Array::U16(vec![65_535]))),
+            kv("a.i16", Value::Array(Array::I16(vec![-2, 3]))),
+            kv("a.u32", Value::Array(Array::U32(vec![7, 8, 9]))),
+            kv("a.i32", Value::Array(Array::I32(vec![-7]))),
+            kv("a.f32", Value::Array(Array::F32(vec![0.5]))),
+            kv("a.bool", Value::Array(Array::Bool(vec![true, false]))),
+            kv(
+                "a.str",
+                Value::Array(Array::String(vec!["x".into(), "".into()])),
+            ),
+            kv("a.u64", Value::Array(Array::U64(vec![u64::MAX]))),
+            kv("a.i64", Value::Array(Array::I64(vec![i64::MIN, 0]))),
+            kv("a.f64", Value::Array(Array::F64(vec![-0.0, 2.5]))),
+            kv("a.empty", Value::Array(Array::F64(vec![]))),
+        ];
+        let bytes = file(&metadata, &[]);
+        let h = decode_header(&bytes, bytes.len() as u64).unwrap();
+        assert_eq!(h.metadata, metadata);
     }
 
     #[test]
