@@ -1181,6 +1181,50 @@ mod tests {
     }
 
     #[test]
+    fn dimensions_are_checked_at_their_exact_limits() {
+        // Four dimensions are fine both ways; five are not.
+        let four = file(&[], &[t("a", &[1, 2, 1, 3], TensorType::F32)]);
+        let h = decode_header(&four, four.len() as u64).unwrap();
+        assert_eq!(h.tensors[0].dims, [1, 2, 1, 3]);
+        assert!(matches!(
+            encode_header(&[], &[t("a", &[1; 5], TensorType::F32)]),
+            Err(Error::TooManyDims { n: 5, .. })
+        ));
+        let mut five = four.clone();
+        let n_dims_at = 24 + 8 + 1;
+        five[n_dims_at..n_dims_at + 4].copy_from_slice(&5u32.to_le_bytes());
+        let e = decode_header(&five, five.len() as u64).unwrap_err();
+        assert!(
+            matches!(e, Error::TooManyDims { n: 5, offset, .. } if offset == n_dims_at),
+            "{e}"
+        );
+        // A dimension of 2^63 is negative as ggml reads it; 2^63 - 1 is not
+        // (but makes too many elements); with a zero beside it, the tensor
+        // has no elements and is fine.
+        let dim = |v: u64, other: u64| {
+            let mut b = file(&[], &[t("a", &[1, 1], TensorType::F32)]);
+            let at = n_dims_at + 4;
+            b[at..at + 8].copy_from_slice(&v.to_le_bytes());
+            b[at + 8..at + 16].copy_from_slice(&other.to_le_bytes());
+            let n = b.len() as u64;
+            decode_header(&b, n)
+        };
+        assert!(matches!(
+            dim(1 << 63, 1),
+            Err(Error::NegativeDim { index: 0, .. })
+        ));
+        assert!(matches!(
+            dim((1 << 63) - 1, 1),
+            Err(Error::TooManyElements { .. })
+        ));
+        let empty = dim((1 << 63) - 1, 0);
+        assert!(
+            matches!(empty, Err(Error::Trailing { .. })),
+            "zero elements: accepted, so only the 32 data bytes are extra: {empty:?}"
+        );
+    }
+
+    #[test]
     fn every_value_type_and_every_array_type_round_trips() {
         let metadata = vec![
             kv("u8", Value::U8(200)),
