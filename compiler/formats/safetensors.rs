@@ -734,6 +734,71 @@ mod tests {
     }
 
     #[test]
+    fn errors_point_at_the_tensor_and_say_what_was_expected() {
+        // The entry's offset is just after its key, counted from the file's
+        // start (8 bytes of length first).
+        let json = r#"{"ab":{"dtype":"Q4","shape":[1],"data_offsets":[0,1]}}"#;
+        let e = decode(&with_json(json, 1)).unwrap_err();
+        assert_eq!(e.offset(), 8 + 5, "{e}");
+        let e = decode(&with_json(r#"{"__metadata__":5}"#, 0)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected __metadata__ as a map of strings to strings"),
+            "{e}"
+        );
+        let e = decode(&with_json(
+            r#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}} "#,
+            4,
+        ));
+        assert!(e.is_ok(), "a space of padding after the object: {e:?}");
+        assert_eq!(Dtype::BF16.to_string(), "BF16");
+        assert_eq!(Dtype::Bool.to_string(), "BOOL");
+        let h = decode(&file(&[spec("a", Dtype::I16, &[3, 2])])).unwrap();
+        assert_eq!(h.tensors[0].bytes(), 12);
+        assert_eq!(h.tensors[0].elements(), 6);
+    }
+
+    #[test]
+    fn tiling_errors_carry_exact_offsets_and_sizes() {
+        let one = r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}}"#;
+        let e = decode(&with_json(one, 4)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::SizeMismatch {
+                    expected: 8,
+                    found: 4,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Data starts at 8 + the JSON's length.
+        let hole = r#"{"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[6,10]}}"#;
+        let start = 8 + hole.len() as u64;
+        let e = decode(&with_json(hole, 10)).unwrap_err();
+        assert_eq!(
+            e,
+            Error::Hole {
+                offset: start + 4,
+                name: "b".into(),
+                gap: 2
+            }
+        );
+        let e = decode(&with_json(one.replace("[2]", "[1]").as_str(), 7)).unwrap_err();
+        let start = 8 + one.len() as u64;
+        assert_eq!(
+            e,
+            Error::Trailing {
+                offset: start + 4,
+                extra: 3
+            }
+        );
+        let e = decode(&with_json(r#"{}  x"#, 0)).unwrap_err();
+        assert_eq!(e.offset(), 8 + 4, "{e}");
+    }
+
+    #[test]
     fn metadata_is_a_map_of_strings() {
         let json = r#"{"__metadata__":{"format":"pt","b":"2"}}"#;
         let h = decode(&with_json(json, 0)).unwrap();
