@@ -54,6 +54,14 @@ pub struct Pos {
     pub column: u64,
 }
 
+impl Pos {
+    /// This position, or `entry`'s when this one is 0:0 (a setting the
+    /// manifest left out): where an error about a setting points.
+    pub fn or_entry(self, entry: Pos) -> Pos {
+        if self.line == 0 { entry } else { self }
+    }
+}
+
 /// A value and where the manifest stated it. A value the manifest left out
 /// (a default) has the position 0:0, and errors about it point at its
 /// entry instead.

@@ -118,7 +118,7 @@ impl Planner<'_> {
         self.failed = true;
         self.problems.push(Diagnostic {
             file: self.file.to_string(),
-            pos: if pos.line == 0 { self.entry } else { pos },
+            pos: pos.or_entry(self.entry),
             message: message.into(),
         });
     }
