@@ -31,6 +31,11 @@ impl Project {
         Project { dir }
     }
 
+    /// A synthetic MotionBricks extraction in `sources/weights`.
+    fn extraction(&self, scale: synth::Scale, seed: u64) {
+        synth::write_extraction(&self.path("sources/weights"), INVENTORY, scale, seed).unwrap();
+    }
+
     fn path(&self, rel: &str) -> PathBuf {
         self.dir.path().join(rel)
     }
@@ -92,7 +97,7 @@ fn gguf_py_read(path: &Path) -> Value {
 #[test]
 fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says() {
     let p = Project::new();
-    synth::write_extraction(&p.path("sources/weights"), INVENTORY, synth::Scale::Full, 7).unwrap();
+    p.extraction(synth::Scale::Full, 7);
     p.manifest(&format!("{BUNDLE}    pins: record\n"));
     let (report, out) = p.build_json();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -200,13 +205,7 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
 #[test]
 fn pins_enforce_refuses_an_unofficial_input_before_writing_anything() {
     let p = Project::new();
-    synth::write_extraction(
-        &p.path("sources/weights"),
-        INVENTORY,
-        synth::Scale::Small,
-        1,
-    )
-    .unwrap();
+    p.extraction(synth::Scale::Small, 1);
     p.manifest(BUNDLE);
     let out = p.kiln(&["build"]);
     assert_eq!(out.status.code(), Some(1));
@@ -228,13 +227,7 @@ fn pins_enforce_refuses_an_unofficial_input_before_writing_anything() {
 #[test]
 fn a_component_that_differs_from_the_table_is_refused_with_both_numbers() {
     let p = Project::new();
-    synth::write_extraction(
-        &p.path("sources/weights"),
-        INVENTORY,
-        synth::Scale::Small,
-        1,
-    )
-    .unwrap();
+    p.extraction(synth::Scale::Small, 1);
     p.manifest(&format!("{BUNDLE}    pins: record\n"));
     let out = p.kiln(&["build"]);
     assert_eq!(out.status.code(), Some(1));
@@ -564,7 +557,7 @@ fn assert_index_agrees(dir: &Path) {
 fn killing_a_bundle_build_never_leaves_an_index_that_disagrees_with_its_files() {
     let p = Project::new();
     let weights = p.path("sources/weights");
-    synth::write_extraction(&weights, INVENTORY, synth::Scale::Full, 11).unwrap();
+    p.extraction(synth::Scale::Full, 11);
     // Two versions of the support file: each build changes one output.
     let support: Vec<TensorSpec> = synth::inventory(INVENTORY, "support", synth::Scale::Full);
     let variant = |seed: u64| {
