@@ -207,11 +207,11 @@ fn same_bits(a: &PoseCache, b: &PoseCache) -> bool {
 
 fn malformed(bytes: &[u8]) -> (usize, String) {
     match decode(bytes) {
-        Err(e @ (Error::Malformed { .. } | Error::Bytes(_))) => (
+        Err(e @ Error::Invalid(_)) => panic!("decode gave a non-decode error: {e}"),
+        Err(e) => (
             e.offset().expect("a decode error has an offset"),
             e.to_string(),
         ),
-        Err(e) => panic!("decode gave a non-decode error: {e}"),
         Ok(_) => panic!("decode accepted bytes it should reject"),
     }
 }
@@ -310,7 +310,8 @@ fn every_proper_prefix_is_rejected() {
     for bytes in samples {
         for n in 0..bytes.len() {
             match decode(&bytes[..n]) {
-                Err(e @ (Error::Malformed { .. } | Error::Bytes(_))) => {
+                Err(e @ Error::Invalid(_)) => panic!("prefix of {n} bytes: {e:?}"),
+                Err(e) => {
                     let offset = e.offset().unwrap();
                     assert!(offset <= n, "prefix {n}: offset {offset} past the end")
                 }
@@ -1400,5 +1401,153 @@ fn encode_refuses_over_256_mib() {
     assert!(
         largest < 4096,
         "encode allocated {largest} bytes before refusing"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// One variant per rule: a caller can tell the rules apart without reading
+// the message, and each variant carries the offset the message gives.
+
+#[test]
+fn each_rule_has_its_own_variant_and_offset() {
+    let g = golden_bytes();
+    let nan = f32::from_bits(0x7fc0_0002);
+    let mut too_long = golden_value();
+    too_long.label = "x".repeat(MAX_TEXT_BYTES + 1);
+    let cases: Vec<(Vec<u8>, Error)> = vec![
+        (patched(0, b"OSPD"), Error::Magic { found: *b"OSPD" }),
+        (patched(4, &2u16.to_le_bytes()), Error::Version { found: 2 }),
+        (patched(6, &3u16.to_le_bytes()), Error::Flags { found: 3 }),
+        (patched(8, &[4]), Error::Dimensions { found: 4 }),
+        (patched(9, &[1]), Error::ReservedByte { found: 1 }),
+        (patched(10, &[0, 1]), Error::ReservedU16 { found: 256 }),
+        (
+            patched(12, &0u32.to_le_bytes()),
+            Error::EntityCount { found: 0 },
+        ),
+        (
+            patched(16, &0u32.to_le_bytes()),
+            Error::FrameCount { found: 0 },
+        ),
+        (
+            patched(20, &(-1i64).to_le_bytes()),
+            Error::StartStep { found: -1 },
+        ),
+        (
+            patched(28, &(-1.0f64).to_bits().to_le_bytes()),
+            Error::MetresPerUnit {
+                bits: (-1.0f64).to_bits(),
+            },
+        ),
+        (
+            force_encode(&too_long),
+            Error::TextTooLong {
+                offset: 61,
+                field: "label".into(),
+                len: MAX_TEXT_BYTES + 1,
+            },
+        ),
+        (
+            patched(54, &[0xff]),
+            Error::TextNotUtf8 {
+                offset: 54,
+                field: "replay".into(),
+                byte: 0xff,
+            },
+        ),
+        (
+            patched(12, &60_000u32.to_le_bytes()),
+            Error::EntityTable {
+                offset: 63,
+                entities: 60_000,
+                remaining: g.len() - 63,
+            },
+        ),
+        (
+            patched(63, &0u64.to_le_bytes()),
+            Error::EntityIdZero {
+                offset: 63,
+                entity: 0,
+            },
+        ),
+        (
+            patched(93, &7u64.to_le_bytes()),
+            Error::EntityIdRepeated {
+                offset: 93,
+                entity: 1,
+                id: 7,
+                first: 0,
+            },
+        ),
+        (
+            patched(101, &[4]),
+            Error::Shape {
+                offset: 101,
+                entity: 1,
+                code: 4,
+            },
+        ),
+        (
+            patched(103, &[9]),
+            Error::ShapePadding {
+                offset: 103,
+                entity: 1,
+                byte: 9,
+            },
+        ),
+        (
+            patched(109, &nan.to_bits().to_le_bytes()),
+            Error::Size {
+                offset: 109,
+                entity: 1,
+                axis: 1,
+                bits: nan.to_bits(),
+            },
+        ),
+        (
+            g[..g.len() - 1].to_vec(),
+            Error::PoseBytes {
+                offset: 124,
+                frames: 2,
+                entities: 2,
+                remaining: g.len() - 125,
+            },
+        ),
+        (
+            patched(pose_at(1, 1, 6), &nan.to_bits().to_le_bytes()),
+            Error::PoseValue {
+                offset: pose_at(1, 1, 6),
+                frame: 1,
+                entity: 1,
+                value: 6,
+                bits: nan.to_bits(),
+            },
+        ),
+        (
+            patched(pose_at(0, 1, 0), &f32::INFINITY.to_bits().to_le_bytes()),
+            Error::PoseValue {
+                offset: pose_at(0, 1, 0),
+                frame: 0,
+                entity: 1,
+                value: 0,
+                bits: f32::INFINITY.to_bits(),
+            },
+        ),
+    ];
+    for (bytes, want) in cases {
+        let got = decode(&bytes).expect_err("the patch breaks a rule");
+        assert_eq!(got, want, "{got}");
+        let at = got.offset().unwrap();
+        assert!(
+            got.to_string().starts_with(&format!("at byte {at}: ")),
+            "{got}"
+        );
+    }
+    // The size limit is checked before anything is read.
+    assert_eq!(
+        check_file_size(MAX_FILE_BYTES as u64 + 1),
+        Err(Error::FileTooLarge {
+            len: MAX_FILE_BYTES as u64 + 1
+        })
     );
 }

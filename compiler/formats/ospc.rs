@@ -299,24 +299,128 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Why [`decode`] or [`encode`] failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Why [`decode`] or [`encode`] failed: one variant per rule of the format,
+/// each with the byte offset it was found at ([`Error::offset`]). Header
+/// fields sit at fixed offsets ([`offsets`]), so their variants carry only
+/// what was found. Floats are kept as their bits so that a NaN payload is
+/// shown exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    /// The bytes are not a valid pose cache. `expected` names the field and
-    /// the rule (`flags must be 0`), `found` what the bytes hold.
-    #[error("at byte {offset}: {expected}, found {found}")]
-    Malformed {
+    /// The input is longer than [`MAX_FILE_BYTES`].
+    FileTooLarge { len: u64 },
+    /// The first four bytes are not [`MAGIC`].
+    Magic { found: [u8; 4] },
+    /// The version is not [`VERSION`].
+    Version { found: u16 },
+    /// The flags are not 0.
+    Flags { found: u16 },
+    /// Dimensions other than 2 or 3.
+    Dimensions { found: u8 },
+    /// The reserved byte after the dimensions is not 0.
+    ReservedByte { found: u8 },
+    /// The reserved u16 before the entity count is not 0.
+    ReservedU16 { found: u16 },
+    /// An entity count outside 1..=[`MAX_ENTITIES`].
+    EntityCount { found: u64 },
+    /// A frame count outside 1..=[`MAX_FRAMES`].
+    FrameCount { found: u64 },
+    /// A negative start step.
+    StartStep { found: i64 },
+    /// Metres per unit negative, infinite or NaN.
+    MetresPerUnit { bits: u64 },
+    /// A text field or entity name longer than [`MAX_TEXT_BYTES`].
+    TextTooLong {
         offset: usize,
-        expected: String,
-        found: String,
+        field: String,
+        len: usize,
+    },
+    /// A text field or entity name that is not UTF-8 (`offset` is the
+    /// first invalid byte).
+    TextNotUtf8 {
+        offset: usize,
+        field: String,
+        byte: u8,
+    },
+    /// Fewer bytes left than the entity table needs without its names.
+    EntityTable {
+        offset: usize,
+        entities: usize,
+        remaining: usize,
+    },
+    /// An entity id of 0.
+    EntityIdZero { offset: usize, entity: usize },
+    /// An entity id that an earlier entity has.
+    EntityIdRepeated {
+        offset: usize,
+        entity: usize,
+        id: u64,
+        first: usize,
+    },
+    /// A shape code other than 0..=3.
+    Shape {
+        offset: usize,
+        entity: usize,
+        code: u8,
+    },
+    /// A non-zero byte in the three after an entity's shape.
+    ShapePadding {
+        offset: usize,
+        entity: usize,
+        byte: u8,
+    },
+    /// A size component that is not finite.
+    Size {
+        offset: usize,
+        entity: usize,
+        axis: usize,
+        bits: u32,
+    },
+    /// The bytes after the entities are not exactly frames x entities
+    /// poses.
+    PoseBytes {
+        offset: usize,
+        frames: usize,
+        entities: usize,
+        remaining: usize,
+    },
+    /// A pose value (0..7: position x y z, rotation x y z w) that breaks
+    /// [`rule_pose_value`]'s rule.
+    PoseValue {
+        offset: usize,
+        frame: usize,
+        entity: usize,
+        value: usize,
+        bits: u32,
     },
     /// A byte-level rule of the shared cursor (a field cut off by the end
     /// of the input).
-    #[error(transparent)]
-    Bytes(#[from] cursor::Error),
+    Bytes(cursor::Error),
     /// [`encode`] was given a cache that [`validate`] rejects. Never empty.
-    #[error("{}", invalid_message(.0))]
     Invalid(Vec<Problem>),
+}
+
+impl std::error::Error for Error {}
+
+impl From<cursor::Error> for Error {
+    fn from(e: cursor::Error) -> Error {
+        Error::Bytes(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Bytes(e) => write!(f, "{e}"),
+            Error::Invalid(problems) => f.write_str(&invalid_message(problems)),
+            rule => {
+                write!(f, "at byte {}: ", rule.offset().unwrap_or(0))?;
+                if let Some(path) = rule.path() {
+                    write!(f, "{path}: ")?;
+                }
+                f.write_str(&rule.rule())
+            }
+        }
+    }
 }
 
 fn invalid_message(problems: &[Problem]) -> String {
@@ -337,106 +441,229 @@ fn invalid_message(problems: &[Problem]) -> String {
 }
 
 impl Error {
-    /// The byte offset of a decode error.
+    /// The byte offset of a decode error; `None` for [`Error::Invalid`].
     pub fn offset(&self) -> Option<usize> {
-        match self {
-            Error::Malformed { offset, .. } => Some(*offset),
-            Error::Bytes(e) => Some(e.offset()),
-            Error::Invalid(_) => None,
+        Some(match self {
+            Error::FileTooLarge { .. } => MAX_FILE_BYTES,
+            Error::Magic { .. } => offsets::MAGIC,
+            Error::Version { .. } => offsets::VERSION,
+            Error::Flags { .. } => offsets::FLAGS,
+            Error::Dimensions { .. } => offsets::DIMENSIONS,
+            Error::ReservedByte { .. } => offsets::RESERVED_U8,
+            Error::ReservedU16 { .. } => offsets::RESERVED_U16,
+            Error::EntityCount { .. } => offsets::ENTITY_COUNT,
+            Error::FrameCount { .. } => offsets::FRAME_COUNT,
+            Error::StartStep { .. } => offsets::START_STEP,
+            Error::MetresPerUnit { .. } => offsets::METRES_PER_UNIT,
+            Error::TextTooLong { offset, .. }
+            | Error::TextNotUtf8 { offset, .. }
+            | Error::EntityTable { offset, .. }
+            | Error::EntityIdZero { offset, .. }
+            | Error::EntityIdRepeated { offset, .. }
+            | Error::Shape { offset, .. }
+            | Error::ShapePadding { offset, .. }
+            | Error::Size { offset, .. }
+            | Error::PoseBytes { offset, .. }
+            | Error::PoseValue { offset, .. } => *offset,
+            Error::Bytes(e) => e.offset(),
+            Error::Invalid(_) => return None,
+        })
+    }
+
+    /// Where in the cache the rule was broken, for rules about one entity
+    /// or pose (`entities[3].size`, `poses[frame 7, entity 2].rotation`).
+    fn path(&self) -> Option<String> {
+        match *self {
+            Error::EntityIdZero { entity, .. } | Error::EntityIdRepeated { entity, .. } => {
+                Some(format!("entities[{entity}].id"))
+            }
+            Error::Shape { entity, .. } => Some(format!("entities[{entity}].shape")),
+            Error::ShapePadding { entity, .. } => Some(format!("entities[{entity}].padding")),
+            Error::Size { entity, .. } => Some(format!("entities[{entity}].size")),
+            Error::PoseValue {
+                frame,
+                entity,
+                value,
+                ..
+            } => Some(pose_path(
+                frame,
+                entity,
+                if value < 3 { "position" } else { "rotation" },
+            )),
+            _ => None,
         }
     }
 
-    fn at(offset: usize, expected: impl Into<String>, found: impl Into<String>) -> Error {
-        Error::Malformed {
-            offset,
-            expected: expected.into(),
-            found: found.into(),
+    /// The rule and what broke it, without offset or path: `flags must be
+    /// 0, found 3`.
+    fn rule(&self) -> String {
+        match self {
+            Error::FileTooLarge { len } => {
+                format!("a file of at most {MAX_FILE_BYTES} bytes (256 MiB), found {len} bytes")
+            }
+            Error::Magic { found } => {
+                format!("magic must be \"OSPC\", found \"{}\"", found.escape_ascii())
+            }
+            Error::Version { found } => format!("version must be {VERSION}, found {found}"),
+            Error::Flags { found } => format!("flags must be 0, found {found}"),
+            Error::Dimensions { found } => format!("dimensions must be 2 or 3, found {found}"),
+            Error::ReservedByte { found } => format!("reserved byte must be 0, found {found}"),
+            Error::ReservedU16 { found } => format!("reserved u16 must be 0, found {found}"),
+            Error::EntityCount { found } => {
+                format!("entity count must be 1 to {MAX_ENTITIES}, found {found}")
+            }
+            Error::FrameCount { found } => {
+                format!("frame count must be 1 to {MAX_FRAMES}, found {found}")
+            }
+            Error::StartStep { found } => format!("start step must be 0 or more, found {found}"),
+            Error::MetresPerUnit { bits } => format!(
+                "metres per unit must be 0 or a positive finite number, found {:?}",
+                f64::from_bits(*bits)
+            ),
+            Error::TextTooLong { field, len, .. } => {
+                format!("{field} must be at most {MAX_TEXT_BYTES} bytes long, found {len} bytes")
+            }
+            Error::TextNotUtf8 { field, byte, .. } => {
+                format!("{field} must be UTF-8, found invalid byte {byte:#04x}")
+            }
+            Error::EntityTable {
+                entities,
+                remaining,
+                ..
+            } => format!(
+                "at least {} bytes for {entities} entities ({ENTITY_MIN_BYTES} bytes each \
+                 without names), found {remaining} bytes before the end of the input",
+                entities.saturating_mul(ENTITY_MIN_BYTES)
+            ),
+            Error::EntityIdZero { .. } => "entity id must not be 0, found 0".into(),
+            Error::EntityIdRepeated { id, first, .. } => {
+                format!("entity id must be unique, found {id} again (first at entities[{first}])")
+            }
+            Error::Shape { code, .. } => {
+                format!("shape must be 0 (point), 1 (sphere), 2 (box) or 3 (capsule), found {code}")
+            }
+            Error::ShapePadding { byte, .. } => {
+                format!("the 3 bytes after the shape must be 0, found {byte}")
+            }
+            Error::Size { axis, bits, .. } => format!(
+                "size {} must be finite, found {}",
+                AXES[*axis],
+                fmt_f32(f32::from_bits(*bits))
+            ),
+            Error::PoseBytes {
+                frames,
+                entities,
+                remaining,
+                ..
+            } => format!(
+                "exactly {} bytes of poses ({} x {} x {POSE_BYTES} bytes) to the end of \
+                 the input, found {remaining} bytes",
+                frames
+                    .checked_mul(*entities)
+                    .and_then(|n| n.checked_mul(POSE_BYTES))
+                    .map_or("too many".to_string(), |b| b.to_string()),
+                count(*frames, "frame", "frames"),
+                count(*entities, "entity", "entities"),
+            ),
+            Error::PoseValue { value, bits, .. } => {
+                let v = f32::from_bits(*bits);
+                if *value == 0 {
+                    format!(
+                        "position x must be finite or NaN (absent), found {}",
+                        fmt_f32(v)
+                    )
+                } else {
+                    format!(
+                        "{} must be finite, found {}",
+                        pose_value_name(*value),
+                        fmt_f32(v)
+                    )
+                }
+            }
+            Error::Bytes(e) => e.to_string(),
+            Error::Invalid(problems) => invalid_message(problems),
         }
     }
 }
 
 // ---------------------------------------------------------------------------
-// Rules shared by decode and validate. Each returns `Err((expected, found))`.
+// Rules shared by decode and validate. Each returns the variant of the rule
+// it breaks; `validate` keeps the rule's text and its own path, `decode` the
+// whole error.
 
-type Rule = Result<(), (String, String)>;
-
-fn rule_dimensions(d: u8) -> Rule {
+fn rule_dimensions(d: u8) -> Result<(), Error> {
     match d {
         2 | 3 => Ok(()),
-        _ => Err(("dimensions must be 2 or 3".into(), d.to_string())),
+        _ => Err(Error::Dimensions { found: d }),
     }
 }
 
-fn rule_entity_count(n: u64) -> Rule {
+fn rule_entity_count(n: u64) -> Result<(), Error> {
     if (1..=u64::from(MAX_ENTITIES)).contains(&n) {
         Ok(())
     } else {
-        Err((
-            format!("entity count must be 1 to {MAX_ENTITIES}"),
-            n.to_string(),
-        ))
+        Err(Error::EntityCount { found: n })
     }
 }
 
-fn rule_frame_count(n: u64) -> Rule {
+fn rule_frame_count(n: u64) -> Result<(), Error> {
     if (1..=u64::from(MAX_FRAMES)).contains(&n) {
         Ok(())
     } else {
-        Err((
-            format!("frame count must be 1 to {MAX_FRAMES}"),
-            n.to_string(),
-        ))
+        Err(Error::FrameCount { found: n })
     }
 }
 
-fn rule_start_step(s: i64) -> Rule {
+fn rule_start_step(s: i64) -> Result<(), Error> {
     if s >= 0 {
         Ok(())
     } else {
-        Err(("start step must be 0 or more".into(), s.to_string()))
+        Err(Error::StartStep { found: s })
     }
 }
 
 /// 0 (either sign) or positive and finite.
-fn rule_metres_per_unit(m: f64) -> Rule {
+fn rule_metres_per_unit(m: f64) -> Result<(), Error> {
     // -0.0 >= 0.0 holds; NaN fails both tests.
     if m.is_finite() && m >= 0.0 {
         Ok(())
     } else {
-        Err((
-            "metres per unit must be 0 or a positive finite number".into(),
-            format!("{m:?}"),
-        ))
+        Err(Error::MetresPerUnit { bits: m.to_bits() })
     }
 }
 
-fn rule_text_len(what: &str, len: usize) -> Rule {
+fn rule_text_len(offset: usize, field: &str, len: usize) -> Result<(), Error> {
     if len <= MAX_TEXT_BYTES {
         Ok(())
     } else {
-        Err((
-            format!("{what} must be at most {MAX_TEXT_BYTES} bytes long"),
-            format!("{len} bytes"),
-        ))
+        Err(Error::TextTooLong {
+            offset,
+            field: field.into(),
+            len,
+        })
     }
 }
 
-fn rule_id(id: u64) -> Rule {
+fn rule_id(offset: usize, entity: usize, id: u64) -> Result<(), Error> {
     if id != 0 {
         Ok(())
     } else {
-        Err(("entity id must not be 0".into(), "0".into()))
+        Err(Error::EntityIdZero { offset, entity })
     }
 }
 
-/// Which component of `size` is not finite, if any.
-fn rule_size(size: &[f32; 3]) -> Result<(), (usize, String, String)> {
-    for (i, &v) in size.iter().enumerate() {
-        if !v.is_finite() {
-            return Err((i, format!("size {} must be finite", AXES[i]), fmt_f32(v)));
-        }
+/// The first component of `size` that is not finite, if any (`offset` is
+/// the size's first byte).
+fn rule_size(offset: usize, entity: usize, size: &[f32; 3]) -> Result<(), Error> {
+    match size.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(axis) => Err(Error::Size {
+            offset: offset + 4 * axis,
+            entity,
+            axis,
+            bits: size[axis].to_bits(),
+        }),
     }
-    Ok(())
 }
 
 const AXES: [&str; 4] = ["x", "y", "z", "w"];
@@ -444,24 +671,35 @@ const AXES: [&str; 4] = ["x", "y", "z", "w"];
 /// Checks value `i` (0..7: position x y z, rotation x y z w) of a pose.
 /// Position x may be NaN (absent) but not infinite; every other value must
 /// be finite, even in an absent pose.
-fn rule_pose_value(i: usize, v: f32) -> Rule {
+fn pose_value_ok(i: usize, v: f32) -> bool {
     if i == 0 {
-        if v.is_infinite() {
-            return Err((
-                "position x must be finite or NaN (absent)".into(),
-                fmt_f32(v),
-            ));
-        }
-        return Ok(());
-    }
-    if v.is_finite() {
-        Ok(())
+        !v.is_infinite()
     } else {
-        Err((format!("{} must be finite", pose_value_name(i)), fmt_f32(v)))
+        v.is_finite()
     }
 }
 
-/// The fast path of [`rule_pose_value`] over a whole pose.
+/// The first value of a pose that breaks [`pose_value_ok`] in values
+/// `range`, as its error (`offset` is the pose's first byte).
+fn rule_pose_value(
+    offset: usize,
+    (frame, entity): (usize, usize),
+    values: &[f32; 7],
+    range: std::ops::Range<usize>,
+) -> Result<(), Error> {
+    match range.into_iter().find(|&k| !pose_value_ok(k, values[k])) {
+        None => Ok(()),
+        Some(value) => Err(Error::PoseValue {
+            offset: offset + 4 * value,
+            frame,
+            entity,
+            value,
+            bits: values[value].to_bits(),
+        }),
+    }
+}
+
+/// The fast path of [`pose_value_ok`] over a whole pose.
 fn pose_is_valid(p: &Pose) -> bool {
     let [x, y, z] = p.position;
     let [rx, ry, rz, rw] = p.rotation;
@@ -510,11 +748,7 @@ pub fn check_file_size(len: u64) -> Result<(), Error> {
     if len <= MAX_FILE_BYTES as u64 {
         Ok(())
     } else {
-        Err(Error::at(
-            MAX_FILE_BYTES,
-            format!("a file of at most {MAX_FILE_BYTES} bytes (256 MiB)"),
-            format!("{len} bytes"),
-        ))
+        Err(Error::FileTooLarge { len })
     }
 }
 
@@ -532,18 +766,18 @@ impl TextField for Cursor<'_> {
     fn text(&mut self, what: &str) -> Result<String, Error> {
         let at = self.offset();
         let len = usize::from(self.u16(&format!("{what} length"))?);
-        rule_text_len(what, len).map_err(|(e, f)| Error::at(at, e, f))?;
+        rule_text_len(at, what, len)?;
         let start = self.offset();
         let raw = self.take(len, what)?;
         match std::str::from_utf8(raw) {
             Ok(s) => Ok(s.to_owned()),
             Err(e) => {
                 let bad = e.valid_up_to();
-                Err(Error::at(
-                    start + bad,
-                    format!("{what} must be UTF-8"),
-                    format!("invalid byte {:#04x}", raw[bad]),
-                ))
+                Err(Error::TextNotUtf8 {
+                    offset: start + bad,
+                    field: what.into(),
+                    byte: raw[bad],
+                })
             }
         }
     }
@@ -554,58 +788,37 @@ impl TextField for Cursor<'_> {
 pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     check_file_size(bytes.len() as u64)?;
     let mut r = Cursor::new(bytes);
-    let fail = |at: usize| move |(e, f): (String, String)| Error::at(at, e, f);
 
     let magic = r.array::<4>("magic")?;
     if magic != MAGIC {
-        return Err(Error::at(
-            offsets::MAGIC,
-            "magic must be \"OSPC\"",
-            format!("\"{}\"", magic.escape_ascii()),
-        ));
+        return Err(Error::Magic { found: magic });
     }
     let version = r.u16("version")?;
     if version != VERSION {
-        return Err(Error::at(
-            offsets::VERSION,
-            format!("version must be {VERSION}"),
-            version.to_string(),
-        ));
+        return Err(Error::Version { found: version });
     }
     let flags = r.u16("flags")?;
     if flags != 0 {
-        return Err(Error::at(
-            offsets::FLAGS,
-            "flags must be 0",
-            flags.to_string(),
-        ));
+        return Err(Error::Flags { found: flags });
     }
     let dimensions = r.u8("dimensions")?;
-    rule_dimensions(dimensions).map_err(fail(offsets::DIMENSIONS))?;
+    rule_dimensions(dimensions)?;
     let reserved8 = r.u8("reserved byte")?;
     if reserved8 != 0 {
-        return Err(Error::at(
-            offsets::RESERVED_U8,
-            "reserved byte must be 0",
-            reserved8.to_string(),
-        ));
+        return Err(Error::ReservedByte { found: reserved8 });
     }
     let reserved16 = r.u16("reserved u16")?;
     if reserved16 != 0 {
-        return Err(Error::at(
-            offsets::RESERVED_U16,
-            "reserved u16 must be 0",
-            reserved16.to_string(),
-        ));
+        return Err(Error::ReservedU16 { found: reserved16 });
     }
     let entity_count = r.u32("entity count")?;
-    rule_entity_count(entity_count.into()).map_err(fail(offsets::ENTITY_COUNT))?;
+    rule_entity_count(entity_count.into())?;
     let frame_count = r.u32("frame count")?;
-    rule_frame_count(frame_count.into()).map_err(fail(offsets::FRAME_COUNT))?;
+    rule_frame_count(frame_count.into())?;
     let start_step = r.i64("start step")?;
-    rule_start_step(start_step).map_err(fail(offsets::START_STEP))?;
+    rule_start_step(start_step)?;
     let metres_per_unit = r.f64("metres per unit")?;
-    rule_metres_per_unit(metres_per_unit).map_err(fail(offsets::METRES_PER_UNIT))?;
+    rule_metres_per_unit(metres_per_unit)?;
 
     let unit_name = r.text(TEXT_NAMES[0])?;
     let module_id = r.text(TEXT_NAMES[1])?;
@@ -615,21 +828,15 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     let label = r.text(TEXT_NAMES[5])?;
 
     // Entities: check the smallest size they can have against what remains
-    // before allocating for them.
-    let n_entities = entity_count as usize; // at most 65 536
-    let at = r.offset();
-    let entity_min = n_entities
-        .checked_mul(ENTITY_MIN_BYTES)
-        .ok_or_else(|| Error::at(at, "entity table size to fit in usize", "overflow"))?;
-    if entity_min > r.remaining() {
-        return Err(Error::at(
-            at,
-            format!(
-                "at least {entity_min} bytes for {n_entities} entities \
-                 ({ENTITY_MIN_BYTES} bytes each without names)"
-            ),
-            format!("{} bytes before the end of the input", r.remaining()),
-        ));
+    // before allocating for them (at most 65 536 x 26 bytes, which cannot
+    // overflow).
+    let n_entities = entity_count as usize;
+    if n_entities.saturating_mul(ENTITY_MIN_BYTES) > r.remaining() {
+        return Err(Error::EntityTable {
+            offset: r.offset(),
+            entities: n_entities,
+            remaining: r.remaining(),
+        });
     }
     let mut entities = Vec::with_capacity(n_entities);
     let mut first_index_of: BTreeMap<u64, usize> = BTreeMap::new();
@@ -637,34 +844,30 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
         let what = |field: &str| format!("entities[{i}].{field}");
         let at = r.offset();
         let id = r.u64(&what("id"))?;
-        rule_id(id).map_err(|(e, f)| Error::at(at, format!("{}: {e}", what("id")), f))?;
+        rule_id(at, i, id)?;
         if let Some(first) = first_index_of.insert(id, i) {
-            return Err(Error::at(
-                at,
-                format!("{}: entity id must be unique", what("id")),
-                format!("{id} again (first at entities[{first}])"),
-            ));
+            return Err(Error::EntityIdRepeated {
+                offset: at,
+                entity: i,
+                id,
+                first,
+            });
         }
         let at = r.offset();
         let code = r.u8(&what("shape"))?;
-        let shape = Shape::from_code(code).ok_or_else(|| {
-            Error::at(
-                at,
-                format!(
-                    "{}: shape must be 0 (point), 1 (sphere), 2 (box) or 3 (capsule)",
-                    what("shape")
-                ),
-                code.to_string(),
-            )
+        let shape = Shape::from_code(code).ok_or(Error::Shape {
+            offset: at,
+            entity: i,
+            code,
         })?;
         let at = r.offset();
         let pad = r.array::<3>(&what("padding"))?;
         if let Some(k) = pad.iter().position(|&b| b != 0) {
-            return Err(Error::at(
-                at + k,
-                format!("{}: the 3 bytes after the shape must be 0", what("padding")),
-                pad[k].to_string(),
-            ));
+            return Err(Error::ShapePadding {
+                offset: at + k,
+                entity: i,
+                byte: pad[k],
+            });
         }
         let at = r.offset();
         let size = [
@@ -672,8 +875,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
             r.f32(&what("size"))?,
             r.f32(&what("size"))?,
         ];
-        rule_size(&size)
-            .map_err(|(k, e, f)| Error::at(at + 4 * k, format!("{}: {e}", what("size")), f))?;
+        rule_size(at, i, &size)?;
         let name = r.text(&what("name"))?;
         entities.push(Entity {
             id,
@@ -684,28 +886,21 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     }
 
     // Poses: the rest of the file, exactly.
-    let at = r.offset();
     let n_frames = frame_count as usize; // at most 4 194 304
-    let n_poses = n_frames
+    let pose_bytes = n_frames
         .checked_mul(n_entities)
-        .ok_or_else(|| Error::at(at, "pose count to fit in usize", "overflow"))?;
-    let pose_bytes = n_poses.checked_mul(POSE_BYTES);
+        .and_then(|n| n.checked_mul(POSE_BYTES));
     if pose_bytes != Some(r.remaining()) {
-        return Err(Error::at(
-            at,
-            format!(
-                "exactly {} bytes of poses ({} x {} x {POSE_BYTES} bytes) to the end of \
-                 the input",
-                pose_bytes.map_or("too many".to_string(), |b| b.to_string()),
-                count(n_frames, "frame", "frames"),
-                count(n_entities, "entity", "entities"),
-            ),
-            format!("{} bytes", r.remaining()),
-        ));
+        return Err(Error::PoseBytes {
+            offset: r.offset(),
+            frames: n_frames,
+            entities: n_entities,
+            remaining: r.remaining(),
+        });
     }
     // The length is exact, so the poses are read straight from the rest.
     let rest = r.rest();
-    let mut poses = Vec::with_capacity(n_poses);
+    let mut poses = Vec::with_capacity(rest.len() / POSE_BYTES);
     for (j, chunk) in rest.chunks_exact(POSE_BYTES).enumerate() {
         let mut v = [0f32; 7];
         for (slot, b) in v.iter_mut().zip(chunk.chunks_exact(4)) {
@@ -717,17 +912,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
         };
         if !pose_is_valid(&pose) {
             let at = bytes.len() - rest.len() + j * POSE_BYTES;
-            let (f, e) = (j / n_entities, j % n_entities);
-            for (k, &value) in v.iter().enumerate() {
-                if let Err((exp, found)) = rule_pose_value(k, value) {
-                    let part = if k < 3 { "position" } else { "rotation" };
-                    return Err(Error::at(
-                        at + 4 * k,
-                        format!("{}: {exp}", pose_path(f, e, part)),
-                        found,
-                    ));
-                }
-            }
+            rule_pose_value(at, (j / n_entities, j % n_entities), &v, 0..7)?;
         }
         poses.push(pose);
     }
@@ -754,21 +939,16 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
 /// the cache is valid.
 pub fn validate(cache: &PoseCache) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut push = |path: String, (expected, found): (String, String)| {
-        problems.push(Problem {
-            path,
-            message: format!("{expected}, found {found}"),
-        })
-    };
+    let mut push = |path: String, message: String| problems.push(Problem { path, message });
 
     if let Err(e) = rule_dimensions(cache.dimensions) {
-        push("dimensions".into(), e);
+        push("dimensions".into(), e.rule());
     }
     if let Err(e) = rule_start_step(cache.start_step) {
-        push("start_step".into(), e);
+        push("start_step".into(), e.rule());
     }
     if let Err(e) = rule_metres_per_unit(cache.metres_per_unit) {
-        push("metres_per_unit".into(), e);
+        push("metres_per_unit".into(), e.rule());
     }
     let fields = [
         "unit_name",
@@ -779,56 +959,54 @@ pub fn validate(cache: &PoseCache) -> Vec<Problem> {
         "label",
     ];
     for ((field, what), text) in fields.iter().zip(TEXT_NAMES).zip(cache.texts()) {
-        if let Err(e) = rule_text_len(what, text.len()) {
-            push((*field).into(), e);
+        if let Err(e) = rule_text_len(0, what, text.len()) {
+            push((*field).into(), e.rule());
         }
     }
 
     let n_entities = cache.entities.len();
     if let Err(e) = rule_entity_count(n_entities as u64) {
-        push("entities".into(), e);
+        push("entities".into(), e.rule());
     }
     let mut first_index_of: BTreeMap<u64, usize> = BTreeMap::new();
     for (i, ent) in cache.entities.iter().enumerate() {
-        if let Err(e) = rule_id(ent.id) {
-            push(format!("entities[{i}].id"), e);
+        if let Err(e) = rule_id(0, i, ent.id) {
+            push(format!("entities[{i}].id"), e.rule());
         } else if let Some(&first) = first_index_of.get(&ent.id) {
-            push(
-                format!("entities[{i}].id"),
-                (
-                    "entity id must be unique".into(),
-                    format!("{} again (first at entities[{first}])", ent.id),
-                ),
-            );
+            let e = Error::EntityIdRepeated {
+                offset: 0,
+                entity: i,
+                id: ent.id,
+                first,
+            };
+            push(format!("entities[{i}].id"), e.rule());
         } else {
             first_index_of.insert(ent.id, i);
         }
-        if let Err((_, e, f)) = rule_size(&ent.size) {
-            push(format!("entities[{i}].size"), (e, f));
+        if let Err(e) = rule_size(0, i, &ent.size) {
+            push(format!("entities[{i}].size"), e.rule());
         }
-        if let Err(e) = rule_text_len("name", ent.name.len()) {
-            push(format!("entities[{i}].name"), e);
+        if let Err(e) = rule_text_len(0, "name", ent.name.len()) {
+            push(format!("entities[{i}].name"), e.rule());
         }
     }
 
     if n_entities > 0 {
         if !cache.poses.len().is_multiple_of(n_entities) {
-            push(
-                "poses".into(),
-                (
-                    format!("a multiple of {n_entities} poses (one per entity per frame)"),
-                    format!("{} poses", cache.poses.len()),
-                ),
+            let message = format!(
+                "a multiple of {n_entities} poses (one per entity per frame), found {} poses",
+                cache.poses.len()
             );
+            push("poses".into(), message);
         } else if let Err(e) = rule_frame_count(cache.n_frames() as u64) {
-            push("poses".into(), e);
+            push("poses".into(), e.rule());
         }
     }
     for (j, pose) in cache.poses.iter().enumerate() {
         if pose_is_valid(pose) {
             continue;
         }
-        let (f, e) = match n_entities {
+        let at = match n_entities {
             0 => (0, j),
             n => (j / n, j % n),
         };
@@ -836,11 +1014,8 @@ pub fn validate(cache: &PoseCache) -> Vec<Problem> {
         // One problem per part (position, rotation), naming the first bad
         // value in it.
         for (part, range) in [("position", 0..3), ("rotation", 3..7)] {
-            if let Some(err) = range
-                .map(|k| rule_pose_value(k, values[k]))
-                .find_map(|r| r.err())
-            {
-                push(pose_path(f, e, part), err);
+            if let Err(e) = rule_pose_value(0, at, &values, range) {
+                push(pose_path(at.0, at.1, part), e.rule());
             }
         }
     }
@@ -849,11 +1024,11 @@ pub fn validate(cache: &PoseCache) -> Vec<Problem> {
         Some(n) if n <= MAX_FILE_BYTES => {}
         n => push(
             "file".into(),
-            (
-                format!("an encoded size of at most {MAX_FILE_BYTES} bytes (256 MiB)"),
-                n.map_or("more than usize::MAX bytes".into(), |n| {
-                    format!("{n} bytes")
-                }),
+            format!(
+                "an encoded size of at most {MAX_FILE_BYTES} bytes (256 MiB), found {}",
+                n.map_or("more than usize::MAX bytes".into(), |n| format!(
+                    "{n} bytes"
+                ))
             ),
         ),
     }
