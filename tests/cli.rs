@@ -720,3 +720,27 @@ fn clean_counts_what_it_removed_and_what_it_kept() {
     assert_eq!(lines.len(), 1 + 20 + 1, "{err}");
     assert_eq!(lines[21], "  ... and 2 more");
 }
+
+/// The binary starts without loading a C++ runtime. Only meshoptimizer's
+/// decoders are called, and they need none; libstdc++ came in once through
+/// a linker accident and cost 1.1 ms of a 10 ms no-op (see
+/// `[profile.release.package.meshopt]` in Cargo.toml). `readelf` comes with
+/// binutils, which the Rust toolchain needs to link on Linux.
+#[cfg(target_os = "linux")]
+#[test]
+fn binary_needs_no_cpp_runtime() {
+    let out = Command::new("readelf")
+        .args(["-d", "--wide", KILN])
+        .output()
+        .expect("readelf (binutils) runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let needed: Vec<&str> = text.lines().filter(|l| l.contains("(NEEDED)")).collect();
+    assert!(!needed.is_empty(), "no NEEDED entry read: {text}");
+    for line in &needed {
+        assert!(
+            !line.contains("libstdc++") && !line.contains("libc++"),
+            "the binary links a C++ runtime: {line}"
+        );
+    }
+}
