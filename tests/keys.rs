@@ -29,7 +29,8 @@ size: [0.1, 0.2, 0.3]
 dimensions: 3
 start_step: 0
 label: l
-replay: r.mbreplay",
+replay: r.mbreplay
+joint_names: [a, b]",
         &[
             ("id", "b"),
             ("source", "s/b.glb"),
@@ -42,6 +43,7 @@ replay: r.mbreplay",
             ("start_step", "1"),
             ("label", "m"),
             ("replay", "s.mbreplay"),
+            ("joint_names", "[a, c]"),
         ],
     ),
     (

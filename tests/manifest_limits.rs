@@ -46,7 +46,7 @@ fn fifty_thousand_jobs_sharing_settings_by_merge_key_parse() {
     assert_eq!(m.pose_caches.len(), 50_001);
     let last = &m.pose_caches[50_000];
     assert_eq!(last.value.id.value, "job-49999");
-    assert_eq!(last.value.rate_hz.value, 30.0);
+    assert_eq!(last.value.rate_hz.as_ref().unwrap().value, 30.0);
 }
 
 #[test]

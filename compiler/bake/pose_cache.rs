@@ -1,4 +1,5 @@
-//! Baking a clip into a OneScope pose cache.
+//! Baking a clip (or a MotionBricks replay: [`bake_replay`]) into a
+//! OneScope pose cache.
 //!
 //! Stages, in order:
 //! 1. [`select_clip`]: the manifest's `animation` (a name, or an index) to a clip.
@@ -29,6 +30,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use crate::formats::mbreplay::Replay;
 use crate::formats::ospc::{self, Entity, Pose, PoseCache, Shape};
 use crate::model::math;
 use crate::model::sample::{self, Evaluation};
@@ -496,4 +498,79 @@ pub fn assemble(entities: Vec<Entity>, poses: Vec<Pose>, settings: &Settings) ->
         entities,
         poses,
     }
+}
+
+/// Why a replay's joint names were refused.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ReplayError {
+    #[error("joint_names has {given} names; the replay has {joints} joints")]
+    NameCount { given: usize, joints: usize },
+    #[error("joint_names[{index}] is empty")]
+    EmptyName { index: usize },
+    #[error(transparent)]
+    Bake(#[from] Error),
+}
+
+/// Bakes a MotionBricks replay's animated joint world positions into a
+/// pose cache: one entity per joint (id `index + 1`, named by `names` or
+/// `joint_<index>`), one frame per replay frame, identity rotations (a 2-D
+/// cache keeps x and y). `settings.rate_hz` and `settings.entities` do not
+/// apply: the replay's frames are the cache's.
+pub fn bake_replay(
+    replay: &Replay,
+    names: Option<&[String]>,
+    settings: &Settings,
+) -> Result<PoseCache, ReplayError> {
+    let joints = replay.joints();
+    let names: Vec<String> = match names {
+        Some(given) if given.len() != joints => {
+            return Err(ReplayError::NameCount {
+                given: given.len(),
+                joints,
+            });
+        }
+        Some(given) => given.to_vec(),
+        None => (0..joints).map(|j| format!("joint_{j}")).collect(),
+    };
+    if let Some(index) = names.iter().position(String::is_empty) {
+        return Err(ReplayError::EmptyName { index });
+    }
+    if let Some(name) = names.iter().find(|n| n.len() > ospc::MAX_TEXT_BYTES) {
+        return Err(name_too_long(name, name.len()).into());
+    }
+    let n_frames = replay.frames() as u64;
+    let pose_bytes = n_frames
+        .checked_mul(joints as u64)
+        .and_then(|n| n.checked_mul(ospc::POSE_BYTES as u64));
+    if pose_bytes.is_none_or(|b| b > ospc::MAX_FILE_BYTES as u64) {
+        return Err(Error::TooLarge {
+            n_frames,
+            n_entities: joints,
+            max_mib: ospc::MAX_FILE_BYTES >> 20,
+        }
+        .into());
+    }
+    let entities = names
+        .into_iter()
+        .enumerate()
+        .map(|(j, name)| Entity {
+            id: j as u64 + 1,
+            shape: settings.shape,
+            size: settings.size,
+            name,
+        })
+        .collect();
+    let poses = replay
+        .positions
+        .iter()
+        .map(|&[x, y, z]| Pose {
+            position: if settings.dimensions == 2 {
+                [x, y, 0.0]
+            } else {
+                [x, y, z]
+            },
+            rotation: [0.0, 0.0, 0.0, 1.0],
+        })
+        .collect();
+    Ok(assemble(entities, poses, settings))
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::EXIT_FAILURE;
 use crate::formats::gguf::{self, Array, Value as Gv};
+use crate::formats::mbreplay::{self, Replay};
 use crate::formats::ospc::{self, PoseCache, Shape};
 use crate::formats::safetensors;
 use crate::pipeline::files::{BundleCheck, FileKind, GgufFile, GltfSummary, load};
@@ -20,6 +21,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
     };
     let value = match &kind {
         FileKind::PoseCache(c) => pose_cache_json(c),
+        FileKind::Replay(r) => replay_json(r),
         FileKind::Gltf(s) => scene_json(s),
         FileKind::Gguf(g) => gguf_json(g),
         FileKind::Safetensors(h) => safetensors_json(h),
@@ -30,6 +32,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
     } else {
         match &kind {
             FileKind::PoseCache(c) => print_pose_cache(file, c),
+            FileKind::Replay(r) => print_replay(file, r),
             FileKind::Gltf(s) => print_scene(file, s),
             FileKind::Gguf(g) => print_gguf(file, g),
             FileKind::Safetensors(h) => print_safetensors(file, h),
@@ -74,6 +77,80 @@ fn pose_cache_json(c: &PoseCache) -> Value {
             "size": e.size,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// The smallest and largest of each axis of `points` (zeros when empty).
+fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for p in points {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    if points.is_empty() {
+        return ([0.0; 3], [0.0; 3]);
+    }
+    (lo, hi)
+}
+
+fn replay_json(r: &Replay) -> Value {
+    let (lo, hi) = bounds(&r.positions);
+    json!({
+        "format": "motionbricks replay",
+        "version": mbreplay::VERSION,
+        "fps": r.fps,
+        "frames": r.frames(),
+        "duration_s": r.frames() as f64 / f64::from(r.fps),
+        "joints": r.joints(),
+        "parents": r.parents,
+        "qpos_count": r.qpos_count,
+        "pre_roll_frames": r.active_plan.iter().filter(|&&a| a == -1).count(),
+        "position_bounds": { "min": lo, "max": hi },
+        "plans": r.plans.iter().map(|p| json!({
+            "first_frame": p.first_frame,
+            "mode": p.mode,
+            "length": p.length,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_replay(file: &Path, r: &Replay) {
+    out!(
+        "{}: MotionBricks replay v{}",
+        file.display(),
+        mbreplay::VERSION
+    );
+    out!(
+        "  {} frames at {} fps ({:.2} s), {} joints, {} qpos values per frame",
+        r.frames(),
+        r.fps,
+        r.frames() as f64 / f64::from(r.fps),
+        r.joints(),
+        r.qpos_count
+    );
+    let pre_roll = r.active_plan.iter().filter(|&&a| a == -1).count();
+    out!("  {} plans; {pre_roll} pre-roll frames", r.plans.len());
+    let (lo, hi) = bounds(&r.positions);
+    out!(
+        "  joint positions: x {:.3}..{:.3}, y {:.3}..{:.3}, z {:.3}..{:.3} m",
+        lo[0],
+        hi[0],
+        lo[1],
+        hi[1],
+        lo[2],
+        hi[2]
+    );
+    out!("  parents: {:?}", r.parents);
+    for (i, p) in r.plans.iter().enumerate() {
+        out!(
+            "  plan {i}: from frame {}, mode {}, {} frames generated",
+            p.first_frame,
+            p.mode,
+            p.length
+        );
+    }
 }
 
 fn print_pose_cache(file: &Path, c: &PoseCache) {

@@ -49,6 +49,13 @@ fn verify(file: &Path) -> Result<String, String> {
             b.components.len(),
             b.manifest["inference_parameter_count"]
         )),
+        FileKind::Replay(r) => Ok(format!(
+            "valid MotionBricks replay v1 ({} frames at {} fps, {} joints, {} plans)",
+            r.frames(),
+            r.fps,
+            r.joints(),
+            r.plans.len()
+        )),
         FileKind::PoseCache(cache) => Ok(format!(
             "valid pose cache v1 ({} entities, {} frames)",
             cache.entities.len(),

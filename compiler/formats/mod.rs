@@ -8,6 +8,7 @@
 pub mod cursor;
 pub mod gguf;
 pub mod glb;
+pub mod mbreplay;
 pub mod ospc;
 pub mod safetensors;
 

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::input;
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::formats::gguf;
+use crate::formats::mbreplay::{self, Replay};
 use crate::formats::ospc::{self, PoseCache};
 use crate::formats::safetensors;
 use crate::import::gltf;
@@ -15,6 +16,7 @@ use crate::model::Scene;
 /// A file kiln understands, decoded.
 pub enum FileKind {
     PoseCache(PoseCache),
+    Replay(Replay),
     Gltf(GltfSummary),
     Gguf(GgufFile),
     Safetensors(safetensors::Header),
@@ -230,7 +232,14 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     if file.is_dir() && file.join("manifest.json").is_file() {
         return load_bundle(file).map(FileKind::Bundle);
     }
-    let magic = input::read_prefix(file, 4).map_err(|e| e.to_string())?;
+    let head = input::read_prefix(file, 8).map_err(|e| e.to_string())?;
+    if head == mbreplay::MAGIC {
+        let bytes = read(file, mbreplay::MAX_FILE_BYTES as u64)?;
+        return mbreplay::decode(&bytes)
+            .map(FileKind::Replay)
+            .map_err(|e| format!("invalid MotionBricks replay: {e}"));
+    }
+    let magic = &head[..head.len().min(4)];
     if magic == gguf::MAGIC {
         return load_gguf(file).map(FileKind::Gguf);
     }
@@ -249,7 +258,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let externals = read_externals(file, &bytes)?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
-    Err("not a file kiln reads (expected a .ospc pose cache, .glb, .gltf, .gguf, .safetensors or a model bundle folder)".into())
+    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors or a model bundle folder)".into())
 }
 
 fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {

@@ -231,16 +231,19 @@ pose_caches:
         let a = &m.pose_caches[0].value;
         assert_eq!(a.id.value, "fox-run");
         assert_eq!(a.id.pos, Pos { line: 2, column: 9 });
-        assert_eq!(a.animation.value, Animation::Name("Run".into()));
-        assert_eq!(a.animation.pos.line, 4);
+        assert_eq!(
+            a.animation.as_ref().unwrap().value,
+            Animation::Name("Run".into())
+        );
+        assert_eq!(a.animation.as_ref().unwrap().pos.line, 4);
         assert_eq!(a.entities, At::unwritten(Entities::Joints));
         assert_eq!(a.dimensions, At::unwritten(3));
         let b = &m.pose_caches[1].value;
-        assert_eq!(b.animation.value, Animation::Index(0));
+        assert_eq!(b.animation.as_ref().unwrap().value, Animation::Index(0));
         assert_eq!(b.shape.value, ShapeName::Capsule);
         assert_eq!(b.shape.pos.line, 10);
         assert_eq!(b.size.as_ref().unwrap().value, [0.1, 0.2, 0.0]);
-        assert_eq!(b.rate_hz.value, 30.5);
+        assert_eq!(b.rate_hz.as_ref().unwrap().value, 30.5);
     }
 
     #[test]

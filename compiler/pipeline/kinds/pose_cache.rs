@@ -1,12 +1,15 @@
-//! Kind `pose_cache`: a glTF clip baked into a OneScope pose cache,
-//! `poses/<id>.ospc` (manifest section `pose_caches`).
+//! Kind `pose_cache`: a glTF clip or a MotionBricks replay baked into a
+//! OneScope pose cache, `poses/<id>.ospc` (manifest section `pose_caches`).
 //!
-//! run: read source -> parse -> read external buffers -> import scene ->
-//! bake -> encode -> write.
+//! run, glTF: read source -> parse -> read external buffers -> import
+//! scene -> bake -> encode -> write.
+//! run, replay (`.mbreplay`): read source -> decode -> bake -> encode ->
+//! write.
 
 use serde::{Deserialize, Serialize};
 
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
+use crate::formats::mbreplay;
 use crate::formats::ospc::{self, Shape};
 use crate::import::gltf;
 use crate::pipeline::job::{JobError, JobIo, Outputs};
@@ -33,12 +36,16 @@ pub const VERSION: u32 = 2;
 pub struct Entry {
     /// Names the output, `poses/<id>.ospc`.
     pub id: At<String>,
-    /// The `.glb` or `.gltf`, relative to the project root.
+    /// The `.glb`, `.gltf` or `.mbreplay`, relative to the project root.
     pub source: At<String>,
-    /// The clip, by name or by index in the file.
-    pub animation: At<Animation>,
-    /// Frames per second.
-    pub rate_hz: At<f64>,
+    /// The clip, by name or by index in the file: required for a glTF
+    /// source, refused for a replay (which holds one session).
+    #[serde(default)]
+    pub animation: Option<At<Animation>>,
+    /// Frames per second: required for a glTF source, refused for a replay
+    /// (whose frames are the cache's).
+    #[serde(default)]
+    pub rate_hz: Option<At<f64>>,
     /// Which nodes become entities. Default: the joints of every skin.
     #[serde(default = "default_entities")]
     pub entities: At<Entities>,
@@ -62,6 +69,25 @@ pub struct Entry {
     /// empty (none).
     #[serde(default)]
     pub replay: At<String>,
+    /// A replay source's entity names, one per joint. Default:
+    /// `joint_<index>`. Refused for a glTF source (its nodes have names).
+    #[serde(default)]
+    pub joint_names: Option<At<Vec<String>>>,
+}
+
+/// What the source is, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SourceKind {
+    Gltf,
+    Replay,
+}
+
+fn source_kind(source: &str) -> SourceKind {
+    if source.to_ascii_lowercase().ends_with(".mbreplay") {
+        SourceKind::Replay
+    } else {
+        SourceKind::Gltf
+    }
 }
 
 fn default_entities() -> At<Entities> {
@@ -108,20 +134,9 @@ fn output_of(id: &str) -> Result<RelPath, String> {
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     p.check_id(&e.id);
     p.input(&e.source, "source");
-    let rate_hz = e.rate_hz.value;
-    if !(rate_hz.is_finite() && rate_hz > 0.0 && rate_hz <= bake::MAX_RATE_HZ) {
-        p.fail(
-            e.rate_hz.pos,
-            format!(
-                "rate_hz must be a number above 0 and at most {}, found {rate_hz}",
-                bake::MAX_RATE_HZ
-            ),
-        );
-    }
-    if let Animation::Index(i) = e.animation.value
-        && usize::try_from(i).is_err()
-    {
-        p.fail(e.animation.pos, format!("animation index {i} is too large"));
+    match source_kind(&e.source.value) {
+        SourceKind::Gltf => plan_gltf(e, p),
+        SourceKind::Replay => plan_replay(e, p),
     }
     match (&e.size, e.shape.value) {
         (None, ShapeName::Point) => {}
@@ -173,9 +188,85 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     output_of(&e.id.value).ok().map(Outputs::one)
 }
 
+/// The settings only a glTF source takes.
+fn plan_gltf(e: &Entry, p: &mut Planner) {
+    match &e.rate_hz {
+        None => p.fail(e.source.pos, "a glTF source needs `rate_hz`"),
+        Some(r) if !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ) => {
+            p.fail(
+                r.pos,
+                format!(
+                    "rate_hz must be a number above 0 and at most {}, found {}",
+                    bake::MAX_RATE_HZ,
+                    r.value
+                ),
+            )
+        }
+        Some(_) => {}
+    }
+    match &e.animation {
+        None => p.fail(
+            e.source.pos,
+            "a glTF source needs `animation` (a name, or an index)",
+        ),
+        Some(a) => {
+            if let Animation::Index(i) = a.value
+                && usize::try_from(i).is_err()
+            {
+                p.fail(a.pos, format!("animation index {i} is too large"));
+            }
+        }
+    }
+    if let Some(n) = &e.joint_names {
+        p.fail(
+            n.pos,
+            "joint_names is for a .mbreplay source; a glTF source names its entities by its nodes",
+        );
+    }
+}
+
+/// A replay holds one session at its own rate: the settings that choose a
+/// clip, a rate or glTF nodes do not apply, and are refused rather than
+/// ignored.
+fn plan_replay(e: &Entry, p: &mut Planner) {
+    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| {
+        p.fail(
+            pos,
+            format!("{key} does not apply to a .mbreplay source: {why}; remove it"),
+        )
+    };
+    if let Some(a) = &e.animation {
+        refuse(p, a.pos, "animation", "a replay holds one session");
+    }
+    if let Some(r) = &e.rate_hz {
+        refuse(p, r.pos, "rate_hz", "the replay's frames are the cache's");
+    }
+    if e.entities.pos.line != 0 {
+        refuse(p, e.entities.pos, "entities", "every joint of the replay is an entity");
+    }
+    if let Some(names) = &e.joint_names {
+        if names.value.iter().any(String::is_empty) {
+            p.fail(names.pos, "joint_names must not be empty");
+        }
+        if let Some(n) = names.value.iter().find(|n| n.len() > ospc::MAX_TEXT_BYTES) {
+            p.fail(
+                names.pos,
+                format!(
+                    "joint name of {} bytes; a pose cache allows {}",
+                    n.len(),
+                    ospc::MAX_TEXT_BYTES
+                ),
+            );
+        }
+    }
+}
+
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let at_source = |m: String| JobError::at(e.source.pos, m);
     let source = RelPath::parse(&e.source.value).map_err(at_source)?;
+    if source_kind(&e.source.value) == SourceKind::Replay {
+        return run_replay(e, &source, io);
+    }
     let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
     let invalid = |err: gltf::Error| at_source(format!("{source}: {err}"));
     let parsed = gltf::Source::parse(&bytes).map_err(invalid)?;
@@ -188,11 +279,33 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     io.write(&output, &bytes)
 }
 
+fn run_replay(e: &Entry, source: &RelPath, io: &mut JobIo) -> Result<(), JobError> {
+    let at_source = |m: String| JobError::at(e.source.pos, m);
+    let bytes = io.read(source, e.source.pos, mbreplay::MAX_FILE_BYTES as u64)?;
+    let replay = mbreplay::decode(&bytes).map_err(|err| at_source(format!("{source}: {err}")))?;
+    let names = e.joint_names.as_ref().map(|n| n.value.as_slice());
+    let cache = bake::bake_replay(&replay, names, &settings_of(e, source)).map_err(|err| {
+        let pos = match (&err, &e.joint_names) {
+            (bake::ReplayError::NameCount { .. } | bake::ReplayError::EmptyName { .. }, Some(n)) => {
+                n.pos
+            }
+            _ => e.source.pos,
+        };
+        JobError::at(pos, err.to_string())
+    })?;
+    let bytes = ospc::encode(&cache)
+        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
+    let output = output_of(&e.id.value).map_err(JobError::job)?;
+    io.write(&output, &bytes)
+}
+
 fn clip_of(e: &Entry) -> ClipRef {
-    match &e.animation.value {
-        Animation::Name(n) => ClipRef::Name(n.clone()),
-        // Planning refused an index that does not fit.
-        Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
+    match e.animation.as_ref().map(|a| &a.value) {
+        Some(Animation::Name(n)) => ClipRef::Name(n.clone()),
+        // Planning refused an index that does not fit, and a glTF entry
+        // without an animation.
+        Some(Animation::Index(i)) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
+        None => ClipRef::Index(usize::MAX),
     }
 }
 
@@ -205,7 +318,8 @@ fn settings_of(e: &Entry, source: &RelPath) -> Settings {
         ShapeName::Capsule => Shape::Capsule,
     };
     Settings {
-        rate_hz: e.rate_hz.value,
+        // Planning required it for glTF; a replay does not use it.
+        rate_hz: e.rate_hz.as_ref().map_or(0.0, |r| r.value),
         entities: match e.entities.value {
             Entities::Joints => EntitySet::Joints,
             Entities::Nodes => EntitySet::Nodes,
@@ -246,13 +360,15 @@ fn read_externals(
 /// Which setting a baking error is about.
 fn blame(e: &Entry, err: bake::Error) -> JobError {
     let pos = match err {
-        bake::Error::NoClipNamed { .. } | bake::Error::NoClipIndex { .. } => e.animation.pos,
+        bake::Error::NoClipNamed { .. } | bake::Error::NoClipIndex { .. } => {
+            e.animation.as_ref().map_or(e.source.pos, |a| a.pos)
+        }
         bake::Error::NoJoints | bake::Error::NoNodes | bake::Error::TooManyEntities { .. } => {
             e.entities.pos
         }
         bake::Error::TooLarge { .. }
         | bake::Error::TooManyFrames { .. }
-        | bake::Error::TooMuchWork { .. } => e.rate_hz.pos,
+        | bake::Error::TooMuchWork { .. } => e.rate_hz.as_ref().map_or(e.source.pos, |r| r.pos),
         _ => e.source.pos,
     };
     JobError::at(pos, err.to_string())

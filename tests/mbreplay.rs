@@ -1,0 +1,422 @@
+//! Tests of the `.mbreplay` codec (`kiln::formats::mbreplay`) against the
+//! layout in `docs/formats/mbreplay.md`, with bytes written field by field.
+
+use std::time::{Duration, Instant};
+
+use kiln::formats::mbreplay::{
+    Error, FloatField, MAX_FILE_BYTES, MAX_FRAMES, MAX_JOINTS, Plan, Replay, decode, encode,
+    payload_bytes, validate,
+};
+
+mod alloc_support;
+use alloc_support::largest_alloc_in;
+
+#[global_allocator]
+static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
+
+fn u32s(b: &mut Vec<u8>, v: &[u32]) {
+    v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+}
+fn i32s(b: &mut Vec<u8>, v: &[i32]) {
+    v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+}
+fn f32s(b: &mut Vec<u8>, v: &[f32]) {
+    v.iter().for_each(|x| b.extend(x.to_le_bytes()));
+}
+
+/// 30 fps, 3 frames, 2 joints, 1 qpos, 1 plan: 264 bytes.
+///
+/// | bytes | field |
+/// |---|---|
+/// | 0..40 | header |
+/// | 40..48 | parents [2] |
+/// | 48..60 | modes [3] |
+/// | 60..72 | active plan [3] |
+/// | 72..84 | qpos [3, 1] |
+/// | 84..156 | positions [3, 2, 3] |
+/// | 156..160 | first playback frame [1] |
+/// | 160..164 | plan mode [1] |
+/// | 164..168 | generated length [1] |
+/// | 168..264 | targets [1, 4, 2, 3] |
+fn golden_bytes() -> Vec<u8> {
+    let mut b = b"MBRPLY1\0".to_vec();
+    u32s(&mut b, &[1, 30, 3, 2, 1, 1, 4, 0]);
+    i32s(&mut b, &[-1, 0]);
+    i32s(&mut b, &[7, 7, 8]);
+    i32s(&mut b, &[-1, 0, 0]);
+    f32s(&mut b, &[0.5, 0.25, -0.0]);
+    for f in 0..3 {
+        let x = f as f32 * 0.1;
+        f32s(&mut b, &[x, 0.9, 0.0, x, 0.4, 0.2]);
+    }
+    u32s(&mut b, &[1]);
+    i32s(&mut b, &[2]);
+    u32s(&mut b, &[24]);
+    for k in 0..4 {
+        let z = k as f32;
+        f32s(&mut b, &[0.0, 0.9, z, 0.0, 0.4, z + 0.2]);
+    }
+    assert_eq!(b.len(), 264);
+    b
+}
+
+fn golden_value() -> Replay {
+    Replay {
+        fps: 30,
+        parents: vec![-1, 0],
+        modes: vec![7, 7, 8],
+        active_plan: vec![-1, 0, 0],
+        qpos_count: 1,
+        qpos: vec![0.5, 0.25, -0.0],
+        positions: (0..3)
+            .flat_map(|f| {
+                let x = f as f32 * 0.1;
+                [[x, 0.9, 0.0], [x, 0.4, 0.2]]
+            })
+            .collect(),
+        plans: vec![Plan {
+            first_frame: 1,
+            mode: 2,
+            length: 24,
+            targets: (0..4)
+                .flat_map(|k| {
+                    let z = k as f32;
+                    [[0.0, 0.9, z], [0.0, 0.4, z + 0.2]]
+                })
+                .collect(),
+        }],
+    }
+}
+
+fn patched(offset: usize, patch: &[u8]) -> Vec<u8> {
+    let mut b = golden_bytes();
+    b[offset..offset + patch.len()].copy_from_slice(patch);
+    b
+}
+
+#[test]
+fn golden_decodes_and_round_trips() {
+    let r = decode(&golden_bytes()).unwrap();
+    assert_eq!(r, golden_value());
+    assert_eq!(r.qpos[2].to_bits(), (-0.0f32).to_bits());
+    assert_eq!(r.position(2, 1), Some([0.2, 0.4, 0.2]));
+    assert_eq!(r.position(3, 0), None);
+    assert_eq!(r.position(0, 2), None);
+    assert!(validate(&r).is_empty());
+    assert_eq!(encode(&r).unwrap(), golden_bytes());
+    assert_eq!(encode(&golden_value()).unwrap(), golden_bytes());
+    assert_eq!(payload_bytes(3, 2, 1, 1), Some(224));
+}
+
+#[test]
+fn every_proper_prefix_and_any_trailing_byte_is_rejected() {
+    let g = golden_bytes();
+    for n in 0..g.len() {
+        let e = decode(&g[..n]).expect_err("a prefix decoded");
+        let at = e.offset().unwrap();
+        assert!(at <= n, "prefix {n}: offset {at} past the end: {e}");
+        assert!(e.to_string().starts_with(&format!("at byte {at}: ")), "{e}");
+    }
+    let mut long = g.clone();
+    long.push(0);
+    assert_eq!(
+        decode(&long),
+        Err(Error::Size {
+            expected: Some(264),
+            len: 265
+        })
+    );
+    assert_eq!(
+        decode(&long).unwrap_err().to_string(),
+        "at byte 264: exactly 264 bytes for the header's dimensions, found 265 bytes"
+    );
+}
+
+#[test]
+fn each_rule_has_its_own_variant_and_offset() {
+    let nan = f32::from_bits(0x7fc0_0003);
+    let cases: Vec<(Vec<u8>, Error, usize)> = vec![
+        (
+            patched(0, b"MBRPLY2\0"),
+            Error::Magic {
+                found: *b"MBRPLY2\0",
+            },
+            0,
+        ),
+        (
+            patched(8, &2u32.to_le_bytes()),
+            Error::Version { found: 2 },
+            8,
+        ),
+        (
+            patched(12, &0u32.to_le_bytes()),
+            Error::Fps { found: 0 },
+            12,
+        ),
+        (
+            patched(12, &1001u32.to_le_bytes()),
+            Error::Fps { found: 1001 },
+            12,
+        ),
+        (
+            patched(16, &0u32.to_le_bytes()),
+            Error::Frames { found: 0 },
+            16,
+        ),
+        (
+            patched(16, &(MAX_FRAMES + 1).to_le_bytes()),
+            Error::Frames {
+                found: MAX_FRAMES + 1,
+            },
+            16,
+        ),
+        (
+            patched(20, &0u32.to_le_bytes()),
+            Error::Joints { found: 0 },
+            20,
+        ),
+        (
+            patched(20, &(MAX_JOINTS + 1).to_le_bytes()),
+            Error::Joints {
+                found: MAX_JOINTS + 1,
+            },
+            20,
+        ),
+        (
+            patched(24, &1025u32.to_le_bytes()),
+            Error::Qpos { found: 1025 },
+            24,
+        ),
+        (
+            patched(28, &4u32.to_le_bytes()),
+            Error::Plans {
+                found: 4,
+                frames: 3,
+            },
+            28,
+        ),
+        (
+            patched(32, &5u32.to_le_bytes()),
+            Error::TargetFrames { found: 5 },
+            32,
+        ),
+        (
+            patched(36, &1u32.to_le_bytes()),
+            Error::Flags { found: 1 },
+            36,
+        ),
+        (
+            patched(40, &0i32.to_le_bytes()),
+            Error::RootParent {
+                offset: 40,
+                found: 0,
+            },
+            40,
+        ),
+        (
+            patched(44, &1i32.to_le_bytes()),
+            Error::Parent {
+                offset: 44,
+                joint: 1,
+                found: 1,
+            },
+            44,
+        ),
+        (
+            patched(44, &(-1i32).to_le_bytes()),
+            Error::Parent {
+                offset: 44,
+                joint: 1,
+                found: -1,
+            },
+            44,
+        ),
+        (
+            patched(68, &1i32.to_le_bytes()),
+            Error::ActivePlan {
+                offset: 68,
+                frame: 2,
+                found: 1,
+                plans: 1,
+            },
+            68,
+        ),
+        (
+            patched(64, &(-2i32).to_le_bytes()),
+            Error::ActivePlan {
+                offset: 64,
+                frame: 1,
+                found: -2,
+                plans: 1,
+            },
+            64,
+        ),
+        (
+            patched(80, &nan.to_le_bytes()),
+            Error::NotFinite {
+                offset: 80,
+                field: FloatField::Qpos,
+                index: 2,
+                bits: nan.to_bits(),
+            },
+            80,
+        ),
+        (
+            patched(84 + 4 * 7, &f32::INFINITY.to_le_bytes()),
+            Error::NotFinite {
+                offset: 112,
+                field: FloatField::Positions,
+                index: 7,
+                bits: f32::INFINITY.to_bits(),
+            },
+            112,
+        ),
+        (
+            patched(156, &3u32.to_le_bytes()),
+            Error::FirstFrame {
+                offset: 156,
+                plan: 0,
+                found: 3,
+                frames: 3,
+            },
+            156,
+        ),
+        (
+            patched(164, &0u32.to_le_bytes()),
+            Error::PlanLength {
+                offset: 164,
+                plan: 0,
+            },
+            164,
+        ),
+        (
+            patched(260, &f32::NEG_INFINITY.to_le_bytes()),
+            Error::NotFinite {
+                offset: 260,
+                field: FloatField::Targets,
+                index: 23,
+                bits: f32::NEG_INFINITY.to_bits(),
+            },
+            260,
+        ),
+    ];
+    for (bytes, want, offset) in cases {
+        let got = decode(&bytes).expect_err("the patch breaks a rule");
+        assert_eq!(got, want, "{got}");
+        assert_eq!(got.offset(), Some(offset), "{got}");
+        assert!(
+            got.to_string().starts_with(&format!("at byte {offset}: ")),
+            "{got}"
+        );
+    }
+    // Plan index 0 and -1 and the last frame are fine.
+    let mut ok = golden_value();
+    ok.plans[0].first_frame = 2;
+    ok.plans[0].length = 1;
+    assert!(decode(&encode(&ok).unwrap()).is_ok());
+}
+
+#[test]
+fn hostile_counts_fail_fast_without_big_allocations() {
+    let header = |frames: u32, joints: u32, qpos: u32, plans: u32| {
+        let mut b = b"MBRPLY1\0".to_vec();
+        u32s(&mut b, &[1, 30, frames, joints, qpos, plans, 4, 0]);
+        b.extend([0u8; 60]);
+        b
+    };
+    let cases = [
+        header(MAX_FRAMES, MAX_JOINTS, 1024, MAX_FRAMES),
+        header(MAX_FRAMES, 1, 0, 0),
+        header(1, MAX_JOINTS, 1024, 1),
+        header(u32::MAX, u32::MAX, u32::MAX, u32::MAX),
+    ];
+    let (v, largest) = largest_alloc_in(|| vec![1u8; 100_000]);
+    assert!(largest >= 100_000 && v.len() == 100_000);
+    for bytes in cases {
+        let start = Instant::now();
+        let (result, largest) = largest_alloc_in(|| decode(&bytes));
+        let e = result.expect_err("hostile header accepted");
+        assert!(largest < 4096, "decode allocated {largest} bytes for {e}");
+        assert!(start.elapsed() < Duration::from_millis(100));
+        assert!(
+            matches!(e, Error::Size { .. } | Error::Frames { .. }),
+            "{e}"
+        );
+    }
+    // The size the largest dimensions give is computed without overflow.
+    let max = payload_bytes(
+        MAX_FRAMES.into(),
+        MAX_JOINTS.into(),
+        1024,
+        MAX_FRAMES.into(),
+    );
+    assert!(max.is_some_and(|m| m > MAX_FILE_BYTES as u64));
+    assert_eq!(payload_bytes(u64::MAX, 1, 0, 0), None);
+}
+
+#[test]
+fn file_over_the_limit_is_rejected_before_reading() {
+    let big = vec![0u8; MAX_FILE_BYTES + 1];
+    let e = decode(&big).unwrap_err();
+    assert_eq!(
+        e,
+        Error::FileTooLarge {
+            len: MAX_FILE_BYTES as u64 + 1
+        }
+    );
+    assert_eq!(e.offset(), Some(MAX_FILE_BYTES));
+}
+
+#[test]
+fn validate_collects_every_problem_with_its_path() {
+    let mut r = golden_value();
+    r.fps = 0;
+    r.parents[1] = 5;
+    r.active_plan[0] = 9;
+    r.qpos[0] = f32::NAN;
+    r.positions.pop();
+    r.plans[0].length = 0;
+    r.plans[0].targets[0][1] = f32::INFINITY;
+    let problems = validate(&r);
+    let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "fps",
+            "parents[1]",
+            "active_plan[0]",
+            "qpos",
+            "plans[0]",
+            "plans[0].targets",
+            "positions"
+        ],
+        "{problems:#?}"
+    );
+    let e = encode(&r).unwrap_err();
+    assert!(matches!(&e, Error::Invalid(p) if p.len() == 7), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("replay is not valid (7 problems): fps: fps must be 1")
+    );
+}
+
+/// The fuzz target's property (`fuzz/fuzz_targets/mbreplay_decode.rs`) over
+/// every byte of the golden file set to a few values: no panic, and what
+/// decodes is valid and encodes back to the same bytes.
+#[test]
+fn fuzz_property_on_deterministic_inputs() {
+    let g = golden_bytes();
+    let mut accepted = 0;
+    for i in 0..g.len() {
+        for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+            let mut b = g.clone();
+            b[i] = v;
+            if let Ok(r) = decode(&b) {
+                accepted += 1;
+                assert!(validate(&r).is_empty());
+                assert_eq!(encode(&r).unwrap(), b, "byte {i} = {v}");
+            }
+        }
+    }
+    assert!(accepted > 100, "only {accepted} mutants decoded");
+}
