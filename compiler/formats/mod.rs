@@ -9,6 +9,8 @@ pub mod cursor;
 pub mod gguf;
 pub mod glb;
 pub mod mbreplay;
+pub mod mbstyle;
+pub mod motionbricks;
 pub mod ospc;
 pub mod safetensors;
 

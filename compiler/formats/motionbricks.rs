@@ -1,0 +1,137 @@
+//! The identity every MotionBricks file carries (the GGUF bundle's
+//! components and `.mbstyle` styles): the architecture, skeleton and
+//! upstream revision, the G1 skeleton, and the ten metadata keys every
+//! MotionBricks GGUF starts with. Spec: docs/formats/motionbricks.md.
+
+use super::gguf::{Header, Value};
+
+/// The upstream revision the bundle's components name.
+pub const UPSTREAM_REVISION: &str = "a0732b642c0333077e127a2f56ab0014c196bca4";
+pub const SKELETON: &str = "g1skel34";
+pub const ARCHITECTURE: &str = "motionbricks";
+pub const BUNDLE_NAME: &str = "NVIDIA MotionBricks G1";
+pub const BUNDLE_FORMAT: &str = "motionbricks-gguf-bundle-v1";
+pub const SAFE_MANIFEST_FORMAT: &str = "motionbricks-safe-manifest-v1";
+pub const ALIGNMENT: u32 = 32;
+
+/// The G1 skeleton: (name, parent), index order.
+pub const G1_JOINTS: [(&str, i32); 34] = [
+    ("pelvis_skel", -1),
+    ("left_hip_pitch_skel", 0),
+    ("left_hip_roll_skel", 1),
+    ("left_hip_yaw_skel", 2),
+    ("left_knee_skel", 3),
+    ("left_ankle_pitch_skel", 4),
+    ("left_ankle_roll_skel", 5),
+    ("left_toe_base", 6),
+    ("right_hip_pitch_skel", 0),
+    ("right_hip_roll_skel", 8),
+    ("right_hip_yaw_skel", 9),
+    ("right_knee_skel", 10),
+    ("right_ankle_pitch_skel", 11),
+    ("right_ankle_roll_skel", 12),
+    ("right_toe_base", 13),
+    ("waist_yaw_skel", 0),
+    ("waist_roll_skel", 15),
+    ("waist_pitch_skel", 16),
+    ("left_shoulder_pitch_skel", 17),
+    ("left_shoulder_roll_skel", 18),
+    ("left_shoulder_yaw_skel", 19),
+    ("left_elbow_skel", 20),
+    ("left_wrist_roll_skel", 21),
+    ("left_wrist_pitch_skel", 22),
+    ("left_wrist_yaw_skel", 23),
+    ("left_hand_roll_skel", 24),
+    ("right_shoulder_pitch_skel", 17),
+    ("right_shoulder_roll_skel", 26),
+    ("right_shoulder_yaw_skel", 27),
+    ("right_elbow_skel", 28),
+    ("right_wrist_roll_skel", 29),
+    ("right_wrist_pitch_skel", 30),
+    ("right_wrist_yaw_skel", 31),
+    ("right_hand_roll_skel", 32),
+];
+
+/// One metadata entry.
+pub fn kv(key: &str, value: Value) -> (String, Value) {
+    (key.to_string(), value)
+}
+
+/// The ten keys every MotionBricks GGUF starts with, in order.
+pub fn common_metadata(
+    component: &str,
+    name: &str,
+    source_sha256: &str,
+    parameter_count: u64,
+) -> Vec<(String, Value)> {
+    vec![
+        kv("general.architecture", Value::String(ARCHITECTURE.into())),
+        kv("general.name", Value::String(name.into())),
+        kv("general.alignment", Value::U32(ALIGNMENT)),
+        kv("general.file_type", Value::U32(0)),
+        kv("motionbricks.format_version", Value::U32(1)),
+        kv("motionbricks.component", Value::String(component.into())),
+        kv("motionbricks.skeleton", Value::String(SKELETON.into())),
+        kv(
+            "motionbricks.upstream_revision",
+            Value::String(UPSTREAM_REVISION.into()),
+        ),
+        kv(
+            "motionbricks.source_sha256",
+            Value::String(source_sha256.into()),
+        ),
+        kv("motionbricks.parameter_count", Value::U64(parameter_count)),
+    ]
+}
+
+/// What the MotionBricks runtime refuses in the keys every MotionBricks
+/// GGUF carries (architecture, `component`, skeleton, revision, format
+/// version, parameter count against the tensors, a source hash of 64
+/// lowercase hex digits), in words; empty when they load.
+pub fn common_problems(component: &str, h: &Header) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| match h.get(key) {
+        None => problems.push(format!("metadata {key} is missing")),
+        Some(v) => {
+            if let Err(e) = check(v) {
+                problems.push(format!("metadata {key}: {e}"));
+            }
+        }
+    };
+    let string = |expected: &str| {
+        let expected = expected.to_string();
+        move |v: &Value| match v {
+            Value::String(s) if *s == expected => Ok(()),
+            Value::String(s) => Err(format!("is {s:?}, the runtime needs {expected:?}")),
+            v => Err(format!("must be STRING, is {}", v.type_text())),
+        }
+    };
+    want("general.architecture", &string(ARCHITECTURE));
+    want("motionbricks.component", &string(component));
+    want("motionbricks.skeleton", &string(SKELETON));
+    want("motionbricks.upstream_revision", &string(UPSTREAM_REVISION));
+    want("motionbricks.format_version", &|v| match v {
+        Value::U32(1) => Ok(()),
+        Value::U32(n) => Err(format!("is {n}, the runtime reads 1")),
+        v => Err(format!("must be UINT32, is {}", v.type_text())),
+    });
+    let count: u64 = h.tensors.iter().map(|t| t.elements()).sum();
+    want("motionbricks.parameter_count", &|v| match v {
+        Value::U64(n) if *n == count => Ok(()),
+        Value::U64(n) => Err(format!("is {n}, the tensors hold {count}")),
+        v => Err(format!("must be UINT64, is {}", v.type_text())),
+    });
+    want("motionbricks.source_sha256", &|v| match v {
+        Value::String(s) if is_sha256_hex(s) => Ok(()),
+        Value::String(s) => Err(format!("{s:?} is not 64 lowercase hex digits")),
+        v => Err(format!("must be STRING, is {}", v.type_text())),
+    });
+    problems
+}
+
+/// 64 lowercase hex digits (a SHA-256 as the runtime reads it).
+pub fn is_sha256_hex(s: &str) -> bool {
+    s.len() == 64
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
