@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::EXIT_FAILURE;
 use crate::formats::gguf::{self, Array, Value as Gv};
 use crate::formats::mbreplay::{self, Replay};
+use crate::formats::mbstyle::Style;
 use crate::formats::ospc::{self, PoseCache, Shape};
 use crate::formats::safetensors;
 use crate::pipeline::files::{BundleCheck, FileKind, GgufFile, GltfSummary, load};
@@ -22,6 +23,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
     let value = match &kind {
         FileKind::PoseCache(c) => pose_cache_json(c),
         FileKind::Replay(r) => replay_json(r),
+        FileKind::Style(s) => style_json(s),
         FileKind::Gltf(s) => scene_json(s),
         FileKind::Gguf(g) => gguf_json(g),
         FileKind::Safetensors(h) => safetensors_json(h),
@@ -33,6 +35,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         match &kind {
             FileKind::PoseCache(c) => print_pose_cache(file, c),
             FileKind::Replay(r) => print_replay(file, r),
+            FileKind::Style(s) => print_style(file, s),
             FileKind::Gltf(s) => print_scene(file, s),
             FileKind::Gguf(g) => print_gguf(file, g),
             FileKind::Safetensors(h) => print_safetensors(file, h),
@@ -93,6 +96,72 @@ fn bounds(points: &[[f32; 3]]) -> ([f32; 3], [f32; 3]) {
         return ([0.0; 3], [0.0; 3]);
     }
     (lo, hi)
+}
+
+/// Smallest and largest of `values` (0 and 0 when empty).
+fn range(values: &[f32]) -> [f32; 2] {
+    values
+        .iter()
+        .fold([f32::INFINITY, f32::NEG_INFINITY], |[lo, hi], &v| {
+            [lo.min(v), hi.max(v)]
+        })
+}
+
+fn style_ranges(s: &Style) -> Value {
+    json!({
+        "headings": range(&s.headings),
+        "joint_positions": range(s.joint_positions.as_flattened()),
+        "joint_rotations": range(s.joint_rotations.as_flattened()),
+        "root_positions": range(s.root_positions.as_flattened()),
+    })
+}
+
+fn style_json(s: &Style) -> Value {
+    json!({
+        "format": "motionbricks style",
+        "version": 1,
+        "name": s.name,
+        "speed": s.speed,
+        "index": s.index,
+        "frames": s.frames(),
+        "duration_s": s.frames() as f64 / 30.0,
+        "allowed_tokens": s.allowed_tokens,
+        "token_range": s.token_range().map(|(a, b)| [a, b]),
+        "source_sha256": s.source_sha256,
+        "ranges": style_ranges(s),
+    })
+}
+
+fn print_style(file: &Path, s: &Style) {
+    out!(
+        "{}: MotionBricks style v1 {:?} (index {})",
+        file.display(),
+        s.name,
+        s.index
+    );
+    out!(
+        "  {} frames ({:.2} s at 30 fps), speed {} m/s",
+        s.frames(),
+        s.frames() as f64 / 30.0,
+        s.speed
+    );
+    let plans = match s.token_range() {
+        Some((a, b)) => format!("{a}..{b} tokens"),
+        None => "not one range".into(),
+    };
+    out!("  allowed plans: {:?} ({plans})", s.allowed_tokens);
+    let r = |v: &[f32]| {
+        let [lo, hi] = range(v);
+        format!("{lo:.3}..{hi:.3}")
+    };
+    out!("  headings {} rad", r(&s.headings));
+    out!("  root positions {} m", r(s.root_positions.as_flattened()));
+    out!(
+        "  joint positions {} m (relative to the root)",
+        r(s.joint_positions.as_flattened())
+    );
+    out!("  joint rotations {}", r(s.joint_rotations.as_flattened()));
+    out!("  source sha256 {}", s.source_sha256);
 }
 
 fn replay_json(r: &Replay) -> Value {

@@ -49,6 +49,12 @@ fn verify(file: &Path) -> Result<String, String> {
             b.components.len(),
             b.manifest["inference_parameter_count"]
         )),
+        FileKind::Style(s) => Ok(format!(
+            "valid MotionBricks style v1 {:?} ({} frames, speed {} m/s) the runtime loads",
+            s.name,
+            s.frames(),
+            s.speed
+        )),
         FileKind::Replay(r) => Ok(format!(
             "valid MotionBricks replay v1 ({} frames at {} fps, {} joints, {} plans)",
             r.frames(),

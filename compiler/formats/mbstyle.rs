@@ -1,1 +1,580 @@
+//! MotionBricks style asset, version 1 (`.mbstyle`): a short exemplar
+//! motion on the 34-joint G1 skeleton that steers the MotionBricks planner.
+//! Spec: docs/formats/motionbricks.md (".mbstyle v1").
+//!
+//! A GGUF v3 file: the ten common MotionBricks keys (component `style`,
+//! `general.name` the style's name, `parameter_count` 412 F + 11), then
+//! `motionbricks.style_name`, `style_speed` (FLOAT32), `style_frames`
+//! (UINT32) and `style_index` (UINT32); five tensors in this order:
+//! `allowed_tokens` I32 [11], `global_headings` F32 [F],
+//! `global_joint_positions` F32 [F,34,3], `global_joint_rotations` F32
+//! [F,34,9] (row-major 3×3) and `global_root_positions` F32 [F,3].
+//!
+//! The codec is pure. [`decode`] applies every check the runtime makes, and
+//! refuses what would load but never plan (an all-zero mask); it accepts
+//! only the canonical form [`encode`] writes, so decode → encode gives the
+//! input back byte for byte. Each refusal is one [`Error`] variant.
 
+use std::fmt;
+
+use super::gguf::{self, TensorDesc, TensorType, Value};
+use super::motionbricks::{self, common_metadata, is_sha256_hex, kv};
+
+/// Joints of the G1 skeleton a style is on.
+pub const JOINTS: usize = 34;
+/// Entries of the allowed-duration mask: plans of 6 to 16 tokens.
+pub const MASK_LEN: usize = 11;
+/// Tokens of the shortest plan (mask entry 0).
+pub const MIN_TOKENS: u32 = 6;
+/// Tokens of the longest plan (mask entry 10).
+pub const MAX_TOKENS: u32 = 16;
+/// Fewest frames a style may have (the runtime's limit).
+pub const MIN_FRAMES: usize = 4;
+/// Most frames a style may have (the runtime's limit): 55 minutes at 30
+/// fps, 165 MB of values.
+pub const MAX_FRAMES: usize = 100_000;
+/// Values per frame: 34×3 positions, 34×9 rotations, 3 root, 1 heading.
+pub const VALUES_PER_FRAME: u64 = 412;
+/// The component name.
+pub const COMPONENT: &str = "style";
+/// The tensors, in file (sorted) order.
+pub const TENSORS: [&str; 5] = [
+    "allowed_tokens",
+    "global_headings",
+    "global_joint_positions",
+    "global_joint_rotations",
+    "global_root_positions",
+];
+/// Most bytes a style file can have: the header (under 4 KiB for a name
+/// of a few hundred bytes; 64 KiB allowed) and 100,000 frames of values.
+pub const MAX_FILE_BYTES: u64 = (64 << 10) + MAX_FRAMES as u64 * VALUES_PER_FRAME * 4 + 4096;
+/// Longest style name kiln writes (the runtime has no limit; names are
+/// file names in a style set).
+pub const MAX_NAME_BYTES: usize = 128;
+
+/// A style, its values frame-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Style {
+    pub name: String,
+    /// Intended speed in m/s; 0 is idle.
+    pub speed: f32,
+    /// Its index in its set.
+    pub index: u32,
+    /// 64 lowercase hex: SHA-256 of the source file.
+    pub source_sha256: String,
+    /// `allowed_tokens[i] == 1` allows a plan of `6 + i` tokens.
+    pub allowed_tokens: [i32; MASK_LEN],
+    pub headings: Vec<f32>,
+    /// F × 34, world positions minus the projected root.
+    pub joint_positions: Vec<[f32; 3]>,
+    /// F × 34 row-major rotation matrices.
+    pub joint_rotations: Vec<[f32; 9]>,
+    /// F, the pelvis projected on the ground (y = 0).
+    pub root_positions: Vec<[f32; 3]>,
+}
+
+impl Style {
+    pub fn frames(&self) -> usize {
+        self.headings.len()
+    }
+
+    /// `motionbricks.parameter_count`: 412 F + 11.
+    pub fn parameter_count(&self) -> u64 {
+        VALUES_PER_FRAME * self.frames() as u64 + MASK_LEN as u64
+    }
+
+    /// The mask as a token range, when it is one: `[min, max]`.
+    pub fn token_range(&self) -> Option<(u32, u32)> {
+        let on: Vec<u32> = (0..MASK_LEN as u32)
+            .filter(|&i| self.allowed_tokens[i as usize] == 1)
+            .collect();
+        let (&a, &b) = (on.first()?, on.last()?);
+        (b - a + 1 == on.len() as u32).then_some((MIN_TOKENS + a, MIN_TOKENS + b))
+    }
+}
+
+/// The mask allowing plans of `min..=max` tokens (within 6..=16).
+pub fn mask(min: u32, max: u32) -> [i32; MASK_LEN] {
+    let mut m = [0; MASK_LEN];
+    for t in min.max(MIN_TOKENS)..=max.min(MAX_TOKENS) {
+        m[(t - MIN_TOKENS) as usize] = 1;
+    }
+    m
+}
+
+/// Why a style was refused. `Gguf` carries the container's byte offset;
+/// the rest are the style's own rules, named by key or tensor.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Error {
+    /// The file is longer than [`MAX_FILE_BYTES`].
+    FileTooLarge { len: u64 },
+    /// Not a valid GGUF v3 file.
+    Gguf(gguf::Error),
+    /// A check of the ten common keys the runtime makes.
+    Common(String),
+    /// The metadata is not the 14 keys of the spec in their order and
+    /// types (`index` is the first that differs).
+    Metadata { index: usize, found: String },
+    /// `general.name` is not the style's name.
+    NameMismatch { general: String, style: String },
+    /// An empty style name.
+    EmptyName,
+    /// Frames outside 4..=100,000.
+    Frames { frames: usize },
+    /// `style_frames` or `parameter_count` disagrees with the tensors.
+    Count {
+        key: &'static str,
+        found: u64,
+        tensors: u64,
+    },
+    /// A negative or non-finite speed.
+    Speed { bits: u32 },
+    /// Not exactly the five tensors, in order, with their types and shapes.
+    Tensor { index: usize, found: String },
+    /// A mask value other than 0 or 1.
+    MaskValue { index: usize, value: i32 },
+    /// A mask of zeros: the runtime loads it, but can never plan with it.
+    MaskEmpty,
+    /// A NaN or infinity.
+    NotFinite {
+        tensor: &'static str,
+        index: usize,
+        bits: u32,
+    },
+    /// A source hash that is not 64 lowercase hex digits.
+    SourceHash { found: String },
+    /// Bytes that decode but are not the form [`encode`] writes (non-zero
+    /// padding), at `offset`.
+    NotCanonical { offset: usize },
+    /// [`encode`] was given a style that [`validate`] rejects.
+    Invalid(Vec<String>),
+}
+
+impl std::error::Error for Error {}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::FileTooLarge { len } => write!(
+                f,
+                "a style of at most {MAX_FILE_BYTES} bytes, found {len} bytes"
+            ),
+            Error::Gguf(e) => write!(f, "invalid GGUF: {e}"),
+            Error::Common(p) => write!(f, "{p}"),
+            Error::Metadata { index, found } => write!(
+                f,
+                "metadata key {index} must be {}, found {found}",
+                expected_key(*index)
+            ),
+            Error::NameMismatch { general, style } => write!(
+                f,
+                "general.name {general:?} must be the style name {style:?}"
+            ),
+            Error::EmptyName => write!(f, "motionbricks.style_name must not be empty"),
+            Error::Frames { frames } => write!(
+                f,
+                "a style has {MIN_FRAMES} to {MAX_FRAMES} frames, found {frames}"
+            ),
+            Error::Count {
+                key,
+                found,
+                tensors,
+            } => write!(f, "{key} is {found}, the tensors give {tensors}"),
+            Error::Speed { bits } => write!(
+                f,
+                "motionbricks.style_speed must be 0 or a positive finite number, found {:?}",
+                f32::from_bits(*bits)
+            ),
+            Error::Tensor { index, found } => write!(
+                f,
+                "tensor {index} must be {}, found {found}",
+                expected_tensor(*index)
+            ),
+            Error::MaskValue { index, value } => {
+                write!(f, "allowed_tokens[{index}] must be 0 or 1, found {value}")
+            }
+            Error::MaskEmpty => write!(
+                f,
+                "allowed_tokens allows no plan length (all zeros): the runtime loads it but can never plan with this style"
+            ),
+            Error::NotFinite {
+                tensor,
+                index,
+                bits,
+            } => write!(
+                f,
+                "{tensor}[{index}] must be finite, found {:?} (bits {bits:#010x})",
+                f32::from_bits(*bits)
+            ),
+            Error::SourceHash { found } => write!(
+                f,
+                "motionbricks.source_sha256 must be 64 lowercase hex digits, found {found:?}"
+            ),
+            Error::NotCanonical { offset } => write!(
+                f,
+                "at byte {offset}: not the canonical form (the padding must be zero bytes)"
+            ),
+            Error::Invalid(problems) => write!(f, "style is not valid: {}", problems.join("; ")),
+        }
+    }
+}
+
+/// The 14 keys in order with their types.
+const STYLE_KEYS: [(&str, &str); 4] = [
+    ("motionbricks.style_name", "STRING"),
+    ("motionbricks.style_speed", "FLOAT32"),
+    ("motionbricks.style_frames", "UINT32"),
+    ("motionbricks.style_index", "UINT32"),
+];
+
+fn expected_key(index: usize) -> String {
+    let common = common_metadata(COMPONENT, "", "", 0);
+    match common.get(index) {
+        Some((k, v)) => format!("{k} {}", gguf::type_name(v.type_code())),
+        None => STYLE_KEYS
+            .get(index - common.len())
+            .map_or("absent (the spec has 14 keys)".into(), |(k, t)| {
+                format!("{k} {t}")
+            }),
+    }
+}
+
+fn expected_tensor(index: usize) -> String {
+    match TENSORS.get(index) {
+        Some(&name) => {
+            let (ty, dims) = tensor_layout(name, 0);
+            format!("{name} {} with GGML shape {}", ty.name(), dims_text(&dims))
+        }
+        None => "absent (a style has 5 tensors)".into(),
+    }
+}
+
+fn dims_text(dims: &[u64]) -> String {
+    let d: Vec<String> = dims
+        .iter()
+        .map(|&d| if d == 0 { "F".into() } else { d.to_string() })
+        .collect();
+    format!("[{}]", d.join(", "))
+}
+
+/// A tensor's type and GGML dimensions (fastest first) for `frames`.
+fn tensor_layout(name: &str, frames: u64) -> (TensorType, Vec<u64>) {
+    let j = JOINTS as u64;
+    match name {
+        "allowed_tokens" => (TensorType::I32, vec![MASK_LEN as u64]),
+        "global_headings" => (TensorType::F32, vec![frames]),
+        "global_joint_positions" => (TensorType::F32, vec![3, j, frames]),
+        "global_joint_rotations" => (TensorType::F32, vec![9, j, frames]),
+        _ => (TensorType::F32, vec![3, frames]),
+    }
+}
+
+/// The metadata of `s`, in the spec's order.
+fn metadata(s: &Style) -> Vec<(String, Value)> {
+    let mut m = common_metadata(COMPONENT, &s.name, &s.source_sha256, s.parameter_count());
+    m.push(kv("motionbricks.style_name", Value::String(s.name.clone())));
+    m.push(kv("motionbricks.style_speed", Value::F32(s.speed)));
+    // Validation bounds frames by MAX_FRAMES.
+    m.push(kv(
+        "motionbricks.style_frames",
+        Value::U32(s.frames() as u32),
+    ));
+    m.push(kv("motionbricks.style_index", Value::U32(s.index)));
+    m
+}
+
+fn first_not_finite(tensor: &'static str, values: &[f32]) -> Result<(), Error> {
+    match values.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(Error::NotFinite {
+            tensor,
+            index,
+            bits: values[index].to_bits(),
+        }),
+    }
+}
+
+/// The style's own rules (what [`encode`] refuses and [`decode`] checks
+/// after reading the values), the first broken.
+fn check(s: &Style) -> Result<(), Error> {
+    if s.name.is_empty() {
+        return Err(Error::EmptyName);
+    }
+    if !is_sha256_hex(&s.source_sha256) {
+        return Err(Error::SourceHash {
+            found: s.source_sha256.clone(),
+        });
+    }
+    let f = s.frames();
+    if !(MIN_FRAMES..=MAX_FRAMES).contains(&f) {
+        return Err(Error::Frames { frames: f });
+    }
+    if !(s.speed.is_finite() && s.speed >= 0.0) {
+        return Err(Error::Speed {
+            bits: s.speed.to_bits(),
+        });
+    }
+    if let Some(index) = s.allowed_tokens.iter().position(|&v| v != 0 && v != 1) {
+        return Err(Error::MaskValue {
+            index,
+            value: s.allowed_tokens[index],
+        });
+    }
+    if s.allowed_tokens.iter().all(|&v| v == 0) {
+        return Err(Error::MaskEmpty);
+    }
+    first_not_finite("global_headings", &s.headings)?;
+    first_not_finite("global_joint_positions", s.joint_positions.as_flattened())?;
+    first_not_finite("global_joint_rotations", s.joint_rotations.as_flattened())?;
+    first_not_finite("global_root_positions", s.root_positions.as_flattened())?;
+    Ok(())
+}
+
+/// Every problem that would stop [`encode`], in words (empty: valid).
+pub fn validate(s: &Style) -> Vec<String> {
+    let mut problems = Vec::new();
+    let f = s.frames();
+    let lengths = [
+        (
+            "global_joint_positions",
+            s.joint_positions.len(),
+            f * JOINTS,
+        ),
+        (
+            "global_joint_rotations",
+            s.joint_rotations.len(),
+            f * JOINTS,
+        ),
+        ("global_root_positions", s.root_positions.len(), f),
+    ];
+    for (name, len, want) in lengths {
+        if len != want {
+            problems.push(format!("{name} has {len} entries; {f} frames need {want}"));
+        }
+    }
+    if s.name.len() > MAX_NAME_BYTES {
+        problems.push(format!(
+            "the name is {} bytes; kiln writes at most {MAX_NAME_BYTES}",
+            s.name.len()
+        ));
+    }
+    if let Err(e) = check(s) {
+        problems.push(e.to_string());
+    }
+    problems
+}
+
+/// Writes a style, or every problem [`validate`] finds.
+pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
+    let problems = validate(s);
+    if !problems.is_empty() {
+        return Err(Error::Invalid(problems));
+    }
+    let frames = s.frames() as u64;
+    let tensors: Vec<TensorDesc> = TENSORS
+        .iter()
+        .map(|&name| {
+            let (ty, dims) = tensor_layout(name, frames);
+            TensorDesc {
+                name: name.into(),
+                dims,
+                ty,
+            }
+        })
+        .collect();
+    let (mut out, header) = gguf::encode_header(&metadata(s), &tensors).map_err(Error::Gguf)?;
+    let start = out.len();
+    let put = |values: &mut dyn Iterator<Item = [u8; 4]>, out: &mut Vec<u8>| {
+        for v in values {
+            out.extend_from_slice(&v);
+        }
+        let padded = gguf::pad((out.len() - start) as u64, header.alignment).unwrap_or(0);
+        out.resize(start + padded as usize, 0);
+    };
+    put(
+        &mut s.allowed_tokens.iter().map(|v| v.to_le_bytes()),
+        &mut out,
+    );
+    put(&mut s.headings.iter().map(|v| v.to_le_bytes()), &mut out);
+    put(
+        &mut s
+            .joint_positions
+            .as_flattened()
+            .iter()
+            .map(|v| v.to_le_bytes()),
+        &mut out,
+    );
+    put(
+        &mut s
+            .joint_rotations
+            .as_flattened()
+            .iter()
+            .map(|v| v.to_le_bytes()),
+        &mut out,
+    );
+    put(
+        &mut s
+            .root_positions
+            .as_flattened()
+            .iter()
+            .map(|v| v.to_le_bytes()),
+        &mut out,
+    );
+    debug_assert_eq!(out.len() as u64, header.file_bytes());
+    Ok(out)
+}
+
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Reads a style, applying every check the runtime makes and the all-zero
+/// mask refusal; accepts only the canonical bytes [`encode`] writes.
+pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::FileTooLarge {
+            len: bytes.len() as u64,
+        });
+    }
+    let h = gguf::decode_header(bytes, bytes.len() as u64).map_err(Error::Gguf)?;
+    // The tensors first: they give the frame count and the parameter count
+    // the metadata is checked against.
+    let frames = match h.tensors.get(1) {
+        Some(t) if t.name == TENSORS[1] && t.dims.len() == 1 => t.dims[0],
+        _ => 0,
+    };
+    for index in 0..h.tensors.len().max(TENSORS.len()) {
+        let ok = match (h.tensors.get(index), TENSORS.get(index)) {
+            (Some(t), Some(&name)) => {
+                let (ty, dims) = tensor_layout(name, frames);
+                t.name == name && t.ty == ty && t.dims == dims
+            }
+            _ => false,
+        };
+        if !ok {
+            let found = h.tensors.get(index).map_or("none".into(), |t| {
+                format!("{} {} with GGML shape {:?}", t.name, t.ty.name(), t.dims)
+            });
+            return Err(Error::Tensor { index, found });
+        }
+    }
+    let frames = usize::try_from(frames).unwrap_or(usize::MAX);
+    if !(MIN_FRAMES..=MAX_FRAMES).contains(&frames) {
+        return Err(Error::Frames { frames });
+    }
+    if let Some(p) = motionbricks::common_problems(COMPONENT, &h)
+        .into_iter()
+        .next()
+    {
+        return Err(Error::Common(p));
+    }
+    let string = |i: usize| match h.metadata.get(i) {
+        Some((_, Value::String(s))) => s.clone(),
+        _ => String::new(),
+    };
+    let name = string(10);
+    let speed = match h.metadata.get(11) {
+        Some((_, Value::F32(v))) => *v,
+        _ => f32::NAN,
+    };
+    let index = match h.metadata.get(13) {
+        Some((_, Value::U32(v))) => *v,
+        _ => 0,
+    };
+    let data = &bytes[h.data_start as usize..];
+    let tensor = |i: usize| {
+        let t = &h.tensors[i];
+        let start = t.offset as usize;
+        &data[start..start + t.bytes().unwrap_or(0) as usize]
+    };
+    let mut allowed_tokens = [0i32; MASK_LEN];
+    for (slot, c) in allowed_tokens.iter_mut().zip(tensor(0).chunks_exact(4)) {
+        *slot = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    let style = Style {
+        name: name.clone(),
+        speed,
+        index,
+        source_sha256: string(8),
+        allowed_tokens,
+        headings: f32s(tensor(1)),
+        joint_positions: f32s(tensor(2))
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+        joint_rotations: f32s(tensor(3))
+            .chunks_exact(9)
+            .map(|c| c.try_into().expect("9 values"))
+            .collect(),
+        root_positions: f32s(tensor(4))
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+    };
+    // The metadata: exactly the spec's keys, in order, with their types and
+    // values.
+    let want = metadata(&style);
+    for i in 0..want.len().max(h.metadata.len()) {
+        let same_key_and_type = match (want.get(i), h.metadata.get(i)) {
+            (Some((wk, wv)), Some((k, v))) => wk == k && wv.type_code() == v.type_code(),
+            _ => false,
+        };
+        if !same_key_and_type {
+            let found = h.metadata.get(i).map_or("none".into(), |(k, v)| {
+                format!("{k} {}", gguf::type_name(v.type_code()))
+            });
+            return Err(Error::Metadata { index: i, found });
+        }
+    }
+    if string(1) != name {
+        return Err(Error::NameMismatch {
+            general: string(1),
+            style: name,
+        });
+    }
+    check(&style)?;
+    for (i, key) in [
+        (12usize, "motionbricks.style_frames"),
+        (9, "motionbricks.parameter_count"),
+    ] {
+        let found = match &h.metadata[i].1 {
+            Value::U32(v) => u64::from(*v),
+            Value::U64(v) => *v,
+            _ => 0,
+        };
+        let tensors = if i == 12 {
+            frames as u64
+        } else {
+            style.parameter_count()
+        };
+        if found != tensors {
+            return Err(Error::Count {
+                key,
+                found,
+                tensors,
+            });
+        }
+    }
+    for (i, (k, v)) in want.iter().enumerate() {
+        // Floats compare by bits (the speed); the rest by value.
+        let same = match (v, &h.metadata[i].1) {
+            (Value::F32(a), Value::F32(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        };
+        if !same {
+            return Err(Error::Common(format!(
+                "metadata {k} is {:?}, the spec's value is {v:?}",
+                h.metadata[i].1
+            )));
+        }
+    }
+    // Canonical: the bytes encode writes (zero padding included).
+    let again = encode(&style)?;
+    if let Some(offset) = again.iter().zip(bytes).position(|(a, b)| a != b) {
+        return Err(Error::NotCanonical { offset });
+    }
+    Ok(style)
+}

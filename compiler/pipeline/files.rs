@@ -8,6 +8,7 @@ use super::input;
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::formats::gguf;
 use crate::formats::mbreplay::{self, Replay};
+use crate::formats::mbstyle::{self, Style};
 use crate::formats::ospc::{self, PoseCache};
 use crate::formats::safetensors;
 use crate::import::gltf;
@@ -17,6 +18,8 @@ use crate::model::Scene;
 pub enum FileKind {
     PoseCache(PoseCache),
     Replay(Replay),
+    /// A `.mbstyle` that passed every check the runtime makes.
+    Style(Style),
     Gltf(GltfSummary),
     Gguf(GgufFile),
     Safetensors(safetensors::Header),
@@ -241,7 +244,15 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     }
     let magic = &head[..head.len().min(4)];
     if magic == gguf::MAGIC {
-        return load_gguf(file).map(FileKind::Gguf);
+        let g = load_gguf(file)?;
+        let component = g.header.get("motionbricks.component");
+        if component == Some(&gguf::Value::String(mbstyle::COMPONENT.into())) {
+            let bytes = read(file, mbstyle::MAX_FILE_BYTES)?;
+            return mbstyle::decode(&bytes)
+                .map(FileKind::Style)
+                .map_err(|e| format!("a MotionBricks style the runtime refuses: {e}"));
+        }
+        return Ok(FileKind::Gguf(g));
     }
     if file.extension().is_some_and(|e| e == "safetensors") {
         return load_safetensors(file).map(FileKind::Safetensors);

@@ -3,6 +3,7 @@
 
     python3 gguf_check.py bundle OUT_DIR SOURCES_DIR    # a motionbricks-g1 bundle
     python3 gguf_check.py generic FILE.gguf SOURCE.safetensors POLICY
+    python3 gguf_check.py style FILE.mbstyle EXPECTED.json  # a style, against the test's values
     python3 gguf_check.py read FILE.gguf                  # print metadata and tensors as JSON
 
 Prints "ok ..." and exits 0, or raises. The MotionBricks rules (selection,
@@ -240,6 +241,54 @@ def check_generic(path, src, policy):
     print(f"ok generic {path}: {len(r.tensors)} tensors equal the source")
 
 
+def check_style(path, expected_json):
+    """A .mbstyle against docs/formats/motionbricks.md (".mbstyle v1"), the
+    rules written here again: 14 keys in order and type, 5 tensors in
+    order, type and shape, the values the test computed."""
+    e = json.load(open(expected_json))
+    r = GGUFReader(path)
+    check_layout(path, r)
+    f = e["frames"]
+    want_keys = [
+        ("general.architecture", "STRING", "motionbricks"),
+        ("general.name", "STRING", e["name"]),
+        ("general.alignment", "UINT32", 32),
+        ("general.file_type", "UINT32", 0),
+        ("motionbricks.format_version", "UINT32", 1),
+        ("motionbricks.component", "STRING", "style"),
+        ("motionbricks.skeleton", "STRING", "g1skel34"),
+        ("motionbricks.upstream_revision", "STRING", "a0732b642c0333077e127a2f56ab0014c196bca4"),
+        ("motionbricks.source_sha256", "STRING", e["source_sha256"]),
+        ("motionbricks.parameter_count", "UINT64", 412 * f + 11),
+        ("motionbricks.style_name", "STRING", e["name"]),
+        ("motionbricks.style_speed", "FLOAT32", None),
+        ("motionbricks.style_frames", "UINT32", f),
+        ("motionbricks.style_index", "UINT32", e["index"]),
+    ]
+    got = metadata(r)
+    assert [(k, t[0]) for k, t, _ in got] == [(k, t) for k, t, _ in want_keys], got
+    for (k, _, v), (_, _, want) in zip(got, want_keys):
+        if want is not None:
+            assert v == want, (k, v, want)
+    speed = [v for k, _, v in got if k == "motionbricks.style_speed"][0]
+    assert np.float32(speed) == np.float32(e["speed"]), (speed, e["speed"])
+    want_tensors = [
+        ("allowed_tokens", "I32", [11]),
+        ("global_headings", "F32", [f]),
+        ("global_joint_positions", "F32", [f, 34, 3]),
+        ("global_joint_rotations", "F32", [f, 34, 9]),
+        ("global_root_positions", "F32", [f, 3]),
+    ]
+    assert [(t.name, t.tensor_type.name) for t in r.tensors] == [(n, ty) for n, ty, _ in want_tensors]
+    for t, (name, _, shape) in zip(r.tensors, want_tensors):
+        # GGML order in the file; GGUFReader's numpy view is PyTorch order.
+        assert [int(d) for d in t.shape] == list(reversed(shape)), (name, t.shape)
+        a = np.asarray(t.data).reshape(shape)
+        b = np.asarray(e["values"][name], dtype=a.dtype).reshape(shape)
+        assert np.array_equal(a, b), name
+    print("ok style", e["name"], f, "frames")
+
+
 def read(path):
     r = GGUFReader(path)
     out = {
@@ -255,5 +304,7 @@ if __name__ == "__main__":
         check_bundle(sys.argv[2], sys.argv[3])
     elif mode == "generic":
         check_generic(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif mode == "style":
+        check_style(sys.argv[2], sys.argv[3])
     else:
         read(sys.argv[2])

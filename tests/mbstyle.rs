@@ -1,0 +1,384 @@
+//! Tests of the `.mbstyle` codec (`kiln::formats::mbstyle`): the layout
+//! checked by gguf-py's GGUFReader against the spec's rules written again in
+//! Python (tests/oracles/gguf_check.py `style`), the runtime's refusals one
+//! by one, the canonical round trip, truncation and hostile input.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use kiln::formats::gguf::{self, Value};
+use kiln::formats::mbstyle::{self, Error, Style, decode, encode, mask, validate};
+
+mod alloc_support;
+use alloc_support::largest_alloc_in;
+
+#[global_allocator]
+static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
+
+const SHA: &str = "7ea40c20130c8a9799d83c0438750b51a5be9b1e09357c4928887961fc992d33";
+
+/// A style of `frames` frames whose every value is distinct.
+fn style(frames: usize) -> Style {
+    let v = |i: usize| (i as f32 * 0.37).sin();
+    Style {
+        name: "walk_zombie".into(),
+        speed: 0.6,
+        index: 10,
+        source_sha256: SHA.into(),
+        allowed_tokens: mask(6, 11),
+        headings: (0..frames).map(|f| v(f) * 3.0).collect(),
+        joint_positions: (0..frames * 34)
+            .map(|i| [v(3 * i), v(3 * i + 1), v(3 * i + 2)])
+            .collect(),
+        joint_rotations: (0..frames * 34)
+            .map(|i| std::array::from_fn(|k| v(9 * i + k + 7)))
+            .collect(),
+        root_positions: (0..frames).map(|f| [v(f), 0.0, v(f + 1)]).collect(),
+    }
+}
+
+#[test]
+fn gguf_py_reads_the_layout_the_spec_gives() {
+    let s = style(6);
+    let bytes = encode(&s).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("walk_zombie.mbstyle");
+    std::fs::write(&file, &bytes).unwrap();
+    let expected = serde_json::json!({
+        "name": s.name, "speed": s.speed, "frames": 6, "index": s.index,
+        "source_sha256": SHA,
+        "values": {
+            "allowed_tokens": s.allowed_tokens,
+            "global_headings": s.headings,
+            "global_joint_positions": s.joint_positions.as_flattened(),
+            "global_joint_rotations": s.joint_rotations.as_flattened(),
+            "global_root_positions": s.root_positions.as_flattened(),
+        }
+    });
+    let json = dir.path().join("expected.json");
+    std::fs::write(&json, expected.to_string()).unwrap();
+    let out = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gguf_check.py"))
+        .args(["style", file.to_str().unwrap(), json.to_str().unwrap()])
+        .output()
+        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(s.parameter_count(), 412 * 6 + 11);
+    assert_eq!(s.token_range(), Some((6, 11)));
+}
+
+#[test]
+fn decode_gives_back_the_style_and_encode_the_bytes() {
+    for frames in [4, 5, 100] {
+        let s = style(frames);
+        let bytes = encode(&s).unwrap();
+        let back = decode(&bytes).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(encode(&back).unwrap(), bytes);
+    }
+}
+
+/// Header of `bytes` with metadata entry `key` replaced by `value`, and
+/// the data copied (the new header may differ in length).
+fn with_metadata(bytes: &[u8], key: &str, value: Option<Value>) -> Vec<u8> {
+    let h = gguf::decode_header(bytes, bytes.len() as u64).unwrap();
+    let mut metadata: Vec<(String, Value)> = h.metadata.clone();
+    let i = metadata.iter().position(|(k, _)| k == key).unwrap();
+    match value {
+        Some(v) => metadata[i].1 = v,
+        None => {
+            metadata.remove(i);
+        }
+    }
+    let (mut out, _) = gguf::encode_header(&metadata, &h.descs()).unwrap();
+    out.extend_from_slice(&bytes[h.data_start as usize..]);
+    out
+}
+
+#[test]
+fn each_runtime_refusal_is_its_own_error() {
+    let good = encode(&style(5)).unwrap();
+    let s = |v: &str| Some(Value::String(v.into()));
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            with_metadata(&good, "general.architecture", s("llama")),
+            "general.architecture: is \"llama\"",
+        ),
+        (
+            with_metadata(&good, "motionbricks.component", s("pose")),
+            "motionbricks.component: is \"pose\"",
+        ),
+        (
+            with_metadata(&good, "motionbricks.skeleton", s("smpl")),
+            "motionbricks.skeleton",
+        ),
+        (
+            with_metadata(&good, "motionbricks.upstream_revision", s("0")),
+            "upstream_revision",
+        ),
+        (
+            with_metadata(&good, "motionbricks.source_sha256", s("ABC")),
+            "not 64 lowercase hex",
+        ),
+        (
+            with_metadata(&good, "motionbricks.style_name", None),
+            "metadata key 10 must be motionbricks.style_name STRING",
+        ),
+        (
+            with_metadata(&good, "motionbricks.style_speed", Some(Value::F64(0.6))),
+            "metadata key 11 must be motionbricks.style_speed FLOAT32, found motionbricks.style_speed FLOAT64",
+        ),
+        (
+            with_metadata(&good, "motionbricks.style_frames", Some(Value::U64(5))),
+            "motionbricks.style_frames UINT32",
+        ),
+        (
+            with_metadata(&good, "motionbricks.style_frames", Some(Value::U32(6))),
+            "motionbricks.style_frames is 6, the tensors give 5",
+        ),
+        (
+            with_metadata(&good, "motionbricks.parameter_count", Some(Value::U64(7))),
+            "parameter_count: is 7, the tensors hold 2071",
+        ),
+        (
+            with_metadata(&good, "motionbricks.style_speed", Some(Value::F32(-0.5))),
+            "style_speed must be 0 or a positive finite number, found -0.5",
+        ),
+        (
+            with_metadata(
+                &good,
+                "motionbricks.style_speed",
+                Some(Value::F32(f32::INFINITY)),
+            ),
+            "found inf",
+        ),
+        (
+            with_metadata(&good, "general.name", s("other")),
+            "general.name \"other\" must be the style name",
+        ),
+    ];
+    for (bytes, part) in cases {
+        let e = decode(&bytes).expect_err(part);
+        assert!(e.to_string().contains(part), "{e} lacks {part:?}");
+    }
+
+    // Value rules, written through encode's own checks and then patched.
+    let mut empty = style(5);
+    empty.name = String::new();
+    assert!(
+        validate(&empty)
+            .iter()
+            .any(|p| p.contains("must not be empty"))
+    );
+    let mut zero = style(5);
+    zero.allowed_tokens = [0; 11];
+    assert_eq!(
+        encode(&zero).unwrap_err(),
+        Error::Invalid(vec![Error::MaskEmpty.to_string()])
+    );
+    let mut two = style(5);
+    two.allowed_tokens[3] = 2;
+    assert!(
+        matches!(encode(&two), Err(Error::Invalid(p)) if p[0].contains("allowed_tokens[3] must be 0 or 1, found 2"))
+    );
+    let mut nan = style(5);
+    nan.joint_rotations[7][4] = f32::NAN;
+    assert!(
+        matches!(encode(&nan), Err(Error::Invalid(p)) if p[0].contains("global_joint_rotations[67] must be finite"))
+    );
+    for frames in [3, 100_001] {
+        let e = encode(&style(frames)).unwrap_err();
+        assert!(e.to_string().contains("4 to 100000 frames"), "{e}");
+    }
+
+    // The same value rules on decode: patch the data of a good file.
+    let h = gguf::decode_header(&good, good.len() as u64).unwrap();
+    let at =
+        |tensor: usize, i: usize| h.data_start as usize + h.tensors[tensor].offset as usize + 4 * i;
+    let patch = |off: usize, v: [u8; 4]| {
+        let mut b = good.clone();
+        b[off..off + 4].copy_from_slice(&v);
+        b
+    };
+    assert_eq!(
+        decode(&patch(at(0, 2), 7i32.to_le_bytes())),
+        Err(Error::MaskValue { index: 2, value: 7 })
+    );
+    let mut zeros = good.clone();
+    zeros[at(0, 0)..at(0, 11)].fill(0);
+    assert_eq!(decode(&zeros), Err(Error::MaskEmpty));
+    let inf = f32::INFINITY.to_bits();
+    assert_eq!(
+        decode(&patch(at(4, 5), inf.to_le_bytes())),
+        Err(Error::NotFinite {
+            tensor: "global_root_positions",
+            index: 5,
+            bits: inf
+        })
+    );
+    assert_eq!(
+        decode(&patch(at(1, 0), f32::NAN.to_le_bytes())),
+        Err(Error::NotFinite {
+            tensor: "global_headings",
+            index: 0,
+            bits: f32::NAN.to_bits()
+        })
+    );
+    // Non-zero padding after the mask (11 values, padded to 48 bytes).
+    assert_eq!(
+        decode(&patch(at(0, 11), [1, 0, 0, 0])),
+        Err(Error::NotCanonical { offset: at(0, 11) })
+    );
+}
+
+#[test]
+fn tensors_other_than_the_five_are_refused() {
+    let good = encode(&style(5)).unwrap();
+    let h = gguf::decode_header(&good, good.len() as u64).unwrap();
+    let data = &good[h.data_start as usize..];
+    let rebuild = |descs: Vec<gguf::TensorDesc>, data: &[u8]| {
+        let (mut out, _) = gguf::encode_header(&h.metadata, &descs).unwrap();
+        out.extend_from_slice(data);
+        out
+    };
+    // Renamed.
+    let mut d = h.descs();
+    d[2].name = "global_joint_position".into();
+    let e = decode(&rebuild(d, data)).unwrap_err();
+    assert!(e.to_string().starts_with("tensor 2 must be global_joint_positions F32 with GGML shape [3, 34, F], found global_joint_position"), "{e}");
+    // Wrong type.
+    let mut d = h.descs();
+    d[0].ty = gguf::TensorType::F32;
+    assert!(matches!(
+        decode(&rebuild(d, data)),
+        Err(Error::Tensor { index: 0, .. })
+    ));
+    // Wrong shape (fewer joints).
+    let mut d = h.descs();
+    d[3].dims = vec![9, 33, 5];
+    let short = &data[..data.len() - 9 * 4 * 5 - 32];
+    assert!(matches!(
+        decode(&rebuild(d, short)),
+        Err(Error::Tensor { index: 3, .. } | Error::Gguf(_))
+    ));
+    // One tensor missing.
+    let mut d = h.descs();
+    d.pop();
+    let cut = h.tensors[4].offset as usize;
+    assert!(matches!(
+        decode(&rebuild(d, &data[..cut])),
+        Err(Error::Tensor { index: 4, .. })
+    ));
+}
+
+#[test]
+fn truncations_and_trailing_bytes_are_refused() {
+    let good = encode(&style(4)).unwrap();
+    let step = (good.len() / 997).max(1);
+    for n in (0..good.len()).step_by(step).chain([good.len() - 1]) {
+        assert!(decode(&good[..n]).is_err(), "a prefix of {n} bytes decoded");
+    }
+    let mut long = good.clone();
+    long.push(0);
+    assert!(matches!(
+        decode(&long),
+        Err(Error::Gguf(gguf::Error::Trailing { .. }))
+    ));
+}
+
+#[test]
+fn hostile_sizes_fail_fast_without_big_allocations() {
+    // A header claiming 4 billion frames in a small file.
+    let good = encode(&style(4)).unwrap();
+    let h = gguf::decode_header(&good, good.len() as u64).unwrap();
+    let mut d = h.descs();
+    for t in &mut d {
+        if let Some(last) = t.dims.last_mut()
+            && t.name != "allowed_tokens"
+        {
+            *last = u32::MAX as u64;
+        }
+    }
+    let (mut bytes, _) = gguf::encode_header(&h.metadata, &d).unwrap();
+    bytes.extend_from_slice(&[0; 4096]);
+    let start = Instant::now();
+    let (result, largest) = largest_alloc_in(|| decode(&bytes));
+    assert!(result.is_err());
+    assert!(largest < 64 << 10, "allocated {largest} bytes at once");
+    assert!(start.elapsed() < Duration::from_millis(200));
+    // Over the file limit: refused before the header is read.
+    let e = decode(&vec![0u8; mbstyle::MAX_FILE_BYTES as usize + 1]).unwrap_err();
+    assert!(matches!(e, Error::FileTooLarge { .. }), "{e}");
+}
+
+#[test]
+fn inspect_and_verify_apply_the_runtimes_checks() {
+    let kiln = env!("CARGO_BIN_EXE_kiln");
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("walk_zombie.mbstyle");
+    std::fs::write(&good, encode(&style(8)).unwrap()).unwrap();
+    let out = Command::new(kiln)
+        .arg("verify")
+        .arg(&good)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("valid MotionBricks style v1 \"walk_zombie\" (8 frames, speed 0.6 m/s) the runtime loads"),
+        "{text}"
+    );
+    let out = Command::new(kiln)
+        .args(["inspect", "--json"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "motionbricks style");
+    assert_eq!(v["frames"], 8);
+    assert_eq!(v["token_range"], serde_json::json!([6, 11]));
+    assert_eq!(
+        v["allowed_tokens"],
+        serde_json::json!([1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0])
+    );
+    assert_eq!(v["ranges"]["root_positions"][0].as_f64().unwrap() as f32, {
+        let s = style(8);
+        s.root_positions
+            .as_flattened()
+            .iter()
+            .copied()
+            .fold(f32::INFINITY, f32::min)
+    });
+    let out = Command::new(kiln)
+        .arg("inspect")
+        .arg(&good)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("allowed plans: [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0] (6..11 tokens)"),
+        "{text}"
+    );
+
+    // A style the runtime refuses: verify says why and exits 1.
+    let bytes = encode(&style(8)).unwrap();
+    let bad = dir.path().join("bad.mbstyle");
+    std::fs::write(
+        &bad,
+        with_metadata(&bytes, "motionbricks.style_speed", Some(Value::F32(-1.0))),
+    )
+    .unwrap();
+    let out = Command::new(kiln).arg("verify").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a MotionBricks style the runtime refuses: motionbricks.style_speed must be 0 or a positive finite number, found -1.0"),
+        "{err}"
+    );
+}
