@@ -74,6 +74,19 @@ tensors: ['a.*']",
             ("tensors", "['b.*']"),
         ],
     ),
+    (
+        "styles",
+        "id: s
+source: s/clips.safetensors
+table: [{clip: 0, name: a, speed: 1, tokens: [6, 8]}]
+pins: record",
+        &[
+            ("id", "t"),
+            ("source", "s/other.safetensors"),
+            ("table", "[{clip: 0, name: a, speed: 1, tokens: [6, 9]}]"),
+            ("pins", "enforce"),
+        ],
+    ),
 ];
 
 fn parse_one(section: &str, entry: &str) -> Sections {

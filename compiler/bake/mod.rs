@@ -5,4 +5,5 @@
 
 pub mod model_bundle;
 pub mod pose_cache;
+pub mod style;
 pub mod tensor_convert;

@@ -178,3 +178,91 @@ pub fn demo_checkpoint() -> Vec<TensorSpec> {
 }
 
 pub const DEMO_SEED: u64 = 2026;
+
+/// The clip file's arrays, in the order they are written.
+pub const CLIP_ARRAYS: [(&str, u64); 4] = [
+    ("global_headings", 1),
+    ("global_joint_positions", 34 * 3),
+    ("global_joint_rotations", 34 * 9),
+    ("global_root_positions", 3),
+];
+
+/// Value `k` of frame `f` of clip `c` of array `a` (of [`CLIP_ARRAYS`]) in
+/// a synthetic clip file: distinct, finite, and y = 0 for the root.
+pub fn clip_value(a: usize, c: u64, f: u64, k: u64) -> f32 {
+    if a == 3 && k == 1 {
+        return 0.0;
+    }
+    let x = (a as u64 * 1_000_003 + c * 10_007 + f * 101 + k) as f32;
+    (x * 0.001).sin() * 2.0
+}
+
+/// Writes a synthetic upstream clip file: `frames.len()` clips of
+/// `max_frames` frames (clip `c` uses the first `frames[c]`; the rest are
+/// zeros, as upstream pads), with unused `motion_feature` and
+/// `mujoco_qpos` tensors beside them, like the real file.
+pub fn write_clips(path: &Path, frames: &[i32], max_frames: u64) -> io::Result<()> {
+    let c = frames.len() as u64;
+    let mut specs = vec![
+        TensorSpec {
+            name: "global_headings".into(),
+            dtype: Dtype::F32,
+            shape: vec![c, max_frames],
+        },
+        TensorSpec {
+            name: "global_joint_positions".into(),
+            dtype: Dtype::F32,
+            shape: vec![c, max_frames, 34, 3],
+        },
+        TensorSpec {
+            name: "global_joint_rotations".into(),
+            dtype: Dtype::F32,
+            shape: vec![c, max_frames, 34, 3, 3],
+        },
+        TensorSpec {
+            name: "global_root_positions".into(),
+            dtype: Dtype::F32,
+            shape: vec![c, max_frames, 3],
+        },
+    ];
+    specs.push(TensorSpec {
+        name: "motion_feature".into(),
+        dtype: Dtype::F32,
+        shape: vec![c, max_frames, 7],
+    });
+    specs.push(TensorSpec {
+        name: "mujoco_qpos".into(),
+        dtype: Dtype::F32,
+        shape: vec![c, max_frames, 36],
+    });
+    specs.push(TensorSpec {
+        name: "num_frames_per_clip".into(),
+        dtype: Dtype::I32,
+        shape: vec![c],
+    });
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    out.write_all(&safetensors::encode_header(&specs, None).expect("sizes fit"))?;
+    for (a, &(_, per_frame)) in CLIP_ARRAYS.iter().enumerate() {
+        for clip in 0..c {
+            for f in 0..max_frames {
+                for k in 0..per_frame {
+                    let v = if f < frames[clip as usize].max(0) as u64 {
+                        clip_value(a, clip, f, k)
+                    } else {
+                        0.0
+                    };
+                    out.write_all(&v.to_le_bytes())?;
+                }
+            }
+        }
+    }
+    for per_frame in [7u64, 36] {
+        for i in 0..c * max_frames * per_frame {
+            out.write_all(&(i as f32).to_le_bytes())?;
+        }
+    }
+    for &n in frames {
+        out.write_all(&n.to_le_bytes())?;
+    }
+    out.flush()
+}

@@ -115,4 +115,5 @@ macro_rules! kinds {
 kinds! {
     pose_caches => PoseCache(pose_cache),
     model_bundles => ModelBundle(model_bundle),
+    styles => Style(style),
 }

@@ -280,15 +280,26 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     }
 }
 
-/// An opened checkpoint file and its header.
-struct Checkpoint {
-    input: InputFile,
-    header: safetensors::Header,
-    pos: Pos,
+/// An opened safetensors file and its header.
+pub(crate) struct Checkpoint {
+    pub input: InputFile,
+    pub header: safetensors::Header,
+    pub pos: Pos,
 }
 
 fn open_checkpoint(io: &mut JobIo, path: &RelPath, pos: Pos) -> Result<Checkpoint, JobError> {
-    let mut input = io.open(path, pos, MAX_CHECKPOINT_BYTES)?;
+    open_safetensors(io, path, pos, MAX_CHECKPOINT_BYTES)
+}
+
+/// Opens a safetensors file of at most `limit` bytes and reads its header
+/// strictly (the style kind reads clip files with it too).
+pub(crate) fn open_safetensors(
+    io: &mut JobIo,
+    path: &RelPath,
+    pos: Pos,
+    limit: u64,
+) -> Result<Checkpoint, JobError> {
+    let mut input = io.open(path, pos, limit)?;
     let invalid = |e: safetensors::Error| JobError::at(pos, format!("{path}: invalid safetensors: {e}"));
     let mut first = [0u8; 8];
     let head = (input.len() as usize).min(8);

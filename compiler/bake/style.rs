@@ -1,0 +1,320 @@
+//! MotionBricks styles (`.mbstyle`) from the upstream clip file: which clip
+//! becomes which style, under what name, speed and mask, and the set's
+//! `manifest.json`. Pure: the clip file's header in, byte ranges to read
+//! and styles out; the pipeline reads the ranges.
+//!
+//! The clip file (safetensors) holds, per clip c and frame f:
+//! `global_root_positions` [C,Fmax,3], `global_joint_positions`
+//! [C,Fmax,34,3], `global_joint_rotations` [C,Fmax,34,3,3],
+//! `global_headings` [C,Fmax] (all F32) and `num_frames_per_clip` [C] (I32
+//! or I64); `motion_feature` and `mujoco_qpos` are not used. A style is
+//! clip c's first `num_frames_per_clip[c]` frames of the four arrays, the
+//! rotations flattened row-major. `table: motionbricks-g1` selects the
+//! official 15 with their names, speeds and masks and applies upstream's
+//! two heading corrections (docs/formats/motionbricks.md).
+
+use std::collections::BTreeMap;
+
+use crate::formats::mbstyle::{self, JOINTS, MASK_LEN, Style};
+use crate::formats::safetensors::{self, Dtype};
+
+/// The set's `manifest.json` format.
+pub const SET_FORMAT: &str = "motionbricks-style-bundle-v1";
+/// The official clip file's SHA-256 (the runtime's pin for styles).
+pub const CLIPS_PIN: &str = "7ea40c20130c8a9799d83c0438750b51a5be9b1e09357c4928887961fc992d33";
+
+/// The official styles: (name, speed in m/s, allowed plan lengths: mask
+/// entries 0..count set), at their clip index.
+pub const OFFICIAL: [(&str, f32, usize); 15] = [
+    ("idle", 0.0, 6),
+    ("slow_walk", 0.3, 6),
+    ("walk", 1.0, 6),
+    ("hand_crawling", 0.5, 6),
+    ("walk_boxing", 1.0, 11),
+    ("elbow_crawling", 0.8, 11),
+    ("stealth_walk", 1.0, 6),
+    ("injured_walk", 0.5, 6),
+    ("walk_stealth", 0.7, 6),
+    ("walk_happy_dance", 1.0, 6),
+    ("walk_zombie", 0.6, 6),
+    ("walk_gun", 0.6, 6),
+    ("walk_scared", 0.6, 6),
+    ("walk_left", 0.2, 4),
+    ("walk_right", 0.2, 4),
+];
+
+/// Upstream's corrections when it loads the official clips: clip 3
+/// (hand_crawling) frame 0's heading is set to 0, and clip 5
+/// (elbow_crawling) has 0.95 taken from every heading (float32 arithmetic,
+/// as torch does it on the float32 tensor).
+pub const HAND_CRAWLING: usize = 3;
+pub const ELBOW_CRAWLING: usize = 5;
+pub const ELBOW_CRAWLING_OFFSET: f32 = 0.95;
+
+/// One style of a set: which clip, under what name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub clip: usize,
+    pub name: String,
+    pub speed: f32,
+    pub allowed_tokens: [i32; MASK_LEN],
+    /// `motionbricks.style_index`: its place in the set.
+    pub index: u32,
+}
+
+/// The official table as rows.
+pub fn official_rows() -> Vec<Row> {
+    OFFICIAL
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, speed, count))| {
+            let mut allowed_tokens = [0; MASK_LEN];
+            allowed_tokens[..count].fill(1);
+            Row {
+                clip: i,
+                name: name.into(),
+                speed,
+                allowed_tokens,
+                index: i as u32,
+            }
+        })
+        .collect()
+}
+
+/// The four arrays a style is made of, in the clip file.
+pub const ARRAYS: [(&str, u64); 4] = [
+    ("global_headings", 1),
+    ("global_joint_positions", (JOINTS * 3) as u64),
+    ("global_joint_rotations", (JOINTS * 9) as u64),
+    ("global_root_positions", 3),
+];
+pub const FRAME_COUNTS: &str = "num_frames_per_clip";
+
+/// Where the clip file keeps what a style needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClipFile {
+    pub clips: usize,
+    pub max_frames: u64,
+    /// Data-relative byte offset of each of [`ARRAYS`].
+    pub arrays: [u64; 4],
+    /// `num_frames_per_clip`: its offset and whether it is I64.
+    pub counts: (u64, Dtype),
+}
+
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error("the clip file has no tensor {name:?} (it needs {})", needed())]
+    Missing { name: &'static str },
+    #[error("tensor {name:?} is {dtype} {shape:?}; a clip file's is {want}")]
+    Layout {
+        name: &'static str,
+        dtype: Dtype,
+        shape: Vec<u64>,
+        want: String,
+    },
+    #[error("the table names clip {clip}; the clip file has {clips} clips")]
+    NoClip { clip: usize, clips: usize },
+    #[error(
+        "num_frames_per_clip[{clip}] is {frames}; a style has {} to {} frames, and the file holds at most {max} per clip",
+        mbstyle::MIN_FRAMES,
+        mbstyle::MAX_FRAMES
+    )]
+    Frames { clip: usize, frames: i64, max: u64 },
+    #[error("the style {name:?} is invalid: {problem}")]
+    Invalid { name: String, problem: String },
+}
+
+fn needed() -> String {
+    let mut names: Vec<&str> = ARRAYS.iter().map(|a| a.0).collect();
+    names.push(FRAME_COUNTS);
+    names.join(", ")
+}
+
+/// Checks the clip file's tensors and finds the arrays.
+pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
+    let get = |name: &'static str| h.tensor(name).ok_or(Error::Missing { name });
+    let headings = get("global_headings")?;
+    let (clips, max_frames) = match headings.shape[..] {
+        [c, f] if headings.dtype == Dtype::F32 => (c, f),
+        _ => {
+            return Err(Error::Layout {
+                name: "global_headings",
+                dtype: headings.dtype,
+                shape: headings.shape.clone(),
+                want: "F32 [clips, frames]".into(),
+            });
+        }
+    };
+    let mut arrays = [0; 4];
+    for (slot, &(name, per_frame)) in arrays.iter_mut().zip(&ARRAYS) {
+        let t = get(name)?;
+        let want: Vec<u64> = match name {
+            "global_headings" => vec![clips, max_frames],
+            "global_joint_positions" => vec![clips, max_frames, JOINTS as u64, 3],
+            "global_joint_rotations" => vec![clips, max_frames, JOINTS as u64, 3, 3],
+            _ => vec![clips, max_frames, 3],
+        };
+        debug_assert_eq!(want[2..].iter().product::<u64>(), per_frame);
+        if t.dtype != Dtype::F32 || t.shape != want {
+            return Err(Error::Layout {
+                name,
+                dtype: t.dtype,
+                shape: t.shape.clone(),
+                want: format!("F32 {want:?}"),
+            });
+        }
+        *slot = t.begin;
+    }
+    let counts = get(FRAME_COUNTS)?;
+    if !matches!(counts.dtype, Dtype::I32 | Dtype::I64) || counts.shape != [clips] {
+        return Err(Error::Layout {
+            name: FRAME_COUNTS,
+            dtype: counts.dtype,
+            shape: counts.shape.clone(),
+            want: format!("I32 or I64 [{clips}]"),
+        });
+    }
+    Ok(ClipFile {
+        clips: usize::try_from(clips).unwrap_or(usize::MAX),
+        max_frames,
+        arrays,
+        counts: (counts.begin, counts.dtype),
+    })
+}
+
+impl ClipFile {
+    /// The data-relative byte range of `num_frames_per_clip[clip]`.
+    pub fn count_range(&self, clip: usize) -> (u64, usize) {
+        let size = self.counts.1.size();
+        (self.counts.0 + clip as u64 * size, size as usize)
+    }
+
+    /// Reads a frame count from its bytes, checked against the limits.
+    pub fn frames(&self, clip: usize, bytes: &[u8]) -> Result<usize, Error> {
+        let frames = match bytes.len() {
+            4 => i64::from(i32::from_le_bytes(bytes.try_into().expect("4 bytes"))),
+            _ => i64::from_le_bytes(bytes.try_into().expect("8 bytes")),
+        };
+        let ok = usize::try_from(frames).ok().filter(|&n| {
+            (mbstyle::MIN_FRAMES..=mbstyle::MAX_FRAMES).contains(&n) && n as u64 <= self.max_frames
+        });
+        ok.ok_or(Error::Frames {
+            clip,
+            frames,
+            max: self.max_frames,
+        })
+    }
+
+    /// The data-relative byte range of array `a` of [`ARRAYS`] for the
+    /// first `frames` frames of `clip`.
+    pub fn array_range(&self, a: usize, clip: usize, frames: usize) -> (u64, usize) {
+        let per_frame = ARRAYS[a].1 * 4;
+        let start = self.arrays[a] + clip as u64 * self.max_frames * per_frame;
+        (start, frames * per_frame as usize)
+    }
+}
+
+/// Checks that every row names a clip of the file.
+pub fn check_rows(rows: &[Row], file: &ClipFile) -> Result<(), Error> {
+    match rows.iter().find(|r| r.clip >= file.clips) {
+        Some(r) => Err(Error::NoClip {
+            clip: r.clip,
+            clips: file.clips,
+        }),
+        None => Ok(()),
+    }
+}
+
+fn f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A style from a clip's four arrays (their bytes, in [`ARRAYS`] order),
+/// with upstream's heading corrections when `official`.
+pub fn style_of(
+    row: &Row,
+    arrays: [&[u8]; 4],
+    official: bool,
+    source_sha256: &str,
+) -> Result<Style, Error> {
+    let mut headings = f32s(arrays[0]);
+    if official
+        && row.clip == HAND_CRAWLING
+        && let Some(h) = headings.first_mut()
+    {
+        *h = 0.0;
+    }
+    if official && row.clip == ELBOW_CRAWLING {
+        for h in &mut headings {
+            *h -= ELBOW_CRAWLING_OFFSET;
+        }
+    }
+    let style = Style {
+        name: row.name.clone(),
+        speed: row.speed,
+        index: row.index,
+        source_sha256: source_sha256.into(),
+        allowed_tokens: row.allowed_tokens,
+        headings,
+        joint_positions: f32s(arrays[1])
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+        joint_rotations: f32s(arrays[2])
+            .chunks_exact(9)
+            .map(|c| c.try_into().expect("9 values"))
+            .collect(),
+        root_positions: f32s(arrays[3])
+            .chunks_exact(3)
+            .map(|c| [c[0], c[1], c[2]])
+            .collect(),
+    };
+    let problems = mbstyle::validate(&style);
+    match problems.into_iter().next() {
+        Some(problem) => Err(Error::Invalid {
+            name: row.name.clone(),
+            problem,
+        }),
+        None => Ok(style),
+    }
+}
+
+/// A style as the set's `manifest.json` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetEntry {
+    pub name: String,
+    pub sha256: String,
+    pub parameter_count: u64,
+}
+
+/// The file a style is written to.
+pub fn file_name(name: &str) -> String {
+    format!("{name}.mbstyle")
+}
+
+/// The set's `manifest.json`, byte for byte as Python's `json.dumps(x,
+/// indent=2, sort_keys=True)` plus a newline. Names are plain (letters,
+/// digits, `_`, `-`, `.`), so nothing needs escaping.
+pub fn set_manifest(entries: &[SetEntry]) -> String {
+    let by_name: BTreeMap<&str, &SetEntry> = entries.iter().map(|e| (e.name.as_str(), e)).collect();
+    let mut s = format!("{{\n  \"format\": \"{SET_FORMAT}\",\n  \"styles\": {{");
+    for (i, (name, e)) in by_name.iter().enumerate() {
+        s.push_str(if i == 0 { "\n" } else { ",\n" });
+        s.push_str(&format!(
+            "    \"{name}\": {{\n      \"parameter_count\": {},\n      \"path\": \"{}\",\n      \"sha256\": \"{}\",\n      \"tensor_count\": {}\n    }}",
+            e.parameter_count,
+            file_name(name),
+            e.sha256,
+            mbstyle::TENSORS.len()
+        ));
+    }
+    s.push_str(if by_name.is_empty() {
+        "}\n}\n"
+    } else {
+        "\n  }\n}\n"
+    });
+    s
+}
