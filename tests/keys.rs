@@ -79,12 +79,22 @@ tensors: ['a.*']",
         "id: s
 source: s/clips.safetensors
 table: [{clip: 0, name: a, speed: 1, tokens: [6, 8]}]
-pins: record",
+pins: record
+animation: Sneak
+name: sneak
+speed: 0.6
+tokens: [6, 12]
+joints: {pelvis_skel: Hips}",
         &[
             ("id", "t"),
             ("source", "s/other.safetensors"),
             ("table", "[{clip: 0, name: a, speed: 1, tokens: [6, 9]}]"),
             ("pins", "enforce"),
+            ("animation", "0"),
+            ("name", "creep"),
+            ("speed", "0.7"),
+            ("tokens", "[6, 13]"),
+            ("joints", "{pelvis_skel: Pelvis}"),
         ],
     ),
 ];

@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::formats::cursor::le_f32s as f32s;
 use crate::formats::mbstyle::{self, JOINTS, MASK_LEN, Style};
 use crate::formats::safetensors::{self, Dtype};
 
@@ -225,13 +226,6 @@ pub fn check_rows(rows: &[Row], file: &ClipFile) -> Result<(), Error> {
     }
 }
 
-fn f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
 /// A style from a clip's four arrays (their bytes, in [`ARRAYS`] order),
 /// with upstream's heading corrections when `official`.
 pub fn style_of(
@@ -317,4 +311,182 @@ pub fn set_manifest(entries: &[SetEntry]) -> String {
         "\n  }\n}\n"
     });
     s
+}
+
+// ---------------------------------------------------------------------------
+// A style from a G1 animation in a glTF scene.
+
+/// Frames per second of a style (the G1 skeleton's rate).
+pub const STYLE_RATE_HZ: f64 = 30.0;
+
+/// Why a glTF animation cannot become a style.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GltfError {
+    #[error("{} of the 34 G1 joints are not in the source: {}; name them in `joints:` (G1 name: node name) if the rig calls them otherwise", missing.len(), missing.join(", "))]
+    MissingJoints { missing: Vec<String> },
+    #[error(
+        "G1 joint {joint} is matched to node name {node:?}, which {count} nodes have; a match must be unique"
+    )]
+    AmbiguousJoint {
+        joint: &'static str,
+        node: String,
+        count: usize,
+    },
+    #[error("`joints:` maps {name:?}, which is not a G1 joint name")]
+    UnknownJoint { name: String },
+    #[error(
+        "the clip gives {frames} frames at 30 fps; a style has {} to {}",
+        mbstyle::MIN_FRAMES,
+        mbstyle::MAX_FRAMES
+    )]
+    Frames { frames: u64 },
+    #[error("the style is invalid: {0}")]
+    Invalid(String),
+}
+
+/// What a style from an animation is given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GltfStyle {
+    pub name: String,
+    /// `None`: measured as the average horizontal root speed.
+    pub speed: Option<f32>,
+    pub allowed_tokens: [i32; MASK_LEN],
+    /// G1 joint name -> node name, for rigs that name joints otherwise.
+    pub joint_names: BTreeMap<String, String>,
+    pub source_sha256: String,
+}
+
+/// The nodes of the 34 G1 joints, in G1 order.
+pub fn match_joints(
+    scene: &crate::model::Scene,
+    joint_names: &BTreeMap<String, String>,
+) -> Result<Vec<usize>, GltfError> {
+    use crate::formats::motionbricks::G1_JOINTS;
+    if let Some(name) = joint_names
+        .keys()
+        .find(|k| !G1_JOINTS.iter().any(|(j, _)| j == k))
+    {
+        return Err(GltfError::UnknownJoint { name: name.clone() });
+    }
+    let mut by_name: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, n) in scene.nodes.iter().enumerate() {
+        if let Some(name) = &n.name {
+            by_name.entry(name.as_str()).or_default().push(i);
+        }
+    }
+    let mut nodes = Vec::with_capacity(JOINTS);
+    let mut missing = Vec::new();
+    for &(joint, _) in &G1_JOINTS {
+        let node = joint_names.get(joint).map_or(joint, String::as_str);
+        match by_name.get(node).map(Vec::as_slice) {
+            Some([one]) => nodes.push(*one),
+            Some(many) => {
+                return Err(GltfError::AmbiguousJoint {
+                    joint,
+                    node: node.into(),
+                    count: many.len(),
+                });
+            }
+            None => missing.push(if node == joint {
+                joint.to_string()
+            } else {
+                format!("{joint} (as {node:?})")
+            }),
+        }
+    }
+    if missing.is_empty() {
+        Ok(nodes)
+    } else {
+        Err(GltfError::MissingJoints { missing })
+    }
+}
+
+/// A unit quaternion as a row-major 3×3 rotation matrix.
+pub fn quat_to_rows(q: crate::model::math::Quat) -> [f64; 9] {
+    let [x, y, z, w] = q;
+    [
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y - z * w),
+        2.0 * (x * z + y * w),
+        2.0 * (x * y + z * w),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z - x * w),
+        2.0 * (x * z - y * w),
+        2.0 * (y * z + x * w),
+        1.0 - 2.0 * (x * x + y * y),
+    ]
+}
+
+/// Samples `clip` at 30 fps and makes the style: world rotations and
+/// positions by forward kinematics, the pelvis projected on the ground as
+/// the root (y = 0), joint positions relative to it (the pelvis keeps its
+/// height), headings `atan2(d.x, d.z)` of the pelvis +Z axis `d`. glTF's
+/// axes (Y up, Z forward, +X left) are the style's. Returns the style and
+/// whether its speed was measured.
+pub fn style_from_clip(
+    scene: &crate::model::Scene,
+    clip: &crate::model::Clip,
+    s: &GltfStyle,
+    index: u32,
+) -> Result<(Style, bool), GltfError> {
+    use crate::model::{math, sample};
+    let nodes = match_joints(scene, &s.joint_names)?;
+    let frames = crate::bake::pose_cache::frame_count(f64::from(clip.duration_s()), STYLE_RATE_HZ);
+    if !(mbstyle::MIN_FRAMES as u64..=mbstyle::MAX_FRAMES as u64).contains(&frames) {
+        return Err(GltfError::Frames { frames });
+    }
+    let n = frames as usize;
+    let mut eval = sample::Evaluation::new(scene, clip, &nodes);
+    let mut headings = Vec::with_capacity(n);
+    let mut roots = Vec::with_capacity(n);
+    let mut positions = Vec::with_capacity(n * JOINTS);
+    let mut rotations = Vec::with_capacity(n * JOINTS);
+    let mut path = 0.0f64;
+    let mut last: Option<[f64; 2]> = None;
+    for k in 0..n {
+        let t = k as f64 / STYLE_RATE_HZ;
+        eval.evaluate(t, sample::key_tolerance_s(t, STYLE_RATE_HZ));
+        let pelvis = math::mat4_translation(eval.world(nodes[0]));
+        let root = [pelvis[0], 0.0, pelvis[2]];
+        if let Some([x, z]) = last {
+            let (dx, dz) = (root[0] - x, root[2] - z);
+            path += (dx * dx + dz * dz).sqrt();
+        }
+        last = Some([root[0], root[2]]);
+        for (j, &node) in nodes.iter().enumerate() {
+            let world = eval.world(node);
+            let p = math::mat4_translation(world);
+            let r = quat_to_rows(math::mat4_rotation(world));
+            if j == 0 {
+                // The pelvis +Z axis is the rotation's third column.
+                headings.push(libm::atan2(r[2], r[8]) as f32);
+            }
+            positions.push([
+                (p[0] - root[0]) as f32,
+                (p[1] - root[1]) as f32,
+                (p[2] - root[2]) as f32,
+            ]);
+            rotations.push(r.map(|v| v as f32));
+        }
+        roots.push(root.map(|v| v as f32));
+    }
+    let measured = s.speed.is_none();
+    let speed = s
+        .speed
+        .unwrap_or_else(|| (path / ((n - 1) as f64 / STYLE_RATE_HZ)) as f32);
+    let style = Style {
+        name: s.name.clone(),
+        speed,
+        index,
+        source_sha256: s.source_sha256.clone(),
+        allowed_tokens: s.allowed_tokens,
+        headings,
+        joint_positions: positions,
+        joint_rotations: rotations,
+        root_positions: roots,
+    };
+    match mbstyle::validate(&style).into_iter().next() {
+        Some(p) => Err(GltfError::Invalid(p)),
+        None => Ok((style, measured)),
+    }
 }

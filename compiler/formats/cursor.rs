@@ -210,6 +210,23 @@ impl fmt::Display for Cursor<'_> {
     }
 }
 
+/// `bytes` read as little-endian `f32`s (a trailing partial value is
+/// ignored: callers pass exact lengths).
+pub fn le_f32s(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// `bytes` read as little-endian `i32`s (as [`le_f32s`]).
+pub fn le_i32s(bytes: &[u8]) -> Vec<i32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,7 +27,7 @@
 
 use std::fmt;
 
-use super::cursor::{self, Cursor};
+use super::cursor::{self, Cursor, le_f32s as f32s, le_i32s as i32s};
 
 /// The first eight bytes of every replay.
 pub const MAGIC: [u8; 8] = *b"MBRPLY1\0";
@@ -476,20 +476,6 @@ pub fn check_file_size(len: u64) -> Result<(), Error> {
 
 // ---------------------------------------------------------------------------
 // Decode.
-
-fn f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn i32s(bytes: &[u8]) -> Vec<i32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
 
 fn vec3s(values: &[f32]) -> Vec<[f32; 3]> {
     values.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()

@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use super::cursor::le_f32s as f32s;
 use super::gguf::{self, TensorDesc, TensorType, Value};
 use super::motionbricks::{self, common_metadata, is_sha256_hex, kv};
 
@@ -422,13 +423,6 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
     );
     debug_assert_eq!(out.len() as u64, header.file_bytes());
     Ok(out)
-}
-
-fn f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// Reads a style, applying every check the runtime makes and the all-zero

@@ -337,7 +337,7 @@ fn settings_of(e: &Entry, source: &RelPath) -> Settings {
 
 /// The buffers a `.gltf` keeps in files next to it (inputs the job
 /// discovers: only the source names them).
-fn read_externals(
+pub(crate) fn read_externals(
     pos: Pos,
     source: &RelPath,
     parsed: &gltf::Source,

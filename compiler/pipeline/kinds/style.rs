@@ -1,15 +1,19 @@
-//! Kind `style`: a set of MotionBricks styles (`.mbstyle` v1) from the
-//! upstream clip file, under `styles/<id>/` (manifest section `styles`):
-//! one `<name>.mbstyle` per row of the table, and the set's
-//! `manifest.json` (the index: committed last).
+//! Kind `style`: a set of MotionBricks styles (`.mbstyle` v1) under
+//! `styles/<id>/` (manifest section `styles`), from the upstream clip file
+//! (one `<name>.mbstyle` per row of the table) or from a G1 animation in a
+//! glTF file (one style); the set's `manifest.json` is the index,
+//! committed last.
 //!
-//! run: open the clip file -> read its header -> SHA-256 of the whole file
+//! run, clip file: open it -> read its header -> SHA-256 of the whole file
 //! (the pin checked before any output) -> per style: read its clip's frame
 //! count and four arrays by offset -> build and check the style
 //! (`bake::style`) -> encode (`formats::mbstyle`) -> write; the set's
 //! manifest last.
+//! run, glTF: read -> import the scene -> match the 34 G1 joints -> sample
+//! at 30 fps by forward kinematics (`bake::style::style_from_clip`) ->
+//! encode -> write; the manifest last.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -17,6 +21,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use super::model_bundle::{Pins, open_safetensors};
+use super::pose_cache::{Animation, read_externals};
 use crate::bake::style::{self as bake, Row, SetEntry};
 use crate::formats::{hex, mbstyle};
 use crate::pipeline::job::{JobError, JobIo, Outputs};
@@ -49,6 +54,29 @@ pub struct Entry {
     /// whose SHA-256 is not the official one is refused) or `record`.
     #[serde(default)]
     pub pins: Option<At<Pins>>,
+    /// glTF: the animation, by name or index. Required.
+    #[serde(default)]
+    pub animation: Option<At<Animation>>,
+    /// glTF: the style's name (and file name). Required.
+    #[serde(default)]
+    pub name: Option<At<String>>,
+    /// glTF: intended speed in m/s. Default: measured, the clip's average
+    /// horizontal root speed (the build says so).
+    #[serde(default)]
+    pub speed: Option<At<f32>>,
+    /// glTF: allowed plan lengths `[min, max]` in tokens, within 6..16.
+    /// Required.
+    #[serde(default)]
+    pub tokens: Option<At<[u32; 2]>>,
+    /// glTF: G1 joint name -> the rig's node name, for joints the rig names
+    /// otherwise. Default: every joint under its G1 name.
+    #[serde(default)]
+    pub joints: Option<At<BTreeMap<String, String>>>,
+}
+
+fn is_gltf(source: &str) -> bool {
+    let lower = source.to_ascii_lowercase();
+    lower.ends_with(".glb") || lower.ends_with(".gltf")
 }
 
 /// Which clips become styles.
@@ -136,6 +164,15 @@ fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The style names the entry makes.
+fn names_of(e: &Entry) -> Vec<String> {
+    match (&e.table, &e.name) {
+        (Some(t), _) => rows_of(&t.value).into_iter().map(|r| r.name).collect(),
+        (None, Some(n)) => vec![n.value.clone()],
+        (None, None) => Vec::new(),
+    }
+}
+
 /// The rows of the table, as the baker takes them (planning checked them).
 fn rows_of(table: &Table) -> Vec<Row> {
     match table {
@@ -157,21 +194,89 @@ fn rows_of(table: &Table) -> Vec<Row> {
 /// Checks everything that can be checked without running; the outputs.
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     p.check_id(&e.id);
-    let lower = e.source.value.to_ascii_lowercase();
-    if lower.ends_with(".glb") || lower.ends_with(".gltf") {
-        p.fail(
-            e.source.pos,
-            "styles from a G1 animation in a GLB are not supported yet; give the upstream clip file (.safetensors) with a table",
-        );
-        return None;
-    }
     p.input(&e.source, "source");
+    if is_gltf(&e.source.value) {
+        plan_gltf(e, p);
+    } else {
+        plan_clips(e, p);
+    }
+    let id = &e.id.value;
+    let mut files: Vec<RelPath> = names_of(e)
+        .iter()
+        .filter_map(|name| output(id, &bake::file_name(name)).ok())
+        .collect();
+    let index = output(id, "manifest.json").ok()?;
+    files.push(index.clone());
+    Some(Outputs {
+        files,
+        index: Some(index),
+    })
+}
+
+/// A style from a G1 animation: its settings, and none of the clip file's.
+fn plan_gltf(e: &Entry, p: &mut Planner) {
+    for (key, pos) in [
+        ("table", e.table.as_ref().map(|t| t.pos)),
+        ("pins", e.pins.as_ref().map(|t| t.pos)),
+    ] {
+        if let Some(pos) = pos {
+            p.fail(pos, format!("{key} is for a clip file (.safetensors); a glTF source makes one style from `animation`"));
+        }
+    }
+    if e.animation.is_none() {
+        p.fail(e.source.pos, "a glTF source needs `animation` (a name, or an index)");
+    }
+    match &e.name {
+        None => p.fail(e.source.pos, "a glTF source needs `name` (the style's name)"),
+        Some(n) => {
+            if let Err(m) = check_name(&n.value) {
+                p.fail(n.pos, m);
+            }
+        }
+    }
+    if let Some(s) = &e.speed
+        && !(s.value.is_finite() && s.value >= 0.0)
+    {
+        p.fail(s.pos, format!("speed must be 0 or a positive number of m/s, found {}", s.value));
+    }
+    match &e.tokens {
+        None => p.fail(e.source.pos, "a glTF source needs `tokens: [min, max]` (plan lengths within 6..16)"),
+        Some(t) => check_tokens(p, t.pos, t.value),
+    }
+}
+
+fn check_tokens(p: &mut Planner, pos: crate::pipeline::manifest::Pos, [a, b]: [u32; 2]) {
+    if !(mbstyle::MIN_TOKENS <= a && a <= b && b <= mbstyle::MAX_TOKENS) {
+        p.fail(
+            pos,
+            format!(
+                "tokens must be [min, max] with {} <= min <= max <= {}, found [{a}, {b}]",
+                mbstyle::MIN_TOKENS,
+                mbstyle::MAX_TOKENS
+            ),
+        );
+    }
+}
+
+/// Styles from the clip file: a table, and none of the glTF settings.
+fn plan_clips(e: &Entry, p: &mut Planner) {
+    for (key, pos) in [
+        ("animation", e.animation.as_ref().map(|t| t.pos)),
+        ("name", e.name.as_ref().map(|t| t.pos)),
+        ("speed", e.speed.as_ref().map(|t| t.pos)),
+        ("tokens", e.tokens.as_ref().map(|t| t.pos)),
+        ("joints", e.joints.as_ref().map(|t| t.pos)),
+    ] {
+        if let Some(pos) = pos {
+            p.fail(pos, format!("{key} is for a glTF source; a clip file's styles are named by `table`"));
+        }
+    }
     let Some(table) = &e.table else {
         p.fail(
             e.source.pos,
             "a clip file needs `table:` (motionbricks-g1, or a list of {clip, name, speed, tokens})",
         );
-        return None;
+        return;
     };
     if let (Some(pins), Table::Rows(_)) = (&e.pins, &table.value) {
         p.fail(
@@ -195,33 +300,15 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
             if !(v.speed.is_finite() && v.speed >= 0.0) {
                 p.fail(r.pos, format!("speed must be 0 or a positive number of m/s, found {}", v.speed));
             }
-            let [a, b] = v.tokens;
-            if !(mbstyle::MIN_TOKENS <= a && a <= b && b <= mbstyle::MAX_TOKENS) {
-                p.fail(
-                    r.pos,
-                    format!(
-                        "tokens must be [min, max] with {} <= min <= max <= {}, found [{a}, {b}]",
-                        mbstyle::MIN_TOKENS,
-                        mbstyle::MAX_TOKENS
-                    ),
-                );
-            }
+            check_tokens(p, r.pos, v.tokens);
         }
     }
-    let id = &e.id.value;
-    let mut files: Vec<RelPath> = rows_of(&table.value)
-        .iter()
-        .filter_map(|r| output(id, &bake::file_name(&r.name)).ok())
-        .collect();
-    let index = output(id, "manifest.json").ok()?;
-    files.push(index.clone());
-    Some(Outputs {
-        files,
-        index: Some(index),
-    })
 }
 
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    if is_gltf(&e.source.value) {
+        return run_gltf(e, io);
+    }
     let table = e
         .table
         .as_ref()
@@ -263,20 +350,73 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         }
         let style = bake::style_of(row, arrays.each_ref().map(|a| a.as_slice()), official, &sha)
             .map_err(blame_source)?;
-        let bytes = mbstyle::encode(&style)
-            .map_err(|err| JobError::at(e.source.pos, format!("style {:?}: {err}", row.name)))?;
-        let path = output(&e.id.value, &bake::file_name(&row.name)).map_err(JobError::job)?;
-        let mut out = io.create(&path)?;
-        out.write_all(&bytes)
-            .map_err(|err| JobError::job(format!("{path}: {err}")))?;
-        let (_, out_sha) = io.close(out)?;
-        entries.push(SetEntry {
-            name: row.name.clone(),
-            sha256: hex(&out_sha),
-            parameter_count: style.parameter_count(),
-        });
+        entries.push(write_style(e, io, &style)?);
     }
     io.finish(c.input)?;
     let index = output(&e.id.value, "manifest.json").map_err(JobError::job)?;
     io.write(&index, bake::set_manifest(&entries).as_bytes())
+}
+
+fn run_gltf(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    use crate::bake::pose_cache::{self as poses, ClipRef};
+    use crate::import::gltf;
+    let at_source = |m: String| JobError::at(e.source.pos, m);
+    let source = RelPath::parse(&e.source.value).map_err(at_source)?;
+    let mut input = io.open(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
+    let bytes = input.read_all()?;
+    let sha = hex(&input.sha256()?);
+    io.finish(input)?;
+    let invalid = |err: gltf::Error| at_source(format!("{source}: {err}"));
+    let parsed = gltf::Source::parse(&bytes).map_err(invalid)?;
+    let externals = read_externals(e.source.pos, &source, &parsed, io)?;
+    let scene = gltf::import_source(parsed, &externals).map_err(invalid)?;
+    let (Some(animation), Some(name), Some(tokens)) = (&e.animation, &e.name, &e.tokens) else {
+        return Err(at_source("planning checked the glTF settings".into()));
+    };
+    let clip_ref = match &animation.value {
+        Animation::Name(n) => ClipRef::Name(n.clone()),
+        Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
+    };
+    let clip = poses::select_clip(&scene, &clip_ref)
+        .map_err(|err| JobError::at(animation.pos, format!("{source}: {err}")))?;
+    let settings = bake::GltfStyle {
+        name: name.value.clone(),
+        speed: e.speed.as_ref().map(|s| s.value),
+        allowed_tokens: mbstyle::mask(tokens.value[0], tokens.value[1]),
+        joint_names: e.joints.as_ref().map(|j| j.value.clone()).unwrap_or_default(),
+        source_sha256: sha,
+    };
+    let (style, measured) = bake::style_from_clip(&scene, clip, &settings, 0).map_err(|err| {
+        let pos = match (&err, &e.joints) {
+            (bake::GltfError::UnknownJoint { .. } | bake::GltfError::AmbiguousJoint { .. }, Some(j)) => j.pos,
+            (bake::GltfError::Frames { .. }, _) => animation.pos,
+            _ => e.source.pos,
+        };
+        JobError::at(pos, format!("{source}: {err}"))
+    })?;
+    if measured {
+        io.warn(format!(
+            "style {:?}: speed {:.3} m/s measured (the clip's average horizontal root speed); set `speed:` to choose it",
+            style.name, style.speed
+        ));
+    }
+    let entry = write_style(e, io, &style)?;
+    let index = output(&e.id.value, "manifest.json").map_err(JobError::job)?;
+    io.write(&index, bake::set_manifest(&[entry]).as_bytes())
+}
+
+/// Encodes and writes one style; its line of the set's manifest.
+fn write_style(e: &Entry, io: &mut JobIo, style: &mbstyle::Style) -> Result<SetEntry, JobError> {
+    let bytes = mbstyle::encode(style)
+        .map_err(|err| JobError::at(e.source.pos, format!("style {:?}: {err}", style.name)))?;
+    let path = output(&e.id.value, &bake::file_name(&style.name)).map_err(JobError::job)?;
+    let mut out = io.create(&path)?;
+    out.write_all(&bytes)
+        .map_err(|err| JobError::job(format!("{path}: {err}")))?;
+    let (_, sha) = io.close(out)?;
+    Ok(SetEntry {
+        name: style.name.clone(),
+        sha256: hex(&sha),
+        parameter_count: style.parameter_count(),
+    })
 }

@@ -1,0 +1,299 @@
+//! A style from a G1 animation in a GLB, built by the binary: a synthetic
+//! G1 rig (the 34 joints, named and parented as g1skel34) whose pelvis walks
+//! a straight line at a known speed and heading while the left knee turns
+//! at a known rate; the style's values checked against those computed by
+//! hand here, within 1e-5.
+
+use std::fs;
+use std::process::Command;
+
+use kiln::bake::model_bundle::G1_JOINTS;
+use kiln::formats::mbstyle;
+use serde_json::{Value, json};
+
+mod cli_support;
+#[allow(dead_code)]
+mod gltf_support;
+use cli_support::{KILN, stderr};
+use gltf_support::{Fixture, le_f32};
+
+/// Every joint sits this far from its parent (metres, in the parent's
+/// frame): legs down, the spine and arms up, so chains are easy to follow.
+fn offset(j: usize) -> [f32; 3] {
+    match j {
+        0 => [0.0, 0.0, 0.0],
+        1..=7 => [0.05, -0.1, 0.0],
+        8..=14 => [-0.05, -0.1, 0.0],
+        _ => [0.0, 0.05, 0.01],
+    }
+}
+
+const PELVIS_Y: f32 = 0.9;
+/// Metres per second along +Z.
+const WALK: f32 = 1.2;
+/// The pelvis's constant yaw about +Y (radians): its heading.
+const YAW: f32 = 0.5;
+/// Radians per second the left knee (joint 4) turns about its X axis.
+const KNEE_RATE: f32 = 0.8;
+const KNEE: usize = 4;
+
+fn quat_axis(axis: [f32; 3], angle: f32) -> [f32; 4] {
+    let (s, c) = ((angle / 2.0).sin(), (angle / 2.0).cos());
+    [axis[0] * s, axis[1] * s, axis[2] * s, c]
+}
+
+/// The rig as a GLB, with joint `rename.0` named `rename.1` if given.
+fn rig(rename: Option<(usize, &str)>) -> Vec<u8> {
+    let mut f = Fixture::new();
+    for (j, (name, _)) in G1_JOINTS.iter().enumerate() {
+        let name = match rename {
+            Some((k, other)) if k == j => other.to_string(),
+            _ => name.to_string(),
+        };
+        let children: Vec<usize> = G1_JOINTS
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, p))| *p == j as i32)
+            .map(|(c, _)| c)
+            .collect();
+        let mut node = json!({"name": name, "translation": offset(j)});
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        if j == 0 {
+            node["translation"] = json!([0.0, PELVIS_Y, 0.0]);
+            node["rotation"] = json!(quat_axis([0.0, 1.0, 0.0], YAW));
+        }
+        f.push("nodes", node);
+    }
+    f.json["scenes"] = json!([{"nodes": [0]}]);
+    f.json["scene"] = json!(0);
+    let times = f.floats(&[0.0, 1.0], "SCALAR", 1);
+    f.json["accessors"][times]["min"] = json!([0.0]);
+    f.json["accessors"][times]["max"] = json!([1.0]);
+    let walk = f.floats(&[0.0, PELVIS_Y, 0.0, 0.0, PELVIS_Y, WALK], "VEC3", 3);
+    let mut knee = quat_axis([1.0, 0.0, 0.0], 0.0).to_vec();
+    knee.extend(quat_axis([1.0, 0.0, 0.0], KNEE_RATE));
+    let view = f.view(&le_f32(&knee), None);
+    let knee = f.push(
+        "accessors",
+        json!({"bufferView": view, "componentType": 5126, "type": "VEC4", "count": 2}),
+    );
+    f.push(
+        "animations",
+        json!({"name": "Sneak",
+               "samplers": [{"input": times, "output": walk, "interpolation": "LINEAR"},
+                            {"input": times, "output": knee, "interpolation": "LINEAR"}],
+               "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}},
+                            {"sampler": 1, "target": {"node": KNEE, "path": "rotation"}}]}),
+    );
+    f.glb()
+}
+
+struct Project(tempfile::TempDir);
+
+impl Project {
+    fn new(glb: &[u8], entry: &str) -> Project {
+        let dir = tempfile::Builder::new()
+            .prefix("kiln-gstyle-")
+            .tempdir()
+            .unwrap();
+        fs::create_dir_all(dir.path().join("manifests")).unwrap();
+        fs::create_dir_all(dir.path().join("sources/styles")).unwrap();
+        fs::write(dir.path().join("sources/styles/g1-sneak.glb"), glb).unwrap();
+        fs::write(
+            dir.path().join("manifests/styles.yaml"),
+            format!("styles:\n  - id: custom\n    source: sources/styles/g1-sneak.glb\n{entry}"),
+        )
+        .unwrap();
+        Project(dir)
+    }
+
+    fn kiln(&self, args: &[&str]) -> std::process::Output {
+        Command::new(KILN)
+            .args(args)
+            .current_dir(self.0.path())
+            .env_remove("CI")
+            .output()
+            .unwrap()
+    }
+
+    fn style(&self, name: &str) -> mbstyle::Style {
+        let path = self
+            .0
+            .path()
+            .join(format!("out/styles/custom/{name}.mbstyle"));
+        mbstyle::decode(&fs::read(path).unwrap()).unwrap()
+    }
+}
+
+/// Row-major rotation of `q` (x, y, z, w).
+fn rows(q: [f64; 4]) -> [f64; 9] {
+    let [x, y, z, w] = q;
+    [
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y - z * w),
+        2.0 * (x * z + y * w),
+        2.0 * (x * y + z * w),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z - x * w),
+        2.0 * (x * z - y * w),
+        2.0 * (y * z + x * w),
+        1.0 - 2.0 * (x * x + y * y),
+    ]
+}
+
+fn mat_mul(a: [f64; 9], b: [f64; 9]) -> [f64; 9] {
+    std::array::from_fn(|i| (0..3).map(|k| a[i / 3 * 3 + k] * b[k * 3 + i % 3]).sum())
+}
+
+fn mat_vec(a: [f64; 9], v: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| (0..3).map(|k| a[i * 3 + k] * v[k]).sum())
+}
+
+#[track_caller]
+fn close(got: &[f32], want: &[f64], what: &str) {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (f64::from(*g) - w).abs() < 1e-5,
+            "{what}[{i}]: {g} against {w}"
+        );
+    }
+}
+
+#[test]
+fn a_walking_rig_gives_the_hand_computed_style() {
+    let p = Project::new(
+        &rig(None),
+        "    animation: Sneak\n    name: sneak\n    tokens: [6, 12]\n",
+    );
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The speed was measured, and the build says so.
+    assert!(
+        stderr(&out).contains(
+            "style \"sneak\": speed 1.200 m/s measured (the clip's average horizontal root speed)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let s = p.style("sneak");
+    assert_eq!(s.frames(), 31, "1 s at 30 fps, both ends");
+    assert_eq!(s.allowed_tokens, mbstyle::mask(6, 12));
+    assert!((s.speed - WALK).abs() < 1e-5, "{}", s.speed);
+    let yaw = rows([
+        0.0,
+        f64::from(YAW / 2.0).sin(),
+        0.0,
+        f64::from(YAW / 2.0).cos(),
+    ]);
+    for f in [0usize, 7, 15, 30] {
+        let t = f as f64 / 30.0;
+        let z = f64::from(WALK) * t;
+        close(&s.root_positions[f], &[0.0, 0.0, z], "root");
+        close(&[s.headings[f]], &[f64::from(YAW)], "heading");
+        // Joint 0 keeps the pelvis height; joints are relative to the root.
+        close(
+            &s.joint_positions[34 * f],
+            &[0.0, f64::from(PELVIS_Y), 0.0],
+            "pelvis",
+        );
+        close(&s.joint_rotations[34 * f], &yaw, "pelvis rotation");
+        // Down the left leg: the chain's offsets turned by the yaw, then
+        // the knee's own turn for what hangs below it.
+        let a = f64::from(KNEE_RATE) * t;
+        let knee_local = rows([(a / 2.0).sin(), 0.0, 0.0, (a / 2.0).cos()]);
+        let knee_global = mat_mul(yaw, knee_local);
+        let step = [0.05, -0.1, 0.0];
+        let mut pos = [0.0, f64::from(PELVIS_Y), 0.0];
+        for j in 1..=7 {
+            let turn = if j <= KNEE { yaw } else { knee_global };
+            let d = mat_vec(turn, step);
+            pos = [pos[0] + d[0], pos[1] + d[1], pos[2] + d[2]];
+            close(
+                &s.joint_positions[34 * f + j],
+                &pos,
+                &format!("frame {f} joint {j}"),
+            );
+        }
+        close(
+            &s.joint_rotations[34 * f + KNEE],
+            &knee_global,
+            "knee rotation",
+        );
+        close(&s.joint_rotations[34 * f + 7], &knee_global, "toe rotation");
+        close(&s.joint_rotations[34 * f + 20], &yaw, "shoulder rotation");
+    }
+    let manifest = fs::read_to_string(p.0.path().join("out/styles/custom/manifest.json")).unwrap();
+    let v: Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(v["styles"]["sneak"]["parameter_count"], 412 * 31 + 11);
+    let out = p.kiln(&["verify", "out/styles/custom/sneak.mbstyle"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_given_speed_is_kept_and_renamed_joints_are_mapped() {
+    let p = Project::new(
+        &rig(Some((0, "Hips"))),
+        "    animation: 0\n    name: sneak\n    speed: 0.6\n    tokens: [6, 12]\n    joints: { pelvis_skel: Hips }\n",
+    );
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("measured"), "{}", stderr(&out));
+    let s = p.style("sneak");
+    assert_eq!(s.speed, 0.6);
+    close(&s.root_positions[30], &[0.0, 0.0, f64::from(WALK)], "root");
+}
+
+#[test]
+fn missing_joints_are_listed_and_bad_settings_refused() {
+    let p = Project::new(
+        &rig(Some((21, "LeftElbow"))),
+        "    animation: Sneak\n    name: sneak\n    tokens: [6, 12]\n",
+    );
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "1 of the 34 G1 joints are not in the source: left_elbow_skel; name them in `joints:`"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let cases = [
+        (
+            "    name: sneak\n    tokens: [6, 12]\n",
+            "manifests/styles.yaml:3:13: a glTF source needs `animation`",
+        ),
+        (
+            "    animation: Sneak\n    tokens: [6, 12]\n",
+            "a glTF source needs `name`",
+        ),
+        (
+            "    animation: Sneak\n    name: sneak\n",
+            "a glTF source needs `tokens: [min, max]`",
+        ),
+        (
+            "    animation: Sneak\n    name: sneak\n    tokens: [6, 17]\n",
+            "manifests/styles.yaml:6:13: tokens must be [min, max] with 6 <= min <= max <= 16, found [6, 17]",
+        ),
+        (
+            "    animation: Sneak\n    name: sneak\n    tokens: [6, 8]\n    table: motionbricks-g1\n",
+            "manifests/styles.yaml:7:12: table is for a clip file",
+        ),
+        (
+            "    animation: Walk\n    name: sneak\n    tokens: [6, 8]\n",
+            "manifests/styles.yaml:4:16: job \"custom\": sources/styles/g1-sneak.glb: no animation named \"Walk\"",
+        ),
+        (
+            "    animation: Sneak\n    name: sneak\n    tokens: [6, 8]\n    joints: { pelvis: Hips }\n",
+            "manifests/styles.yaml:7:13: job \"custom\": sources/styles/g1-sneak.glb: `joints:` maps \"pelvis\", which is not a G1 joint name",
+        ),
+    ];
+    for (entry, want) in cases {
+        let p = Project::new(&rig(None), entry);
+        let out = p.kiln(&["build"]);
+        assert_eq!(out.status.code(), Some(1), "{entry}");
+        assert!(stderr(&out).contains(want), "{entry}: {}", stderr(&out));
+    }
+}
