@@ -202,6 +202,16 @@ pub fn clip_value(a: usize, c: u64, f: u64, k: u64) -> f32 {
 /// zeros, as upstream pads), with unused `motion_feature` and
 /// `mujoco_qpos` tensors beside them, like the real file.
 pub fn write_clips(path: &Path, frames: &[i32], max_frames: u64) -> io::Result<()> {
+    write_clips_with(path, frames, max_frames, &clip_value)
+}
+
+/// [`write_clips`] with the values of `value(array, clip, frame, k)`.
+pub fn write_clips_with(
+    path: &Path,
+    frames: &[i32],
+    max_frames: u64,
+    value: &dyn Fn(usize, u64, u64, u64) -> f32,
+) -> io::Result<()> {
     let c = frames.len() as u64;
     let mut specs = vec![
         TensorSpec {
@@ -247,7 +257,7 @@ pub fn write_clips(path: &Path, frames: &[i32], max_frames: u64) -> io::Result<(
             for f in 0..max_frames {
                 for k in 0..per_frame {
                     let v = if f < frames[clip as usize].max(0) as u64 {
-                        clip_value(a, clip, f, k)
+                        value(a, clip, f, k)
                     } else {
                         0.0
                     };
