@@ -16,11 +16,16 @@ fn main() {
         eprintln!("usage: synth_styles OUT_DIR [FRAMES]");
         std::process::exit(2);
     };
-    let frames: usize = args.get(1).map_or(100_000, |s| s.parse().expect("FRAMES is a number"));
+    let frames: usize = args
+        .get(1)
+        .map_or(100_000, |s| s.parse().expect("FRAMES is a number"));
     let dir = std::path::Path::new(dir);
     std::fs::create_dir_all(dir).expect("create OUT_DIR");
     let counts: Vec<i32> = (0..15).map(|c| 300 + 20 * c).collect();
     synth::write_clips(&dir.join("clips.safetensors"), &counts, 600).expect("write clips");
     std::fs::write(dir.join("g1-walk.glb"), synth::g1_walk_glb(frames)).expect("write glb");
-    println!("wrote {}/clips.safetensors and g1-walk.glb ({frames} frames)", dir.display());
+    println!(
+        "wrote {}/clips.safetensors and g1-walk.glb ({frames} frames)",
+        dir.display()
+    );
 }

@@ -298,7 +298,8 @@ pub fn g1_walk_glb(frames: usize) -> Vec<u8> {
         accessors.push(a);
         accessors.len() - 1
     };
-    let f32s = |v: &mut dyn Iterator<Item = f32>| -> Vec<u8> { v.flat_map(f32::to_le_bytes).collect() };
+    let f32s =
+        |v: &mut dyn Iterator<Item = f32>| -> Vec<u8> { v.flat_map(f32::to_le_bytes).collect() };
     let last = (frames - 1) as f32 / 30.0;
     let times = add(
         f32s(&mut (0..frames).map(|k| k as f32 / 30.0)),
@@ -325,7 +326,8 @@ pub fn g1_walk_glb(frames: usize) -> Vec<u8> {
             frames,
             None,
         );
-        channels.push(json!({"sampler": samplers.len(), "target": {"node": j, "path": "rotation"}}));
+        channels
+            .push(json!({"sampler": samplers.len(), "target": {"node": j, "path": "rotation"}}));
         samplers.push(json!({"input": times, "output": rot, "interpolation": "LINEAR"}));
     }
     let nodes: Vec<serde_json::Value> = G1_JOINTS
@@ -338,7 +340,11 @@ pub fn g1_walk_glb(frames: usize) -> Vec<u8> {
                 .filter(|(_, (_, p))| *p == j as i32)
                 .map(|(c, _)| c)
                 .collect();
-            let t = if j == 0 { [0.0, 0.9, 0.0] } else { [0.02, -0.08, 0.01] };
+            let t = if j == 0 {
+                [0.0, 0.9, 0.0]
+            } else {
+                [0.02, -0.08, 0.01]
+            };
             let mut n = json!({"name": name, "translation": t});
             if !children.is_empty() {
                 n["children"] = json!(children);
