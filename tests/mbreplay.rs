@@ -420,3 +420,55 @@ fn fuzz_property_on_deterministic_inputs() {
     }
     assert!(accepted > 100, "only {accepted} mutants decoded");
 }
+
+#[test]
+fn messages_name_the_array_the_index_and_the_value() {
+    let g = golden_bytes();
+    let mut b = g.clone();
+    b[112..116].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    assert_eq!(
+        decode(&b).unwrap_err().to_string(),
+        "at byte 112: animated joint world positions[7] must be finite, found inf"
+    );
+    let mut b = g.clone();
+    b[80..84].copy_from_slice(&0x7fc0_0003u32.to_le_bytes());
+    assert_eq!(
+        decode(&b).unwrap_err().to_string(),
+        "at byte 80: qpos[2] must be finite, found NaN (bits 0x7fc00003)"
+    );
+    let mut b = g;
+    b[260..264].copy_from_slice(&(-2.5f32).to_bits().to_le_bytes());
+    b[264 - 4..264].copy_from_slice(&f32::NEG_INFINITY.to_le_bytes());
+    assert_eq!(
+        decode(&b).unwrap_err().to_string(),
+        "at byte 260: target joint world positions[23] must be finite, found -inf"
+    );
+}
+
+#[test]
+fn an_invalid_replay_lists_five_problems_and_counts_the_rest() {
+    let mut five = golden_value();
+    five.fps = 0;
+    five.parents[1] = 5;
+    five.active_plan[0] = 9;
+    five.qpos[0] = f32::NAN;
+    five.plans[0].length = 0;
+    let msg = encode(&five).unwrap_err().to_string();
+    assert!(
+        msg.starts_with("replay is not valid (5 problems): "),
+        "{msg}"
+    );
+    assert!(!msg.contains("more"), "{msg}");
+    assert_eq!(msg.matches("; ").count(), 4, "{msg}");
+    let mut seven = five;
+    seven.positions.pop();
+    seven.plans[0].targets[0][1] = f32::INFINITY;
+    let msg = encode(&seven).unwrap_err().to_string();
+    assert!(msg.ends_with("; and 2 more"), "{msg}");
+    let mut one = golden_value();
+    one.fps = 2000;
+    assert_eq!(
+        encode(&one).unwrap_err().to_string(),
+        "replay is not valid (1 problem): fps: fps must be 1 to 1000, found 2000"
+    );
+}
