@@ -472,3 +472,111 @@ fn an_invalid_replay_lists_five_problems_and_counts_the_rest() {
         "replay is not valid (1 problem): fps: fps must be 1 to 1000, found 2000"
     );
 }
+
+/// 2 fps, 3 frames, 3 joints, 3 qpos values, 2 plans: every count above 1,
+/// so a size computed with the wrong count lands on other bytes.
+fn wide_bytes() -> Vec<u8> {
+    let mut b = b"MBRPLY1\0".to_vec();
+    u32s(&mut b, &[1, 2, 3, 3, 3, 2, 4, 0]);
+    i32s(&mut b, &[-1, 0, 1]); // 40..52
+    i32s(&mut b, &[5, 6, 7]); // 52..64 modes
+    i32s(&mut b, &[-1, 0, 1]); // 64..76 active plans
+    f32s(
+        &mut b,
+        &(0..9).map(|i| 100.0 + i as f32).collect::<Vec<_>>(),
+    ); // 76..112 qpos
+    f32s(
+        &mut b,
+        &(0..27).map(|i| 200.0 + i as f32).collect::<Vec<_>>(),
+    ); // 112..220
+    u32s(&mut b, &[0, 2]); // 220..228 first frames
+    i32s(&mut b, &[8, 9]); // 228..236 plan modes
+    u32s(&mut b, &[24, 32]); // 236..244 lengths
+    f32s(
+        &mut b,
+        &(0..72).map(|i| 300.0 + i as f32).collect::<Vec<_>>(),
+    ); // 244..532
+    assert_eq!(b.len(), 532);
+    b
+}
+
+#[test]
+fn every_array_is_read_from_where_the_spec_puts_it() {
+    let b = wide_bytes();
+    let r = decode(&b).unwrap();
+    assert_eq!(r.fps, 2);
+    assert_eq!(r.parents, [-1, 0, 1]);
+    assert_eq!(r.modes, [5, 6, 7]);
+    assert_eq!(r.active_plan, [-1, 0, 1]);
+    assert_eq!(r.qpos_count, 3);
+    assert_eq!(r.qpos, (0..9).map(|i| 100.0 + i as f32).collect::<Vec<_>>());
+    assert_eq!(r.position(2, 2), Some([224.0, 225.0, 226.0]));
+    assert_eq!(r.plans.len(), 2);
+    assert_eq!(
+        (r.plans[1].first_frame, r.plans[1].mode, r.plans[1].length),
+        (2, 9, 32)
+    );
+    assert_eq!(r.plans[0].targets.len(), 12);
+    assert_eq!(r.plans[0].targets[11], [333.0, 334.0, 335.0]);
+    assert_eq!(r.plans[1].targets[0], [336.0, 337.0, 338.0]);
+    assert_eq!(encode(&r).unwrap(), b);
+    // The offsets of the plan rules, for the second plan.
+    let mut bad = b.clone();
+    bad[240..244].copy_from_slice(&0u32.to_le_bytes());
+    assert_eq!(
+        decode(&bad),
+        Err(Error::PlanLength {
+            offset: 240,
+            plan: 1
+        })
+    );
+    let mut bad = b.clone();
+    bad[224..228].copy_from_slice(&3u32.to_le_bytes());
+    assert_eq!(
+        decode(&bad),
+        Err(Error::FirstFrame {
+            offset: 224,
+            plan: 1,
+            found: 3,
+            frames: 3
+        })
+    );
+    let mut bad = b;
+    bad[528..532].copy_from_slice(&f32::NAN.to_le_bytes());
+    assert!(matches!(
+        decode(&bad),
+        Err(Error::NotFinite {
+            offset: 528,
+            index: 71,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn validate_bounds_plans_by_frames_and_the_size_by_the_limit() {
+    let mut r = decode(&wide_bytes()).unwrap();
+    // As many plans as frames is fine.
+    let extra = r.plans[0].clone();
+    r.plans.push(extra);
+    assert!(validate(&r).is_empty(), "{:?}", validate(&r));
+    let extra = r.plans[0].clone();
+    r.plans.push(extra);
+    let paths: Vec<String> = validate(&r).into_iter().map(|p| p.path).collect();
+    assert_eq!(paths, ["plans"]);
+    // A size over the limit, from the counts alone.
+    let mut big = golden_value();
+    big.modes = vec![0; 70_000];
+    big.qpos_count = 1024;
+    let problems = validate(&big);
+    let file = problems
+        .iter()
+        .find(|p| p.path == "file")
+        .expect("a size problem");
+    assert!(
+        file.message
+            .starts_with("an encoded size of at most 268435456 bytes, found "),
+        "{}",
+        file.message
+    );
+}
