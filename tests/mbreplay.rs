@@ -580,3 +580,18 @@ fn validate_bounds_plans_by_frames_and_the_size_by_the_limit() {
         file.message
     );
 }
+
+#[test]
+fn a_replay_of_exactly_the_size_limit_is_allowed() {
+    // 40 + 4 J + F (8 + 4 Q + 12 J) with J = 1, Q = 2, no plan:
+    // 44 + 9,586,979 x 28 = 268,435,456 bytes, the limit exactly.
+    let mut r = golden_value();
+    r.parents = vec![-1];
+    r.plans.clear();
+    r.qpos_count = 2;
+    r.modes = vec![0; 9_586_979];
+    let at_limit = |r: &Replay| validate(r).iter().any(|p| p.path == "file");
+    assert!(!at_limit(&r));
+    r.modes.push(0);
+    assert!(at_limit(&r));
+}
