@@ -382,3 +382,39 @@ fn inspect_and_verify_apply_the_runtimes_checks() {
         "{err}"
     );
 }
+
+#[test]
+fn the_token_range_reads_the_mask_back() {
+    let mut s = style(4);
+    for (a, b) in [(6, 6), (8, 10), (6, 16), (16, 16)] {
+        s.allowed_tokens = mask(a, b);
+        assert_eq!(s.token_range(), Some((a, b)));
+    }
+    s.allowed_tokens = [1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0];
+    assert_eq!(s.token_range(), None, "not one range");
+    s.allowed_tokens = [0; 11];
+    assert_eq!(s.token_range(), None);
+}
+
+#[test]
+fn the_largest_valid_style_fits_the_file_limit_closely() {
+    // The header of a style with the longest name kiln writes, from a
+    // small one (the header does not grow with the frames: every count is
+    // a fixed-width number), plus the data of 100,000 frames, each tensor
+    // padded to 32 bytes: the mask (64), then 4, 408, 1,224 and 12 bytes a
+    // frame (each a multiple of 32 at 100,000 frames).
+    let mut s = style(4);
+    s.name = "n".repeat(mbstyle::MAX_NAME_BYTES);
+    let small = encode(&s).unwrap();
+    let h = gguf::decode_header(&small, small.len() as u64).unwrap();
+    let largest = h.data_start + 64 + 1648 * mbstyle::MAX_FRAMES as u64;
+    assert!(largest <= mbstyle::MAX_FILE_BYTES, "{largest}");
+    // The limit itself: 100,000 frames of values and 68 KiB for the header
+    // (a name of up to about 60 KiB written by another tool).
+    assert_eq!(mbstyle::MAX_FILE_BYTES, 164_869_632);
+    assert!(
+        mbstyle::MAX_FILE_BYTES - largest < 72 << 10,
+        "the limit is {} bytes above the largest style",
+        mbstyle::MAX_FILE_BYTES - largest
+    );
+}
