@@ -418,3 +418,23 @@ fn the_largest_valid_style_fits_the_file_limit_closely() {
         mbstyle::MAX_FILE_BYTES - largest
     );
 }
+
+#[test]
+fn a_scalar_where_the_headings_belong_is_an_error_not_a_panic() {
+    let good = encode(&style(5)).unwrap();
+    let h = gguf::decode_header(&good, good.len() as u64).unwrap();
+    let mut d = h.descs();
+    d[1].dims = vec![];
+    let (mut bytes, layout) = gguf::encode_header(&h.metadata, &d).unwrap();
+    bytes.resize(layout.file_bytes() as usize, 0);
+    assert!(matches!(
+        decode(&bytes),
+        Err(Error::Tensor { index: 1, .. })
+    ));
+}
+
+#[test]
+fn a_file_of_exactly_the_limit_is_read_not_refused_for_its_size() {
+    let at_limit = vec![0u8; mbstyle::MAX_FILE_BYTES as usize];
+    assert!(matches!(decode(&at_limit), Err(Error::Gguf(_))));
+}
