@@ -17,6 +17,7 @@ pub mod out_dir;
 pub mod paths;
 pub mod plan;
 pub mod schema;
+pub mod sources;
 pub mod state;
 
 pub use engine::{

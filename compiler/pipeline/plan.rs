@@ -205,12 +205,18 @@ impl Planner<'_> {
 /// Job ids become file names: letters, digits, `-`, `_`, `.`; not starting
 /// with `.`; at most [`MAX_ID_BYTES`] bytes.
 pub fn check_id(id: &str) -> Result<(), String> {
-    let ok_chars = id
+    check_file_name("id", id)
+}
+
+/// A name that becomes a file name under a job's output folder (a job id,
+/// a style's name), by [`check_id`]'s rule; `what` names it in the error.
+pub fn check_file_name(what: &str, name: &str) -> Result<(), String> {
+    let ok_chars = name
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if id.is_empty() || id.len() > MAX_ID_BYTES || !ok_chars || id.starts_with('.') {
+    if name.is_empty() || name.len() > MAX_ID_BYTES || !ok_chars || name.starts_with('.') {
         return Err(format!(
-            "id {id:?} must be 1 to {MAX_ID_BYTES} letters, digits, '-', '_' or '.', not starting with '.' (it names the output file)"
+            "{what} {name:?} must be 1 to {MAX_ID_BYTES} letters, digits, '-', '_' or '.', not starting with '.' (it names the output file)"
         ));
     }
     Ok(())

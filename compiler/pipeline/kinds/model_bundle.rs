@@ -23,10 +23,11 @@ use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
 use crate::bake::tensor_convert;
 use crate::formats::gguf::{self, Value};
 use crate::formats::{hex, safetensors};
-use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
+use crate::pipeline::job::{JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::plan::Planner;
+use crate::pipeline::sources::{Checkpoint, open_safetensors};
 
 pub const KIND: &str = "model_bundle";
 
@@ -280,35 +281,8 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     }
 }
 
-/// An opened safetensors file and its header.
-pub(crate) struct Checkpoint {
-    pub input: InputFile,
-    pub header: safetensors::Header,
-    pub pos: Pos,
-}
-
 fn open_checkpoint(io: &mut JobIo, path: &RelPath, pos: Pos) -> Result<Checkpoint, JobError> {
     open_safetensors(io, path, pos, MAX_CHECKPOINT_BYTES)
-}
-
-/// Opens a safetensors file of at most `limit` bytes and reads its header
-/// strictly (the style kind reads clip files with it too).
-pub(crate) fn open_safetensors(
-    io: &mut JobIo,
-    path: &RelPath,
-    pos: Pos,
-    limit: u64,
-) -> Result<Checkpoint, JobError> {
-    let mut input = io.open(path, pos, limit)?;
-    let invalid = |e: safetensors::Error| JobError::at(pos, format!("{path}: invalid safetensors: {e}"));
-    let mut first = [0u8; 8];
-    let head = (input.len() as usize).min(8);
-    input.read_exact_at(0, &mut first[..head])?;
-    let n = safetensors::header_len(&first[..head], input.len()).map_err(invalid)?;
-    let mut json = vec![0; n as usize];
-    input.read_exact_at(8, &mut json)?;
-    let header = safetensors::decode_header(&json, input.len()).map_err(invalid)?;
-    Ok(Checkpoint { input, header, pos })
 }
 
 fn rel(at: &At<String>) -> Result<RelPath, JobError> {

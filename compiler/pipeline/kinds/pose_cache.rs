@@ -16,6 +16,7 @@ use crate::pipeline::job::{JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::plan::Planner;
+use crate::pipeline::sources;
 
 pub const KIND: &str = "pose_cache";
 
@@ -108,6 +109,17 @@ fn default_dimensions() -> At<u8> {
 pub enum Animation {
     Index(u64),
     Name(String),
+}
+
+impl Animation {
+    /// The clip the baker looks up (planning refused an index that does
+    /// not fit in `usize`; one that slipped through names no clip).
+    pub fn clip_ref(&self) -> ClipRef {
+        match self {
+            Animation::Name(n) => ClipRef::Name(n.clone()),
+            Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -268,11 +280,11 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         return run_replay(e, &source, io);
     }
     let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
-    let invalid = |err: gltf::Error| at_source(format!("{source}: {err}"));
-    let parsed = gltf::Source::parse(&bytes).map_err(invalid)?;
-    let externals = read_externals(e.source.pos, &source, &parsed, io)?;
-    let scene = gltf::import_source(parsed, &externals).map_err(invalid)?;
-    let cache = bake::bake(&scene, &clip_of(e), &settings_of(e, &source)).map_err(|b| blame(e, b))?;
+    let scene = sources::import_gltf(io, &source, e.source.pos, &bytes)?;
+    let clip = e.animation.as_ref().map(|a| a.value.clip_ref());
+    // Planning refused a glTF entry without an animation.
+    let clip = clip.unwrap_or(ClipRef::Index(usize::MAX));
+    let cache = bake::bake(&scene, &clip, &settings_of(e, &source)).map_err(|b| blame(e, b))?;
     let bytes = ospc::encode(&cache)
         .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
     let output = output_of(&e.id.value).map_err(JobError::job)?;
@@ -299,16 +311,6 @@ fn run_replay(e: &Entry, source: &RelPath, io: &mut JobIo) -> Result<(), JobErro
     io.write(&output, &bytes)
 }
 
-fn clip_of(e: &Entry) -> ClipRef {
-    match e.animation.as_ref().map(|a| &a.value) {
-        Some(Animation::Name(n)) => ClipRef::Name(n.clone()),
-        // Planning refused an index that does not fit, and a glTF entry
-        // without an animation.
-        Some(Animation::Index(i)) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
-        None => ClipRef::Index(usize::MAX),
-    }
-}
-
 /// The baker's settings, from the entry's.
 fn settings_of(e: &Entry, source: &RelPath) -> Settings {
     let shape = match e.shape.value {
@@ -333,28 +335,6 @@ fn settings_of(e: &Entry, source: &RelPath) -> Settings {
         replay: e.replay.value.clone(),
         library_version: crate::VERSION.to_string(),
     }
-}
-
-/// The buffers a `.gltf` keeps in files next to it (inputs the job
-/// discovers: only the source names them).
-pub(crate) fn read_externals(
-    pos: Pos,
-    source: &RelPath,
-    parsed: &gltf::Source,
-    io: &mut JobIo,
-) -> Result<Vec<(String, Vec<u8>)>, JobError> {
-    let uris = parsed
-        .external_uris()
-        .map_err(|e| JobError::at(pos, format!("{source}: {e}")))?;
-    let mut externals = Vec::with_capacity(uris.len());
-    for uri in uris {
-        let path = source
-            .sibling(&uri)
-            .map_err(|e| JobError::at(pos, format!("{source}: buffer {e}")))?;
-        let bytes = io.read(&path, pos, gltf::MAX_FILE_BYTES)?;
-        externals.push((uri, bytes));
-    }
-    Ok(externals)
 }
 
 /// Which setting a baking error is about.

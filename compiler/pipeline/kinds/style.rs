@@ -20,14 +20,15 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
-use super::model_bundle::{Pins, open_safetensors};
-use super::pose_cache::{Animation, read_externals};
+use super::model_bundle::Pins;
+use super::pose_cache::Animation;
 use crate::bake::style::{self as bake, Row, SetEntry};
 use crate::formats::{hex, mbstyle};
 use crate::pipeline::job::{JobError, JobIo, Outputs};
 use crate::pipeline::manifest::At;
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::Planner;
+use crate::pipeline::plan::{self, Planner};
+use crate::pipeline::sources::{self, open_safetensors};
 
 pub const KIND: &str = "style";
 
@@ -145,19 +146,12 @@ fn output(id: &str, name: &str) -> Result<RelPath, String> {
     RelPath::parse(&format!("styles/{id}/{name}"))
 }
 
-/// A style name is a file name: letters, digits, `_`, `-`, `.`, not
-/// starting with `.`, at most [`mbstyle::MAX_NAME_BYTES`].
+/// A style name is its file's name (the rule of job ids, whose limit is
+/// also [`mbstyle::MAX_NAME_BYTES`]).
+const _: () = assert!(mbstyle::MAX_NAME_BYTES == plan::MAX_ID_BYTES);
+
 fn check_name(name: &str) -> Result<(), String> {
-    let plain = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    if name.is_empty() || name.starts_with('.') || !plain || name.len() > mbstyle::MAX_NAME_BYTES
-    {
-        return Err(format!(
-            "style name {name:?} must be 1 to {} letters, digits, `_`, `-` or `.`, not starting with `.` (it names the file)",
-            mbstyle::MAX_NAME_BYTES
-        ));
-    }
+    plan::check_file_name("style name", name)?;
     if name == "manifest" {
         return Err("style name \"manifest\" is taken by the set's manifest.json".into());
     }
@@ -358,7 +352,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
 }
 
 fn run_gltf(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
-    use crate::bake::pose_cache::{self as poses, ClipRef};
+    use crate::bake::pose_cache as poses;
     use crate::import::gltf;
     let at_source = |m: String| JobError::at(e.source.pos, m);
     let source = RelPath::parse(&e.source.value).map_err(at_source)?;
@@ -366,18 +360,11 @@ fn run_gltf(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let bytes = input.read_all()?;
     let sha = hex(&input.sha256()?);
     io.finish(input)?;
-    let invalid = |err: gltf::Error| at_source(format!("{source}: {err}"));
-    let parsed = gltf::Source::parse(&bytes).map_err(invalid)?;
-    let externals = read_externals(e.source.pos, &source, &parsed, io)?;
-    let scene = gltf::import_source(parsed, &externals).map_err(invalid)?;
+    let scene = sources::import_gltf(io, &source, e.source.pos, &bytes)?;
     let (Some(animation), Some(name), Some(tokens)) = (&e.animation, &e.name, &e.tokens) else {
         return Err(at_source("planning checked the glTF settings".into()));
     };
-    let clip_ref = match &animation.value {
-        Animation::Name(n) => ClipRef::Name(n.clone()),
-        Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
-    };
-    let clip = poses::select_clip(&scene, &clip_ref)
+    let clip = poses::select_clip(&scene, &animation.value.clip_ref())
         .map_err(|err| JobError::at(animation.pos, format!("{source}: {err}")))?;
     let settings = bake::GltfStyle {
         name: name.value.clone(),
