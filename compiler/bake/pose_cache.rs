@@ -424,6 +424,13 @@ pub fn frame_times(clip: &Clip, rate_hz: f64, n_entities: usize) -> Result<Vec<f
             max: ospc::MAX_FRAMES,
         });
     }
+    check_size(n_frames, n_entities)?;
+    Ok((0..n_frames).map(|k| k as f64 / rate_hz).collect())
+}
+
+/// Whether `n_frames` poses of `n_entities` entities fit in a pose cache
+/// ([`ospc::MAX_FILE_BYTES`]), before anything is sampled for them.
+fn check_size(n_frames: u64, n_entities: usize) -> Result<(), Error> {
     let pose_bytes = n_frames
         .checked_mul(n_entities as u64)
         .and_then(|n| n.checked_mul(ospc::POSE_BYTES as u64));
@@ -434,7 +441,7 @@ pub fn frame_times(clip: &Clip, rate_hz: f64, n_entities: usize) -> Result<Vec<f
             max_mib: ospc::MAX_FILE_BYTES >> 20,
         });
     }
-    Ok((0..n_frames).map(|k| k as f64 / rate_hz).collect())
+    Ok(())
 }
 
 /// Whether `n_frames` frames of `per_frame` evaluations each are within
@@ -538,18 +545,7 @@ pub fn bake_replay(
     if let Some(name) = names.iter().find(|n| n.len() > ospc::MAX_TEXT_BYTES) {
         return Err(name_too_long(name, name.len()).into());
     }
-    let n_frames = replay.frames() as u64;
-    let pose_bytes = n_frames
-        .checked_mul(joints as u64)
-        .and_then(|n| n.checked_mul(ospc::POSE_BYTES as u64));
-    if pose_bytes.is_none_or(|b| b > ospc::MAX_FILE_BYTES as u64) {
-        return Err(Error::TooLarge {
-            n_frames,
-            n_entities: joints,
-            max_mib: ospc::MAX_FILE_BYTES >> 20,
-        }
-        .into());
-    }
+    check_size(replay.frames() as u64, joints)?;
     let entities = names
         .into_iter()
         .enumerate()

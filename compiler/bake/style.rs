@@ -15,7 +15,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::formats::cursor::le_f32s as f32s;
+use crate::formats::cursor::{le_f32_arrays, le_f32s};
 use crate::formats::mbstyle::{self, JOINTS, MASK_LEN, Style};
 use crate::formats::safetensors::{self, Dtype};
 
@@ -234,7 +234,7 @@ pub fn style_of(
     official: bool,
     source_sha256: &str,
 ) -> Result<Style, Error> {
-    let mut headings = f32s(arrays[0]);
+    let mut headings = le_f32s(arrays[0]);
     if official
         && row.clip == HAND_CRAWLING
         && let Some(h) = headings.first_mut()
@@ -253,18 +253,9 @@ pub fn style_of(
         source_sha256: source_sha256.into(),
         allowed_tokens: row.allowed_tokens,
         headings,
-        joint_positions: f32s(arrays[1])
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect(),
-        joint_rotations: f32s(arrays[2])
-            .chunks_exact(9)
-            .map(|c| c.try_into().expect("9 values"))
-            .collect(),
-        root_positions: f32s(arrays[3])
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect(),
+        joint_positions: le_f32_arrays(arrays[1]),
+        joint_rotations: le_f32_arrays(arrays[2]),
+        root_positions: le_f32_arrays(arrays[3]),
     };
     let problems = mbstyle::validate(&style);
     match problems.into_iter().next() {

@@ -219,6 +219,27 @@ pub fn le_f32s(bytes: &[u8]) -> Vec<f32> {
         .collect()
 }
 
+/// `bytes` read as groups of `N` little-endian `f32`s (points, matrices;
+/// a trailing partial group is ignored, as [`le_f32s`]).
+pub fn le_f32_arrays<const N: usize>(bytes: &[u8]) -> Vec<[f32; N]> {
+    bytes
+        .chunks_exact(4 * N)
+        .map(|c| {
+            std::array::from_fn(|k| {
+                f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
+            })
+        })
+        .collect()
+}
+
+/// `bytes` read as little-endian `u32`s (as [`le_f32s`]).
+pub fn le_u32s(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 /// `bytes` read as little-endian `i32`s (as [`le_f32s`]).
 pub fn le_i32s(bytes: &[u8]) -> Vec<i32> {
     bytes

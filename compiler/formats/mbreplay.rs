@@ -27,7 +27,7 @@
 
 use std::fmt;
 
-use super::cursor::{self, Cursor, le_f32s as f32s, le_i32s as i32s};
+use super::cursor::{self, Cursor, le_f32_arrays, le_f32s as f32s, le_i32s as i32s, le_u32s};
 
 /// The first eight bytes of every replay.
 pub const MAGIC: [u8; 8] = *b"MBRPLY1\0";
@@ -477,10 +477,6 @@ pub fn check_file_size(len: u64) -> Result<(), Error> {
 // ---------------------------------------------------------------------------
 // Decode.
 
-fn vec3s(values: &[f32]) -> Vec<[f32; 3]> {
-    values.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
-}
-
 /// Reads a replay. The result is valid: [`validate`] finds no problem in
 /// it and [`encode`] gives back `bytes` exactly.
 pub fn decode(bytes: &[u8]) -> Result<Replay, Error> {
@@ -551,21 +547,20 @@ pub fn decode(bytes: &[u8]) -> Result<Replay, Error> {
     let qpos_values = f32s(r.take(4 * nf * nq, "qpos")?);
     rule_finite(at, FloatField::Qpos, &qpos_values)?;
     let at = r.offset();
-    let positions = f32s(r.take(12 * nf * nj, "animated joint world positions")?);
-    rule_finite(at, FloatField::Positions, &positions)?;
+    let positions = le_f32_arrays::<3>(r.take(12 * nf * nj, "animated joint world positions")?);
+    rule_finite(at, FloatField::Positions, positions.as_flattened())?;
     let first = r.take(4 * np, "first playback frames")?;
     let mode = i32s(r.take(4 * np, "plan modes")?);
     let length = r.take(4 * np, "generated plan lengths")?;
     let at = r.offset();
-    let targets = f32s(r.take(48 * np * nj, "target joint world positions")?);
-    rule_finite(at, FloatField::Targets, &targets)?;
+    let targets = le_f32_arrays::<3>(r.take(48 * np * nj, "target joint world positions")?);
+    rule_finite(at, FloatField::Targets, targets.as_flattened())?;
     r.finish("replay")?;
 
-    let first: Vec<u32> = i32s(first).into_iter().map(|v| v as u32).collect();
-    let length: Vec<u32> = i32s(length).into_iter().map(|v| v as u32).collect();
+    let (first, length) = (le_u32s(first), le_u32s(length));
     let first_at = offsets::PAYLOAD + 4 * nj + 8 * nf + 4 * nf * nq + 12 * nf * nj;
     let mut out_plans = Vec::with_capacity(np);
-    let per_plan = 3 * TARGET_FRAMES as usize * nj;
+    let per_plan = TARGET_FRAMES as usize * nj;
     for p in 0..np {
         let at = (first_at + 4 * p, first_at + 8 * np + 4 * p);
         rule_plan(at, p, (first[p], length[p]), nf)?;
@@ -573,7 +568,7 @@ pub fn decode(bytes: &[u8]) -> Result<Replay, Error> {
             first_frame: first[p],
             mode: mode[p],
             length: length[p],
-            targets: vec3s(&targets[p * per_plan..(p + 1) * per_plan]),
+            targets: targets[p * per_plan..(p + 1) * per_plan].to_vec(),
         });
     }
     Ok(Replay {
@@ -583,7 +578,7 @@ pub fn decode(bytes: &[u8]) -> Result<Replay, Error> {
         active_plan,
         qpos_count: qpos,
         qpos: qpos_values,
-        positions: vec3s(&positions),
+        positions,
         plans: out_plans,
     })
 }
@@ -714,13 +709,15 @@ pub fn encode(r: &Replay) -> Result<Vec<u8>, Error> {
     ] {
         out.extend_from_slice(&v.to_le_bytes());
     }
-    let i32s = |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
-    let f32s = |out: &mut Vec<u8>, v: &[f32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
-    i32s(&mut out, &r.parents);
-    i32s(&mut out, &r.modes);
-    i32s(&mut out, &r.active_plan);
-    f32s(&mut out, &r.qpos);
-    f32s(&mut out, r.positions.as_flattened());
+    let put_i32s =
+        |out: &mut Vec<u8>, v: &[i32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+    let put_f32s =
+        |out: &mut Vec<u8>, v: &[f32]| v.iter().for_each(|x| out.extend(x.to_le_bytes()));
+    put_i32s(&mut out, &r.parents);
+    put_i32s(&mut out, &r.modes);
+    put_i32s(&mut out, &r.active_plan);
+    put_f32s(&mut out, &r.qpos);
+    put_f32s(&mut out, r.positions.as_flattened());
     for p in &r.plans {
         out.extend(p.first_frame.to_le_bytes());
     }
@@ -731,7 +728,7 @@ pub fn encode(r: &Replay) -> Result<Vec<u8>, Error> {
         out.extend(p.length.to_le_bytes());
     }
     for p in &r.plans {
-        f32s(&mut out, p.targets.as_flattened());
+        put_f32s(&mut out, p.targets.as_flattened());
     }
     Ok(out)
 }

@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use super::cursor::le_f32s as f32s;
+use super::cursor::{le_f32_arrays, le_f32s as f32s, le_i32s};
 use super::gguf::{self, TensorDesc, TensorType, Value};
 use super::motionbricks::{self, common_metadata, is_sha256_hex, kv};
 
@@ -122,7 +122,8 @@ pub enum Error {
     EmptyName,
     /// Frames outside 4..=100,000.
     Frames { frames: usize },
-    /// `style_frames` or `parameter_count` disagrees with the tensors.
+    /// `style_frames` disagrees with the tensors (`parameter_count` is one
+    /// of the common checks).
     Count {
         key: &'static str,
         found: u64,
@@ -465,19 +466,13 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
     {
         return Err(Error::Common(p));
     }
-    let string = |i: usize| match h.metadata.get(i) {
-        Some((_, Value::String(s))) => s.clone(),
+    // The values the style is built from, by key; the order and types of
+    // every key are checked against the spec's list below.
+    let string = |key: &str| match h.get(key) {
+        Some(Value::String(s)) => s.clone(),
         _ => String::new(),
     };
-    let name = string(10);
-    let speed = match h.metadata.get(11) {
-        Some((_, Value::F32(v))) => *v,
-        _ => f32::NAN,
-    };
-    let index = match h.metadata.get(13) {
-        Some((_, Value::U32(v))) => *v,
-        _ => 0,
-    };
+    let name = string("motionbricks.style_name");
     let data = &bytes[h.data_start as usize..];
     let tensor = |i: usize| {
         let t = &h.tensors[i];
@@ -485,28 +480,25 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
         &data[start..start + t.bytes().unwrap_or(0) as usize]
     };
     let mut allowed_tokens = [0i32; MASK_LEN];
-    for (slot, c) in allowed_tokens.iter_mut().zip(tensor(0).chunks_exact(4)) {
-        *slot = i32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    for (slot, v) in allowed_tokens.iter_mut().zip(le_i32s(tensor(0))) {
+        *slot = v;
     }
     let style = Style {
         name: name.clone(),
-        speed,
-        index,
-        source_sha256: string(8),
+        speed: match h.get("motionbricks.style_speed") {
+            Some(Value::F32(v)) => *v,
+            _ => f32::NAN,
+        },
+        index: match h.get("motionbricks.style_index") {
+            Some(Value::U32(v)) => *v,
+            _ => 0,
+        },
+        source_sha256: string("motionbricks.source_sha256"),
         allowed_tokens,
         headings: f32s(tensor(1)),
-        joint_positions: f32s(tensor(2))
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect(),
-        joint_rotations: f32s(tensor(3))
-            .chunks_exact(9)
-            .map(|c| c.try_into().expect("9 values"))
-            .collect(),
-        root_positions: f32s(tensor(4))
-            .chunks_exact(3)
-            .map(|c| [c[0], c[1], c[2]])
-            .collect(),
+        joint_positions: le_f32_arrays(tensor(2)),
+        joint_rotations: le_f32_arrays(tensor(3)),
+        root_positions: le_f32_arrays(tensor(4)),
     };
     // The metadata: exactly the spec's keys, in order, with their types and
     // values.
@@ -523,34 +515,23 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             return Err(Error::Metadata { index: i, found });
         }
     }
-    if string(1) != name {
+    let general = string("general.name");
+    if general != name {
         return Err(Error::NameMismatch {
-            general: string(1),
+            general,
             style: name,
         });
     }
     check(&style)?;
-    for (i, key) in [
-        (12usize, "motionbricks.style_frames"),
-        (9, "motionbricks.parameter_count"),
-    ] {
-        let found = match &h.metadata[i].1 {
-            Value::U32(v) => u64::from(*v),
-            Value::U64(v) => *v,
-            _ => 0,
-        };
-        let tensors = if i == 12 {
-            frames as u64
-        } else {
-            style.parameter_count()
-        };
-        if found != tensors {
-            return Err(Error::Count {
-                key,
-                found,
-                tensors,
-            });
-        }
+    // (`parameter_count` against the tensors is one of the common checks.)
+    if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
+        && *found as usize != frames
+    {
+        return Err(Error::Count {
+            key: "motionbricks.style_frames",
+            found: u64::from(*found),
+            tensors: frames as u64,
+        });
     }
     for (i, (k, v)) in want.iter().enumerate() {
         // Floats compare by bits (the speed); the rest by value.
