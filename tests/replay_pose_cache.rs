@@ -3,13 +3,12 @@
 //! replay, and the settings a replay does not take refused at their line.
 
 use std::fs;
-use std::process::Command;
 
 use kiln::formats::mbreplay::{self, Plan, Replay};
 use kiln::formats::ospc::{self, Shape};
 
 mod cli_support;
-use cli_support::{KILN, stderr};
+use cli_support::{Project, stderr};
 
 /// 5 frames at 50 fps of 3 joints: joint j at frame f is at
 /// (f / 10, 1 - j / 4, j / 2); one plan from frame 2.
@@ -36,51 +35,33 @@ fn replay() -> Replay {
     }
 }
 
-struct Project(tempfile::TempDir);
-
-impl Project {
-    fn new(manifest: &str) -> Project {
-        let dir = tempfile::Builder::new()
-            .prefix("kiln-replay-")
-            .tempdir()
-            .unwrap();
-        fs::create_dir_all(dir.path().join("manifests")).unwrap();
-        fs::create_dir_all(dir.path().join("sources")).unwrap();
-        fs::write(
-            dir.path().join("sources/session.mbreplay"),
-            mbreplay::encode(&replay()).unwrap(),
-        )
-        .unwrap();
-        fs::copy(
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/corpus/glb/SimpleSkin.glb"
-            ),
-            dir.path().join("sources/skin.glb"),
-        )
-        .unwrap();
-        fs::write(dir.path().join("manifests/poses.yaml"), manifest).unwrap();
-        Project(dir)
-    }
-
-    fn kiln(&self, args: &[&str]) -> std::process::Output {
-        Command::new(KILN)
-            .args(args)
-            .current_dir(self.0.path())
-            .env_remove("CI")
-            .output()
-            .unwrap()
-    }
+/// An empty project with the replay, a glTF skin, and `manifest`.
+fn project(manifest: &str) -> Project {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/session.mbreplay",
+        &mbreplay::encode(&replay()).unwrap(),
+    );
+    p.write_bytes(
+        "sources/skin.glb",
+        &fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/glb/SimpleSkin.glb"
+        ))
+        .unwrap(),
+    );
+    p.write("manifests/poses.yaml", manifest);
+    p
 }
 
 #[test]
 fn a_replay_bakes_one_entity_per_joint_and_one_frame_per_replay_frame() {
-    let p = Project::new(
+    let p = project(
         "pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n    label: captured\n",
     );
     let out = p.kiln(&["build", "--quiet"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let bytes = fs::read(p.0.path().join("out/poses/ghost.ospc")).unwrap();
+    let bytes = fs::read(p.path("out/poses/ghost.ospc")).unwrap();
     let cache = ospc::decode(&bytes).unwrap();
     assert_eq!(cache.n_frames(), 5);
     assert_eq!(cache.dimensions, 3);
@@ -119,12 +100,12 @@ fn a_replay_bakes_one_entity_per_joint_and_one_frame_per_replay_frame() {
 
 #[test]
 fn joint_names_dimensions_and_shape_apply() {
-    let p = Project::new(
+    let p = project(
         "pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n    joint_names: [pelvis, hip, knee]\n    dimensions: 2\n    shape: sphere\n    size: [0.05, 0, 0]\n",
     );
     let out = p.kiln(&["build", "--quiet"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let cache = ospc::decode(&fs::read(p.0.path().join("out/poses/ghost.ospc")).unwrap()).unwrap();
+    let cache = ospc::decode(&fs::read(p.path("out/poses/ghost.ospc")).unwrap()).unwrap();
     let names: Vec<&str> = cache.entities.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["pelvis", "hip", "knee"]);
     assert_eq!(cache.entities[2].id, 3);
@@ -151,17 +132,17 @@ fn settings_a_replay_does_not_take_are_refused_at_their_line() {
         ),
     ];
     for (line, want) in cases {
-        let p = Project::new(&format!(
+        let p = project(&format!(
             "pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n{line}"
         ));
         let out = p.kiln(&["build"]);
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
         assert!(stderr(&out).contains(want), "{}", stderr(&out));
-        assert!(!p.0.path().join("out/poses/ghost.ospc").exists());
+        assert!(!p.path("out/poses/ghost.ospc").exists());
     }
     // joint_names of the wrong length: found while running, blamed on the
     // setting's line.
-    let p = Project::new(
+    let p = project(
         "pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n    joint_names: [a, b]\n",
     );
     let out = p.kiln(&["build"]);
@@ -174,9 +155,8 @@ fn settings_a_replay_does_not_take_are_refused_at_their_line() {
         stderr(&out)
     );
     // A glTF source: no joint_names, and rate_hz and animation required.
-    let p = Project::new(
-        "pose_caches:\n  - id: skin\n    source: sources/skin.glb\n    joint_names: [a]\n",
-    );
+    let p =
+        project("pose_caches:\n  - id: skin\n    source: sources/skin.glb\n    joint_names: [a]\n");
     let out = p.kiln(&["build"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
@@ -196,8 +176,8 @@ fn settings_a_replay_does_not_take_are_refused_at_their_line() {
 
 #[test]
 fn a_broken_replay_is_an_error_naming_the_file_rule_and_offset() {
-    let p = Project::new("pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n");
-    let path = p.0.path().join("sources/session.mbreplay");
+    let p = project("pose_caches:\n  - id: ghost\n    source: sources/session.mbreplay\n");
+    let path = p.path("sources/session.mbreplay");
     let mut bytes = fs::read(&path).unwrap();
     bytes.push(0);
     fs::write(&path, &bytes).unwrap();
@@ -222,7 +202,7 @@ fn a_broken_replay_is_an_error_naming_the_file_rule_and_offset() {
 
 #[test]
 fn inspect_and_verify_read_a_replay() {
-    let p = Project::new("pose_caches: []\n");
+    let p = project("pose_caches: []\n");
     let out = p.kiln(&["verify", "sources/session.mbreplay"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);

@@ -15,49 +15,24 @@ use serde_json::{Value, json};
 mod synth;
 
 mod cli_support;
-use cli_support::{KILN, REPO, stderr};
+use cli_support::{Project, REPO, stderr};
 
 /// Frames of the 15 synthetic clips (the file holds 40 per clip).
 const FRAMES: [i32; 15] = [40, 4, 17, 33, 25, 12, 40, 9, 30, 5, 21, 38, 14, 27, 8];
 const MAX_FRAMES: u64 = 40;
 
-struct Project(tempfile::TempDir);
-
-impl Project {
-    fn new(manifest: &str) -> Project {
-        let dir = tempfile::Builder::new()
-            .prefix("kiln-styles-")
-            .tempdir()
-            .unwrap();
-        fs::create_dir_all(dir.path().join("manifests")).unwrap();
-        fs::create_dir_all(dir.path().join("sources/styles")).unwrap();
-        synth::write_clips(
-            &dir.path().join("sources/styles/clips.safetensors"),
-            &FRAMES,
-            MAX_FRAMES,
-        )
-        .unwrap();
-        let p = Project(dir);
-        p.manifest(manifest);
-        p
-    }
-
-    fn manifest(&self, text: &str) {
-        fs::write(self.0.path().join("manifests/styles.yaml"), text).unwrap();
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.0.path().join(rel)
-    }
-
-    fn kiln(&self, args: &[&str]) -> std::process::Output {
-        Command::new(KILN)
-            .args(args)
-            .current_dir(self.0.path())
-            .env_remove("CI")
-            .output()
-            .unwrap()
-    }
+/// An empty project with the synthetic clip file and `manifest`.
+fn project(manifest: &str) -> Project {
+    let p = Project::empty();
+    fs::create_dir_all(p.path("sources/styles")).unwrap();
+    synth::write_clips(
+        &p.path("sources/styles/clips.safetensors"),
+        &FRAMES,
+        MAX_FRAMES,
+    )
+    .unwrap();
+    p.write("manifests/styles.yaml", manifest);
+    p
 }
 
 fn sha256_hex(path: &Path) -> String {
@@ -156,7 +131,7 @@ const OFFICIAL: [(&str, f32, usize); 15] = [
 
 #[test]
 fn the_official_table_gives_15_styles_gguf_py_reads_as_the_spec_says() {
-    let p = Project::new(
+    let p = project(
         "styles:\n  - id: official\n    source: sources/styles/clips.safetensors\n    table: motionbricks-g1\n    pins: record\n",
     );
     let out = p.kiln(&["build"]);
@@ -191,7 +166,7 @@ fn the_official_table_gives_15_styles_gguf_py_reads_as_the_spec_says() {
     let out = p.kiln(&["verify", "out/styles/official/elbow_crawling.mbstyle"]);
     assert!(out.status.success(), "{}", stderr(&out));
     // Nothing changed: nothing is rebuilt.
-    let (again, _) = build_json(&p);
+    let (again, _) = p.build_json(&[]);
     assert_eq!(again["jobs"][0]["status"], "fresh", "{again}");
 }
 
@@ -211,16 +186,9 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn build_json(p: &Project) -> (Value, std::process::Output) {
-    let out = p.kiln(&["build", "--json"]);
-    let v: Value =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
-    (v, out)
-}
-
 #[test]
 fn pins_enforce_refuses_another_clip_file_before_writing() {
-    let p = Project::new(
+    let p = project(
         "styles:\n  - id: official\n    source: sources/styles/clips.safetensors\n    table: motionbricks-g1\n",
     );
     let out = p.kiln(&["build"]);
@@ -239,7 +207,7 @@ fn pins_enforce_refuses_another_clip_file_before_writing() {
 
 #[test]
 fn a_table_in_the_manifest_selects_other_clips_and_the_set_can_shrink() {
-    let p = Project::new(
+    let p = project(
         "styles:\n  - id: mine\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 7, name: limp, speed: 0.4, tokens: [6, 12] }\n      - { clip: 2, name: stroll, speed: 0.9, tokens: [8, 8] }\n",
     );
     let out = p.kiln(&["build"]);
@@ -255,8 +223,7 @@ fn a_table_in_the_manifest_selects_other_clips_and_the_set_can_shrink() {
         &expected(2, "stroll", 0.9, 1, mbstyle::mask(8, 8), false, &sha),
     );
     // One row fewer: its file goes, and the manifest lists what is there.
-    p.manifest(
-        "styles:\n  - id: mine\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 5, name: limp, speed: 0.4, tokens: [6, 12] }\n",
+    p.write("manifests/styles.yaml", "styles:\n  - id: mine\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 5, name: limp, speed: 0.4, tokens: [6, 12] }\n",
     );
     let out = p.kiln(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -302,13 +269,13 @@ fn bad_tables_are_refused_at_their_line() {
         ),
     ];
     for (rest, want) in cases {
-        let p = Project::new(&format!("{head}{rest}"));
+        let p = project(&format!("{head}{rest}"));
         let out = p.kiln(&["build"]);
         assert_eq!(out.status.code(), Some(1), "{rest}: {}", stderr(&out));
         assert!(stderr(&out).contains(want), "{rest}: {}", stderr(&out));
     }
     // Found while running: a clip the file lacks, blamed on the table.
-    let p = Project::new(&format!(
+    let p = project(&format!(
         "{head}    table:\n      - {{ clip: 15, name: a, speed: 1, tokens: [6, 8] }}\n"
     ));
     let out = p.kiln(&["build"]);
@@ -322,7 +289,7 @@ fn bad_tables_are_refused_at_their_line() {
 
 #[test]
 fn a_clip_of_too_few_frames_is_refused_naming_it() {
-    let p = Project::new(
+    let p = project(
         "styles:\n  - id: s\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 1, name: a, speed: 1, tokens: [6, 8] }\n",
     );
     synth::write_clips(

@@ -5,7 +5,6 @@
 //! hand here, within 1e-5.
 
 use std::fs;
-use std::process::Command;
 
 use kiln::bake::model_bundle::G1_JOINTS;
 use kiln::formats::mbstyle;
@@ -14,7 +13,7 @@ use serde_json::{Value, json};
 mod cli_support;
 #[allow(dead_code)]
 mod gltf_support;
-use cli_support::{KILN, stderr};
+use cli_support::{Project, stderr};
 use gltf_support::{Fixture, le_f32};
 
 /// Every joint sits this far from its parent (metres, in the parent's
@@ -50,12 +49,7 @@ fn rig(rename: Option<(usize, &str)>) -> Vec<u8> {
             Some((k, other)) if k == j => other.to_string(),
             _ => name.to_string(),
         };
-        let children: Vec<usize> = G1_JOINTS
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, p))| *p == j as i32)
-            .map(|(c, _)| c)
-            .collect();
+        let children = synth::g1_children(j);
         let mut node = json!({"name": name, "translation": offset(j)});
         if !children.is_empty() {
             node["children"] = json!(children);
@@ -90,41 +84,21 @@ fn rig(rename: Option<(usize, &str)>) -> Vec<u8> {
     f.glb()
 }
 
-struct Project(tempfile::TempDir);
+/// An empty project with `glb` and a `styles` entry for it.
+fn project(glb: &[u8], entry: &str) -> Project {
+    let p = Project::empty();
+    p.write_bytes("sources/styles/g1-sneak.glb", glb);
+    p.write(
+        "manifests/styles.yaml",
+        &format!("styles:\n  - id: custom\n    source: sources/styles/g1-sneak.glb\n{entry}"),
+    );
+    p
+}
 
-impl Project {
-    fn new(glb: &[u8], entry: &str) -> Project {
-        let dir = tempfile::Builder::new()
-            .prefix("kiln-gstyle-")
-            .tempdir()
-            .unwrap();
-        fs::create_dir_all(dir.path().join("manifests")).unwrap();
-        fs::create_dir_all(dir.path().join("sources/styles")).unwrap();
-        fs::write(dir.path().join("sources/styles/g1-sneak.glb"), glb).unwrap();
-        fs::write(
-            dir.path().join("manifests/styles.yaml"),
-            format!("styles:\n  - id: custom\n    source: sources/styles/g1-sneak.glb\n{entry}"),
-        )
-        .unwrap();
-        Project(dir)
-    }
-
-    fn kiln(&self, args: &[&str]) -> std::process::Output {
-        Command::new(KILN)
-            .args(args)
-            .current_dir(self.0.path())
-            .env_remove("CI")
-            .output()
-            .unwrap()
-    }
-
-    fn style(&self, name: &str) -> mbstyle::Style {
-        let path = self
-            .0
-            .path()
-            .join(format!("out/styles/custom/{name}.mbstyle"));
-        mbstyle::decode(&fs::read(path).unwrap()).unwrap()
-    }
+/// The style `name` the entry built.
+fn built(p: &Project, name: &str) -> mbstyle::Style {
+    let bytes = fs::read(p.path(&format!("out/styles/custom/{name}.mbstyle"))).unwrap();
+    mbstyle::decode(&bytes).unwrap()
 }
 
 /// Row-major rotation of `q` (x, y, z, w).
@@ -163,7 +137,7 @@ fn close(got: &[f32], want: &[f64], what: &str) {
 
 #[test]
 fn a_walking_rig_gives_the_hand_computed_style() {
-    let p = Project::new(
+    let p = project(
         &rig(None),
         "    animation: Sneak\n    name: sneak\n    tokens: [6, 12]\n",
     );
@@ -177,7 +151,7 @@ fn a_walking_rig_gives_the_hand_computed_style() {
         "{}",
         stderr(&out)
     );
-    let s = p.style("sneak");
+    let s = built(&p, "sneak");
     assert_eq!(s.frames(), 31, "1 s at 30 fps, both ends");
     assert_eq!(s.allowed_tokens, mbstyle::mask(6, 12));
     assert!((s.speed - WALK).abs() < 1e-5, "{}", s.speed);
@@ -224,7 +198,7 @@ fn a_walking_rig_gives_the_hand_computed_style() {
         close(&s.joint_rotations[34 * f + 7], &knee_global, "toe rotation");
         close(&s.joint_rotations[34 * f + 20], &yaw, "shoulder rotation");
     }
-    let manifest = fs::read_to_string(p.0.path().join("out/styles/custom/manifest.json")).unwrap();
+    let manifest = fs::read_to_string(p.path("out/styles/custom/manifest.json")).unwrap();
     let v: Value = serde_json::from_str(&manifest).unwrap();
     assert_eq!(v["styles"]["sneak"]["parameter_count"], 412 * 31 + 11);
     let out = p.kiln(&["verify", "out/styles/custom/sneak.mbstyle"]);
@@ -233,21 +207,21 @@ fn a_walking_rig_gives_the_hand_computed_style() {
 
 #[test]
 fn a_given_speed_is_kept_and_renamed_joints_are_mapped() {
-    let p = Project::new(
+    let p = project(
         &rig(Some((0, "Hips"))),
         "    animation: 0\n    name: sneak\n    speed: 0.6\n    tokens: [6, 12]\n    joints: { pelvis_skel: Hips }\n",
     );
     let out = p.kiln(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("measured"), "{}", stderr(&out));
-    let s = p.style("sneak");
+    let s = built(&p, "sneak");
     assert_eq!(s.speed, 0.6);
     close(&s.root_positions[30], &[0.0, 0.0, f64::from(WALK)], "root");
 }
 
 #[test]
 fn missing_joints_are_listed_and_bad_settings_refused() {
-    let p = Project::new(
+    let p = project(
         &rig(Some((21, "LeftElbow"))),
         "    animation: Sneak\n    name: sneak\n    tokens: [6, 12]\n",
     );
@@ -291,7 +265,7 @@ fn missing_joints_are_listed_and_bad_settings_refused() {
         ),
     ];
     for (entry, want) in cases {
-        let p = Project::new(&rig(None), entry);
+        let p = project(&rig(None), entry);
         let out = p.kiln(&["build"]);
         assert_eq!(out.status.code(), Some(1), "{entry}");
         assert!(stderr(&out).contains(want), "{entry}: {}", stderr(&out));
@@ -377,12 +351,7 @@ fn transpose(m: [f64; 9]) -> [f64; 9] {
 fn glb_of(s: &mbstyle::Style) -> Vec<u8> {
     let mut f = Fixture::new();
     for (j, (name, _)) in G1_JOINTS.iter().enumerate() {
-        let children: Vec<usize> = G1_JOINTS
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, p))| *p == j as i32)
-            .map(|(c, _)| c)
-            .collect();
+        let children = synth::g1_children(j);
         let mut node = json!({"name": name});
         if !children.is_empty() {
             node["children"] = json!(children);
@@ -433,12 +402,8 @@ fn glb_of(s: &mbstyle::Style) -> Vec<u8> {
 
 #[test]
 fn styles_from_a_clip_file_survive_a_trip_through_a_glb() {
-    let dir = tempfile::Builder::new()
-        .prefix("kiln-roundtrip-")
-        .tempdir()
-        .unwrap();
-    let root = dir.path();
-    fs::create_dir_all(root.join("manifests")).unwrap();
+    let p = Project::empty();
+    let root = p.root();
     fs::create_dir_all(root.join("sources/styles")).unwrap();
     synth::write_clips_with(
         &root.join("sources/styles/clips.safetensors"),
@@ -447,20 +412,11 @@ fn styles_from_a_clip_file_survive_a_trip_through_a_glb() {
         &motion_value,
     )
     .unwrap();
-    fs::write(
-        root.join("manifests/styles.yaml"),
+    p.write(
+        "manifests/styles.yaml",
         "styles:\n  - id: clips\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 0, name: a, speed: 0.5, tokens: [6, 10] }\n      - { clip: 1, name: b, speed: 0.8, tokens: [7, 16] }\n",
-    )
-    .unwrap();
-    let kiln = |args: &[&str]| {
-        Command::new(KILN)
-            .args(args)
-            .current_dir(root)
-            .env_remove("CI")
-            .output()
-            .unwrap()
-    };
-    let out = kiln(&["build"]);
+    );
+    let out = p.kiln(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let read = |rel: &str| mbstyle::decode(&fs::read(root.join(rel)).unwrap()).unwrap();
     let mut entries = String::from("styles:\n");
@@ -472,7 +428,7 @@ fn styles_from_a_clip_file_survive_a_trip_through_a_glb() {
         ));
     }
     fs::write(root.join("manifests/styles.yaml"), entries).unwrap();
-    let out = kiln(&["build"]);
+    let out = p.kiln(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     for name in ["a", "b"] {
         let (back, orig) = (

@@ -277,6 +277,16 @@ pub fn write_clips_with(
     out.flush()
 }
 
+/// The children of G1 joint `j`, in index order.
+pub fn g1_children(j: usize) -> Vec<usize> {
+    G1_JOINTS
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, p))| *p == j as i32)
+        .map(|(c, _)| c)
+        .collect()
+}
+
 /// A G1 rig (the 34 g1skel34 joints, named and parented) whose animation
 /// "Walk" has `frames` keys at 30 fps on every joint's rotation and on the
 /// pelvis's translation: the pelvis walks +Z at 1.2 m/s while every joint
@@ -334,12 +344,7 @@ pub fn g1_walk_glb(frames: usize) -> Vec<u8> {
         .iter()
         .enumerate()
         .map(|(j, (name, _))| {
-            let children: Vec<usize> = G1_JOINTS
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, p))| *p == j as i32)
-                .map(|(c, _)| c)
-                .collect();
+            let children = g1_children(j);
             let t = if j == 0 {
                 [0.0, 0.9, 0.0]
             } else {

@@ -34,6 +34,24 @@ impl Project {
         Project { dir }
     }
 
+    /// An empty project: `manifests/` and `sources/`, nothing in them.
+    pub fn empty() -> Project {
+        let dir = tempfile::Builder::new()
+            .prefix("kiln-e2e-")
+            .tempdir()
+            .unwrap();
+        fs::create_dir_all(dir.path().join("manifests")).unwrap();
+        fs::create_dir_all(dir.path().join("sources")).unwrap();
+        Project { dir }
+    }
+
+    /// Writes `bytes` to `rel`, making the folders on the way.
+    pub fn write_bytes(&self, rel: &str, bytes: &[u8]) {
+        let path = self.path(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap();
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
     }
