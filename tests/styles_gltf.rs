@@ -153,6 +153,12 @@ fn a_walking_rig_gives_the_hand_computed_style() {
     );
     let s = built(&p, "sneak");
     assert_eq!(s.frames(), 31, "1 s at 30 fps, both ends");
+    use sha2::Digest;
+    let glb = fs::read(p.path("sources/styles/g1-sneak.glb")).unwrap();
+    assert_eq!(
+        s.source_sha256,
+        kiln::formats::hex(&sha2::Sha256::digest(glb))
+    );
     assert_eq!(s.allowed_tokens, mbstyle::mask(6, 12));
     assert!((s.speed - WALK).abs() < 1e-5, "{}", s.speed);
     let yaw = rows([
