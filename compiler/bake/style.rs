@@ -392,22 +392,6 @@ pub fn match_joints(
     }
 }
 
-/// A unit quaternion as a row-major 3×3 rotation matrix.
-pub fn quat_to_rows(q: crate::model::math::Quat) -> [f64; 9] {
-    let [x, y, z, w] = q;
-    [
-        1.0 - 2.0 * (y * y + z * z),
-        2.0 * (x * y - z * w),
-        2.0 * (x * z + y * w),
-        2.0 * (x * y + z * w),
-        1.0 - 2.0 * (x * x + z * z),
-        2.0 * (y * z - x * w),
-        2.0 * (x * z - y * w),
-        2.0 * (y * z + x * w),
-        1.0 - 2.0 * (x * x + y * y),
-    ]
-}
-
 /// Samples `clip` at 30 fps and makes the style: world rotations and
 /// positions by forward kinematics, the pelvis projected on the ground as
 /// the root (y = 0), joint positions relative to it (the pelvis keeps its
@@ -447,7 +431,7 @@ pub fn style_from_clip(
         for (j, &node) in nodes.iter().enumerate() {
             let world = eval.world(node);
             let p = math::mat4_translation(world);
-            let r = quat_to_rows(math::mat4_rotation(world));
+            let r = math::quat_to_mat3(math::mat4_rotation(world));
             if j == 0 {
                 // The pelvis +Z axis is the rotation's third column.
                 headings.push(libm::atan2(r[2], r[8]) as f32);

@@ -54,30 +54,39 @@ pub fn quat_slerp(a: Quat, b: Quat, t: f64) -> Quat {
     ])
 }
 
-/// Column-major rotation matrix of a unit quaternion (upper 3x3 of a Mat4).
-pub fn mat4_from_trs(t: Vec3, q: Quat, s: Vec3) -> Mat4 {
+/// The row-major 3x3 rotation matrix of a unit quaternion (`r[3 * row +
+/// col]`).
+pub fn quat_to_mat3(q: Quat) -> [f64; 9] {
     let [x, y, z, w] = q;
     let (xx, yy, zz) = (x * x, y * y, z * z);
     let (xy, xz, yz) = (x * y, x * z, y * z);
     let (wx, wy, wz) = (w * x, w * y, w * z);
     [
-        (1.0 - 2.0 * (yy + zz)) * s[0],
-        (2.0 * (xy + wz)) * s[0],
-        (2.0 * (xz - wy)) * s[0],
-        0.0,
-        (2.0 * (xy - wz)) * s[1],
-        (1.0 - 2.0 * (xx + zz)) * s[1],
-        (2.0 * (yz + wx)) * s[1],
-        0.0,
-        (2.0 * (xz + wy)) * s[2],
-        (2.0 * (yz - wx)) * s[2],
-        (1.0 - 2.0 * (xx + yy)) * s[2],
-        0.0,
-        t[0],
-        t[1],
-        t[2],
-        1.0,
+        1.0 - 2.0 * (yy + zz),
+        2.0 * (xy - wz),
+        2.0 * (xz + wy),
+        2.0 * (xy + wz),
+        1.0 - 2.0 * (xx + zz),
+        2.0 * (yz - wx),
+        2.0 * (xz - wy),
+        2.0 * (yz + wx),
+        1.0 - 2.0 * (xx + yy),
     ]
+}
+
+/// The column-major transform of translation `t`, unit quaternion `q` and
+/// scale `s` (glTF's T * R * S).
+pub fn mat4_from_trs(t: Vec3, q: Quat, s: Vec3) -> Mat4 {
+    let r = quat_to_mat3(q);
+    let mut m = [0.0; 16];
+    for col in 0..3 {
+        for row in 0..3 {
+            m[4 * col + row] = r[3 * row + col] * s[col];
+        }
+    }
+    m[12..15].copy_from_slice(&t);
+    m[15] = 1.0;
+    m
 }
 
 /// `a * b` for column-major matrices.
