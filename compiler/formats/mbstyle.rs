@@ -385,43 +385,23 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
         })
         .collect();
     let (mut out, header) = gguf::encode_header(&metadata(s), &tensors).map_err(Error::Gguf)?;
+    // Each tensor's data in file order, padded to the alignment.
     let start = out.len();
-    let put = |values: &mut dyn Iterator<Item = [u8; 4]>, out: &mut Vec<u8>| {
-        for v in values {
-            out.extend_from_slice(&v);
-        }
+    let pad = |out: &mut Vec<u8>| {
         let padded = gguf::pad((out.len() - start) as u64, header.alignment).unwrap_or(0);
         out.resize(start + padded as usize, 0);
     };
-    put(
-        &mut s.allowed_tokens.iter().map(|v| v.to_le_bytes()),
-        &mut out,
-    );
-    put(&mut s.headings.iter().map(|v| v.to_le_bytes()), &mut out);
-    put(
-        &mut s
-            .joint_positions
-            .as_flattened()
-            .iter()
-            .map(|v| v.to_le_bytes()),
-        &mut out,
-    );
-    put(
-        &mut s
-            .joint_rotations
-            .as_flattened()
-            .iter()
-            .map(|v| v.to_le_bytes()),
-        &mut out,
-    );
-    put(
-        &mut s
-            .root_positions
-            .as_flattened()
-            .iter()
-            .map(|v| v.to_le_bytes()),
-        &mut out,
-    );
+    out.extend(s.allowed_tokens.iter().flat_map(|v| v.to_le_bytes()));
+    pad(&mut out);
+    for values in [
+        &s.headings[..],
+        s.joint_positions.as_flattened(),
+        s.joint_rotations.as_flattened(),
+        s.root_positions.as_flattened(),
+    ] {
+        out.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+        pad(&mut out);
+    }
     debug_assert_eq!(out.len() as u64, header.file_bytes());
     Ok(out)
 }
