@@ -12,6 +12,7 @@ pub mod mbreplay;
 pub mod mbstyle;
 pub mod motionbricks;
 pub mod ospc;
+pub mod qoi;
 pub mod safetensors;
 
 /// Lowercase hex of `bytes` (hashes in metadata, manifests and reports).
