@@ -5,3 +5,4 @@
 //! never paths.
 
 pub mod gltf;
+pub mod image;

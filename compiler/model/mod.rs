@@ -4,6 +4,7 @@
 //! `Scene` is never serialized as-is; bakers turn it into documents under
 //! `formats/`.
 
+pub mod material;
 pub mod math;
 pub mod sample;
 pub mod scene;

@@ -74,6 +74,13 @@ impl<'a> Source<'a> {
     pub fn external_uris(&self) -> Result<Vec<String>, Error> {
         buffers::external_names(&self.doc)
     }
+
+    /// The plain file names of the external image files that base colour
+    /// textures show, in first-use order (only a reader of materials
+    /// needs them).
+    pub fn image_uris(&self) -> Result<Vec<String>, Error> {
+        buffers::image_names(&self.doc)
+    }
 }
 
 /// A glTF asset: its JSON and every buffer view's bytes (compressed views
@@ -111,6 +118,11 @@ impl<'a> Asset<'a> {
     /// The parsed JSON.
     pub fn document(&self) -> &Document {
         &self.doc
+    }
+
+    /// Buffer view `index`'s bytes (decoded, if compressed).
+    pub fn view(&self, index: usize) -> Option<&[u8]> {
+        self.views.get(index).map(|(bytes, _)| bytes)
     }
 
     /// Accessor `index`, tightly packed, sparse substitution applied.

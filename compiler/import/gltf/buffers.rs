@@ -55,6 +55,71 @@ pub(crate) fn external_names(doc: &Document) -> Result<Vec<String>, Error> {
     Ok(names)
 }
 
+/// The decoded, validated file names of the images that materials use as
+/// base colour textures (the only images kiln reads), in first-use order
+/// without repeats.
+pub(crate) fn image_names(doc: &Document) -> Result<Vec<String>, Error> {
+    let mut names: Vec<String> = Vec::new();
+    for i in base_color_images(doc) {
+        let Some(uri) = doc.images.get(i).and_then(|im| im.uri.as_ref()) else {
+            continue;
+        };
+        if is_data_uri(uri) {
+            continue;
+        }
+        let name = plain_name(uri).map_err(|e| e.context(format!("images[{i}].uri")))?;
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+/// The indices of the images some material's base colour texture shows,
+/// ascending (indices out of range are left for the material reader to
+/// reject).
+pub(crate) fn base_color_images(doc: &Document) -> Vec<usize> {
+    let mut used: Vec<usize> = doc
+        .materials
+        .iter()
+        .filter_map(|m| {
+            m.pbr_metallic_roughness
+                .as_ref()?
+                .base_color_texture
+                .as_ref()
+        })
+        .filter_map(|t| doc.textures.get(t.index)?.source)
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
+}
+
+/// The bytes of image `i` given by `uri`: a `data:` URI of a PNG or JPEG,
+/// or a file beside the source that the caller provided in `files`.
+pub(crate) fn image_uri_bytes<'a>(
+    i: usize,
+    uri: &str,
+    files: &'a [(String, Vec<u8>)],
+) -> Result<Cow<'a, [u8]>, Error> {
+    let path = format!("images[{i}].uri");
+    if is_data_uri(uri) {
+        return decode_data_uri(uri, &IMAGE_MEDIA_TYPES)
+            .map(Cow::Owned)
+            .map_err(|e| e.context(path));
+    }
+    let name = plain_name(uri).map_err(|e| e.context(&path))?;
+    match files.iter().find(|(n, _)| *n == name) {
+        Some((_, bytes)) => Ok(Cow::Borrowed(bytes.as_slice())),
+        None => Err(Error::at(
+            path,
+            format!("external image file {name:?} was not provided"),
+        )),
+    }
+}
+
+const IMAGE_MEDIA_TYPES: [&str; 2] = ["image/png", "image/jpeg"];
+
 /// Resolves every buffer of `doc`.
 pub(crate) fn resolve<'a>(
     doc: &Document,
@@ -78,9 +143,10 @@ pub(crate) fn resolve<'a>(
                     ));
                 }
             },
-            Some(uri) if is_data_uri(uri) => {
-                Cow::Owned(decode_data_uri(uri).map_err(|e| e.context(format!("{path}.uri")))?)
-            }
+            Some(uri) if is_data_uri(uri) => Cow::Owned(
+                decode_data_uri(uri, &DATA_MEDIA_TYPES)
+                    .map_err(|e| e.context(format!("{path}.uri")))?,
+            ),
             Some(uri) => {
                 let name = plain_name(uri).map_err(|e| e.context(format!("{path}.uri")))?;
                 let found = externals.iter().find(|(n, _)| *n == name);
@@ -122,7 +188,7 @@ fn is_data_uri(uri: &str) -> bool {
         .is_some_and(|s| s.eq_ignore_ascii_case("data:"))
 }
 
-fn decode_data_uri(uri: &str) -> Result<Vec<u8>, Error> {
+fn decode_data_uri(uri: &str, media_types: &[&str]) -> Result<Vec<u8>, Error> {
     let rest = &uri[5..];
     let Some((header, payload)) = rest.split_once(',') else {
         return Err(Error("a data uri needs a ',' before its payload".into()));
@@ -132,12 +198,9 @@ fn decode_data_uri(uri: &str) -> Result<Vec<u8>, Error> {
             "data uri {header:?} is not base64 (needs \";base64\")"
         )));
     };
-    if !DATA_MEDIA_TYPES
-        .iter()
-        .any(|m| m.eq_ignore_ascii_case(media))
-    {
+    if !media_types.iter().any(|m| m.eq_ignore_ascii_case(media)) {
         return Err(Error(format!(
-            "data uri media type {media:?} is not a buffer (expected one of {DATA_MEDIA_TYPES:?})"
+            "data uri media type {media:?} is not one of {media_types:?}"
         )));
     }
     BASE64
@@ -216,12 +279,26 @@ mod tests {
 
     #[test]
     fn data_uris() {
-        let v = decode_data_uri("data:application/octet-stream;base64,AAEC").unwrap();
+        let v = decode_data_uri(
+            "data:application/octet-stream;base64,AAEC",
+            &DATA_MEDIA_TYPES,
+        )
+        .unwrap();
         assert_eq!(v, [0, 1, 2]);
-        let v = decode_data_uri("data:application/gltf-buffer;base64,AAECAw").unwrap();
+        let v = decode_data_uri(
+            "data:application/gltf-buffer;base64,AAECAw",
+            &DATA_MEDIA_TYPES,
+        )
+        .unwrap();
         assert_eq!(v, [0, 1, 2, 3]);
-        assert!(decode_data_uri("data:text/plain;base64,AAEC").is_err());
-        assert!(decode_data_uri("data:application/octet-stream,AAEC").is_err());
-        assert!(decode_data_uri("data:application/octet-stream;base64,@@").is_err());
+        assert!(decode_data_uri("data:text/plain;base64,AAEC", &DATA_MEDIA_TYPES).is_err());
+        assert!(decode_data_uri("data:application/octet-stream,AAEC", &DATA_MEDIA_TYPES).is_err());
+        assert!(
+            decode_data_uri("data:application/octet-stream;base64,@@", &DATA_MEDIA_TYPES).is_err()
+        );
+        let png = decode_data_uri("data:image/png;base64,iVBO", &IMAGE_MEDIA_TYPES).unwrap();
+        assert_eq!(png, [0x89, 0x50, 0x4e]);
+        assert!(decode_data_uri("data:image/png;base64,iVBO", &DATA_MEDIA_TYPES).is_err());
+        assert!(decode_data_uri("data:image/webp;base64,iVBO", &IMAGE_MEDIA_TYPES).is_err());
     }
 }

@@ -32,6 +32,10 @@ pub struct Document {
     pub accessors: Vec<Accessor>,
     pub buffer_views: Vec<BufferView>,
     pub buffers: Vec<Buffer>,
+    pub materials: Vec<Material>,
+    pub textures: Vec<Texture>,
+    pub samplers: Vec<SamplerDef>,
+    pub images: Vec<ImageDef>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -217,6 +221,73 @@ pub struct MeshoptBuffer {
     pub fallback: bool,
 }
 
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Material {
+    pub name: Option<String>,
+    pub pbr_metallic_roughness: Option<PbrMetallicRoughness>,
+    /// `OPAQUE` when absent.
+    pub alpha_mode: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PbrMetallicRoughness {
+    pub base_color_factor: Option<[f32; 4]>,
+    pub base_color_texture: Option<TextureInfo>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextureInfo {
+    pub index: usize,
+    #[serde(default)]
+    pub tex_coord: usize,
+    #[serde(default)]
+    pub extensions: TextureInfoExtensions,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct TextureInfoExtensions {
+    #[serde(rename = "KHR_texture_transform")]
+    pub transform: Option<TextureTransform>,
+}
+
+/// `KHR_texture_transform` on a textureInfo.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TextureTransform {
+    pub offset: Option<[f32; 2]>,
+    pub rotation: Option<f32>,
+    pub scale: Option<[f32; 2]>,
+    pub tex_coord: Option<usize>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Texture {
+    pub sampler: Option<usize>,
+    /// Absent when only an extension (WebP, KTX2, …) gives the image.
+    pub source: Option<usize>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SamplerDef {
+    pub mag_filter: Option<u32>,
+    pub min_filter: Option<u32>,
+    pub wrap_s: Option<u32>,
+    pub wrap_t: Option<u32>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageDef {
+    pub name: Option<String>,
+    pub uri: Option<String>,
+    pub mime_type: Option<String>,
+    pub buffer_view: Option<usize>,
+}
+
 impl Buffer {
     /// A meshopt fallback buffer: its bytes are only ever produced by
     /// decoding compressed views, so it need not be present.
@@ -271,6 +342,10 @@ impl Document {
             accessors: array(&root, "accessors")?,
             buffer_views: array(&root, "bufferViews")?,
             buffers: array(&root, "buffers")?,
+            materials: array(&root, "materials")?,
+            textures: array(&root, "textures")?,
+            samplers: array(&root, "samplers")?,
+            images: array(&root, "images")?,
         })
     }
 }

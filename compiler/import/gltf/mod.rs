@@ -34,6 +34,8 @@ mod buffers;
 mod container;
 mod filters;
 pub mod json;
+mod material;
+mod mesh;
 mod meshopt;
 mod scene;
 mod views;
@@ -50,6 +52,7 @@ pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;
 
 use crate::model::Scene;
+use crate::model::material::Meshes;
 
 /// An import failure: which rule was broken and where (lowercase, no file
 /// name; the caller prefixes that).
@@ -94,5 +97,40 @@ pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<
         roots: hierarchy.roots,
         skins: hierarchy.skins,
         clips,
+    })
+}
+
+/// Reads meshes with their materials and the encoded base colour images
+/// (`images[i]` is `None` for an image no base colour texture shows).
+/// `meshes` picks the meshes by index; `None` takes every mesh a node
+/// instantiates, ascending. `externals` are the buffer files
+/// ([`Source::external_uris`]), `image_files` the image files
+/// ([`Source::image_uris`]).
+pub fn import_meshes(
+    source: Source,
+    externals: &[(String, Vec<u8>)],
+    image_files: &[(String, Vec<u8>)],
+    meshes: Option<&[usize]>,
+) -> Result<Meshes, Error> {
+    let asset = Asset::from_source(source, externals, Reading::Everything)?;
+    let doc = asset.document();
+    let picked: Vec<usize> = match meshes {
+        Some(m) => m.to_vec(),
+        None => {
+            let mut m: Vec<usize> = doc.nodes.iter().filter_map(|n| n.mesh).collect();
+            m.sort_unstable();
+            m.dedup();
+            m
+        }
+    };
+    let meshes = picked
+        .iter()
+        .map(|&i| mesh::read(&asset, i))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (materials, images) = material::read(&asset, image_files)?;
+    Ok(Meshes {
+        meshes,
+        materials,
+        images,
     })
 }

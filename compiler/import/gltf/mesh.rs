@@ -1,0 +1,244 @@
+//! Meshes: each primitive's triangles and vertex attributes.
+//!
+//! Reads `POSITION` (required), `NORMAL`, `TEXCOORD_0`, `TEXCOORD_1`, …
+//! (consecutive sets), `COLOR_0` (RGB or RGBA; float or normalized u8/u16,
+//! linear by glTF's rule), `JOINTS_0` and `WEIGHTS_0`, of any component type
+//! the accessor reader knows (quantized ones included), and the indices
+//! (or `0..n` without them). Strips (mode 5) and fans (mode 6) are unrolled
+//! into triangle lists, with strips' odd triangles flipped to keep their
+//! winding. Morph targets are not applied: the base mesh is what is read.
+//!
+//! Rejects: points and lines (modes 0 to 3; a character is made of
+//! triangles), a missing `POSITION`, an attribute whose count differs from
+//! `POSITION`'s or whose element type is wrong, a value that is not finite,
+//! a colour outside 0..=1, an index out of range, a triangle list whose
+//! length is not a multiple of 3.
+
+use crate::model::material::{Mesh, Primitive};
+
+use super::json;
+use super::{Asset, Error};
+
+/// How far outside 0..=1 a float colour may be and still be read (clamped):
+/// writers round; a larger excursion is a broken file.
+const COLOR_TOLERANCE: f32 = 1e-4;
+
+pub(crate) fn read(asset: &Asset<'_>, index: usize) -> Result<Mesh, Error> {
+    let doc = asset.document();
+    let Some(mesh) = doc.meshes.get(index) else {
+        return Err(Error::at(
+            format!("meshes[{index}]"),
+            format!("mesh does not exist ({} meshes)", doc.meshes.len()),
+        ));
+    };
+    let primitives = mesh
+        .primitives
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            primitive(asset, p, doc.materials.len())
+                .map_err(|e| e.context(format!("meshes[{index}].primitives[{k}]")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Mesh {
+        name: mesh.name.clone(),
+        primitives,
+    })
+}
+
+fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result<Primitive, Error> {
+    let mode = p.mode.unwrap_or(4);
+    if !(4..=6).contains(&mode) {
+        return Err(Error::at(
+            "mode",
+            format!("mode {mode} is points or lines; only triangles (4, 5, 6) make a mesh"),
+        ));
+    }
+    if let Some(m) = p.material
+        && m >= materials
+    {
+        return Err(Error::at(
+            "material",
+            format!("material {m} does not exist ({materials} materials)"),
+        ));
+    }
+    let Some(&position) = p.attributes.get("POSITION") else {
+        return Err(Error::at("attributes", "POSITION is required"));
+    };
+    let positions: Vec<[f32; 3]> = floats(asset, position, "POSITION")?;
+    let n = positions.len();
+    let counted = |name: &str, got: usize| {
+        if got == n {
+            Ok(())
+        } else {
+            Err(Error::at(
+                format!("attributes.{name}"),
+                format!("{got} values, but POSITION has {n}"),
+            ))
+        }
+    };
+    let normals = match p.attributes.get("NORMAL") {
+        None => None,
+        Some(&a) => {
+            let v: Vec<[f32; 3]> = floats(asset, a, "NORMAL")?;
+            counted("NORMAL", v.len())?;
+            Some(v)
+        }
+    };
+    let mut tex_coords = Vec::new();
+    while let Some(&a) = p.attributes.get(&format!("TEXCOORD_{}", tex_coords.len())) {
+        let name = format!("TEXCOORD_{}", tex_coords.len());
+        let v: Vec<[f32; 2]> = floats(asset, a, &name)?;
+        counted(&name, v.len())?;
+        tex_coords.push(v);
+    }
+    let colors = match p.attributes.get("COLOR_0") {
+        None => None,
+        Some(&a) => {
+            let (v, width) = asset
+                .accessor_f32(a)
+                .map_err(|e| e.context("attributes.COLOR_0"))?;
+            if width != 3 && width != 4 {
+                return Err(Error::at(
+                    "attributes.COLOR_0",
+                    format!("{width} components; COLOR_0 is VEC3 or VEC4"),
+                ));
+            }
+            let mut out = Vec::with_capacity(v.len() / width);
+            for (k, c) in v.chunks_exact(width).enumerate() {
+                let mut rgba = [1.0f32; 4];
+                for (j, &x) in c.iter().enumerate() {
+                    if !x.is_finite() || !(-COLOR_TOLERANCE..=1.0 + COLOR_TOLERANCE).contains(&x) {
+                        return Err(Error::at(
+                            format!("attributes.COLOR_0[{k}][{j}]"),
+                            format!("{x} is not in 0..=1"),
+                        ));
+                    }
+                    rgba[j] = x.clamp(0.0, 1.0);
+                }
+                out.push(rgba);
+            }
+            counted("COLOR_0", out.len())?;
+            Some(out)
+        }
+    };
+    let joints = match p.attributes.get("JOINTS_0") {
+        None => None,
+        Some(&a) => {
+            let (v, width) = asset
+                .accessor_u32(a)
+                .map_err(|e| e.context("attributes.JOINTS_0"))?;
+            if width != 4 {
+                return Err(Error::at("attributes.JOINTS_0", "JOINTS_0 is VEC4"));
+            }
+            let mut out = Vec::with_capacity(v.len() / 4);
+            for (k, j) in v.chunks_exact(4).enumerate() {
+                let mut four = [0u16; 4];
+                for (slot, &x) in four.iter_mut().zip(j) {
+                    *slot = u16::try_from(x).map_err(|_| {
+                        Error::at(
+                            format!("attributes.JOINTS_0[{k}]"),
+                            format!("joint {x} is above 65535"),
+                        )
+                    })?;
+                }
+                out.push(four);
+            }
+            counted("JOINTS_0", out.len())?;
+            Some(out)
+        }
+    };
+    let weights = match p.attributes.get("WEIGHTS_0") {
+        None => None,
+        Some(&a) => {
+            let v: Vec<[f32; 4]> = floats(asset, a, "WEIGHTS_0")?;
+            counted("WEIGHTS_0", v.len())?;
+            Some(v)
+        }
+    };
+    let raw: Vec<u32> = match p.indices {
+        None => (0..n as u32).collect(),
+        Some(a) => {
+            let (v, width) = asset.accessor_u32(a).map_err(|e| e.context("indices"))?;
+            if width != 1 {
+                return Err(Error::at("indices", "indices are SCALAR"));
+            }
+            v
+        }
+    };
+    if let Some(k) = raw.iter().position(|&i| i as usize >= n) {
+        return Err(Error::at(
+            format!("indices[{k}]"),
+            format!("vertex {} is out of range ({n} vertices)", raw[k]),
+        ));
+    }
+    let indices = triangles(mode, raw)?;
+    Ok(Primitive {
+        material: p.material,
+        positions,
+        normals,
+        tex_coords,
+        colors,
+        joints,
+        weights,
+        indices,
+    })
+}
+
+/// Accessor `a` as finite `N`-wide floats.
+fn floats<const N: usize>(asset: &Asset<'_>, a: usize, name: &str) -> Result<Vec<[f32; N]>, Error> {
+    let path = format!("attributes.{name}");
+    let (flat, width) = asset.accessor_f32(a).map_err(|e| e.context(&path))?;
+    if width != N {
+        return Err(Error::at(
+            &path,
+            format!("{width} components, expected {N}"),
+        ));
+    }
+    if let Some(k) = flat.iter().position(|v| !v.is_finite()) {
+        return Err(Error::at(
+            format!("{path}[{}]", k / N),
+            format!("{} is not finite", flat[k]),
+        ));
+    }
+    Ok(flat.as_chunks::<N>().0.to_vec())
+}
+
+/// A triangle list from indices of `mode` 4 (list), 5 (strip) or 6 (fan).
+fn triangles(mode: u32, idx: Vec<u32>) -> Result<Vec<u32>, Error> {
+    match mode {
+        4 if idx.len().is_multiple_of(3) => Ok(idx),
+        4 => Err(Error::at(
+            "indices",
+            format!("{} indices is not a whole number of triangles", idx.len()),
+        )),
+        5 => Ok((0..idx.len().saturating_sub(2))
+            .flat_map(|i| {
+                if i % 2 == 0 {
+                    [idx[i], idx[i + 1], idx[i + 2]]
+                } else {
+                    [idx[i + 1], idx[i], idx[i + 2]]
+                }
+            })
+            .collect()),
+        _ => Ok((1..idx.len().saturating_sub(1))
+            .flat_map(|i| [idx[0], idx[i], idx[i + 1]])
+            .collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::triangles;
+
+    #[test]
+    fn strips_and_fans_unroll_with_their_winding() {
+        assert_eq!(
+            triangles(5, vec![0, 1, 2, 3, 4]).unwrap(),
+            [0, 1, 2, 2, 1, 3, 2, 3, 4]
+        );
+        assert_eq!(triangles(6, vec![0, 1, 2, 3]).unwrap(), [0, 1, 2, 0, 2, 3]);
+        assert_eq!(triangles(5, vec![0, 1]).unwrap(), Vec::<u32>::new());
+        assert!(triangles(4, vec![0, 1]).is_err());
+    }
+}

@@ -1,0 +1,179 @@
+//! PNG and JPEG images into RGBA8, the same pixels on every machine.
+//!
+//! The format is told by the bytes' signature (a glTF `mimeType` may be
+//! absent or wrong). PNG through the `png` crate: palette, grey and
+//! low-bit-depth images expanded, `tRNS` into alpha, 16-bit samples
+//! rounded to 8 (`(v · 255 + 32767) / 65535`), the first frame of an
+//! APNG. JPEG through `zune-jpeg`, always on its scalar code path: its
+//! AVX2 paths (IDCT, upsampling, colour conversion) are chosen at run time
+//! by the CPU, and a compiler's output must not depend on the CPU
+//! (`tests/atlas.rs` decodes the corpus JPEG both ways and finds them
+//! equal today, which this choice does not rely on).
+//!
+//! Colour management is not applied: glTF defines base colour images as
+//! sRGB, and gAMA, cHRM, iCCP or an ICC profile in a JPEG are ignored.
+//!
+//! Rejects, each before any pixel buffer is allocated: bytes that are
+//! neither PNG nor JPEG, a header of more than [`MAX_SIDE`] texels on a
+//! side; then any decoding error.
+
+use crate::model::material::Rgba8;
+
+/// Largest width or height decoded: 16,384 texels (a 1 GiB RGBA image;
+/// GPUs stop there too).
+pub const MAX_SIDE: u32 = 16_384;
+
+const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+const JPEG_SIGNATURE: [u8; 3] = [0xff, 0xd8, 0xff];
+
+/// Why an image could not be read (lowercase, no file name: the caller
+/// names the image).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(pub String);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Png,
+    Jpeg,
+}
+
+/// Which of zune-jpeg's code paths decodes a JPEG. kiln uses `Scalar`;
+/// `Simd` exists so a test can compare the two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JpegPath {
+    Scalar,
+    Simd,
+}
+
+/// The image format `bytes` start with.
+pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
+    if bytes.starts_with(&PNG_SIGNATURE) {
+        Ok(Kind::Png)
+    } else if bytes.starts_with(&JPEG_SIGNATURE) {
+        Ok(Kind::Jpeg)
+    } else {
+        let head = &bytes[..bytes.len().min(8)];
+        Err(Error(format!(
+            "not a PNG or JPEG image (it starts with {head:02x?})"
+        )))
+    }
+}
+
+/// Decodes a PNG or JPEG into RGBA8.
+pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
+    decode_with(bytes, JpegPath::Scalar)
+}
+
+/// [`decode`], choosing the JPEG code path.
+pub fn decode_with(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
+    match kind(bytes)? {
+        Kind::Png => png(bytes),
+        Kind::Jpeg => jpeg(bytes, path),
+    }
+}
+
+fn check_side(width: u32, height: u32) -> Result<(), Error> {
+    if width == 0 || height == 0 {
+        return Err(Error(format!("image is {width} x {height}: empty")));
+    }
+    if width > MAX_SIDE || height > MAX_SIDE {
+        return Err(Error(format!(
+            "image is {width} x {height}, more than {MAX_SIDE} x {MAX_SIDE}"
+        )));
+    }
+    Ok(())
+}
+
+fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
+    let bad = |e: png::DecodingError| Error(format!("PNG does not decode: {e}"));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    // Room for the largest image allowed at 16 bits, RGBA, plus the
+    // decoder's own buffers.
+    decoder.set_limits(png::Limits {
+        bytes: (MAX_SIDE as usize * MAX_SIDE as usize * 8) + (64 << 20),
+    });
+    let info = decoder.read_header_info().map_err(bad)?;
+    check_side(info.width, info.height)?;
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().map_err(bad)?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| Error("PNG output size overflows".into()))?;
+    let mut buf = vec![0u8; size];
+    let frame = reader.next_frame(&mut buf).map_err(bad)?;
+    let (width, height) = (frame.width, frame.height);
+    check_side(width, height)?;
+    let depth = match frame.bit_depth {
+        png::BitDepth::Eight => 1,
+        png::BitDepth::Sixteen => 2,
+        other => return Err(Error(format!("PNG bit depth {other:?} was not expanded"))),
+    };
+    let channels = match frame.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err(Error("PNG palette was not expanded".into())),
+    };
+    let row_bytes = width as usize * channels * depth;
+    let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
+    let mut sample = [0u8; 4];
+    for y in 0..height as usize {
+        let line = &buf[y * frame.line_size..][..row_bytes];
+        for p in line.chunks_exact(channels * depth) {
+            for (c, s) in sample.iter_mut().take(channels).enumerate() {
+                *s = if depth == 1 {
+                    p[c]
+                } else {
+                    let v = u32::from(u16::from_be_bytes([p[2 * c], p[2 * c + 1]]));
+                    ((v * 255 + 32767) / 65535) as u8
+                };
+            }
+            let s = sample;
+            pixels.extend_from_slice(&match channels {
+                1 => [s[0], s[0], s[0], 255],
+                2 => [s[0], s[0], s[0], s[1]],
+                3 => [s[0], s[1], s[2], 255],
+                _ => s,
+            });
+        }
+    }
+    Ok(Rgba8 {
+        width,
+        height,
+        pixels,
+    })
+}
+
+fn jpeg(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
+    use zune_core::bytestream::ZCursor;
+    use zune_core::colorspace::ColorSpace;
+    use zune_core::options::DecoderOptions;
+    let options = DecoderOptions::default()
+        .jpeg_set_out_colorspace(ColorSpace::RGBA)
+        .set_max_width(MAX_SIDE as usize)
+        .set_max_height(MAX_SIDE as usize)
+        .set_use_unsafe(path == JpegPath::Simd)
+        .set_strict_mode(true);
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
+    let bad = |e: zune_jpeg::errors::DecodeErrors| Error(format!("JPEG does not decode: {e}"));
+    decoder.decode_headers().map_err(bad)?;
+    let info = decoder
+        .info()
+        .ok_or_else(|| Error("JPEG has no frame header".into()))?;
+    let (width, height) = (u32::from(info.width), u32::from(info.height));
+    check_side(width, height)?;
+    let pixels = decoder.decode().map_err(bad)?;
+    if pixels.len() != width as usize * height as usize * 4 {
+        return Err(Error(format!(
+            "JPEG decoded to {} bytes, expected {width} x {height} x 4",
+            pixels.len()
+        )));
+    }
+    Ok(Rgba8 {
+        width,
+        height,
+        pixels,
+    })
+}

@@ -1,0 +1,223 @@
+//! Image decoding (`import::image`) and the glTF material reader on the
+//! corpus: PNGs decode to Pillow's pixels exactly, the JPEG decodes to the
+//! same bytes on zune-jpeg's scalar and SIMD paths, and dimension bombs
+//! are refused before any pixel buffer is allocated.
+
+mod alloc_support;
+use alloc_support::largest_alloc_in;
+
+use kiln::import::gltf;
+use kiln::import::image::{self, JpegPath, MAX_SIDE};
+use kiln::model::material::{AlphaMode, Meshes, Wrap};
+
+#[global_allocator]
+static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/corpus/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn meshes(name: &str) -> Meshes {
+    let bytes = corpus(name);
+    let source = gltf::Source::parse(&bytes).unwrap();
+    gltf::import_meshes(source, &[], &[], None).unwrap()
+}
+
+/// Pillow's RGBA pixels of each file.
+fn pillow_rgba(files: &[std::path::PathBuf]) -> Vec<Vec<u8>> {
+    let script = "import sys\nfrom PIL import Image\nfor p in sys.argv[1:]:\n    d = Image.open(p).convert('RGBA').tobytes()\n    sys.stdout.buffer.write(len(d).to_bytes(8, 'little') + d)\n";
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(files)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "Pillow failed (.ci/run installs it): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut rest = &out.stdout[..];
+    let mut all = Vec::new();
+    while !rest.is_empty() {
+        let n = u64::from_le_bytes(rest[..8].try_into().unwrap()) as usize;
+        all.push(rest[8..8 + n].to_vec());
+        rest = &rest[8 + n..];
+    }
+    all
+}
+
+#[test]
+fn corpus_pngs_decode_to_pillows_pixels() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let mut ours = Vec::new();
+    for glb in ["glb/Fox.glb", "glb/MorphStressTest.glb"] {
+        for (i, im) in meshes(glb).images.iter().enumerate() {
+            let Some(im) = im else { continue };
+            assert_eq!(image::kind(&im.bytes).unwrap(), image::Kind::Png);
+            let path = dir.path().join(format!("{}-{i}.png", files.len()));
+            std::fs::write(&path, &im.bytes).unwrap();
+            files.push(path);
+            ours.push(image::decode(&im.bytes).unwrap());
+        }
+    }
+    assert_eq!(
+        files.len(),
+        3,
+        "Fox has one base colour PNG, MorphStressTest two"
+    );
+    for (mine, theirs) in ours.iter().zip(pillow_rgba(&files)) {
+        assert_eq!(mine.pixels.len(), theirs.len());
+        assert!(
+            mine.pixels == theirs,
+            "a PNG decodes differently from Pillow"
+        );
+    }
+}
+
+#[test]
+fn the_corpus_jpeg_decodes_the_same_on_the_scalar_and_simd_paths() {
+    for glb in [
+        "glb/CesiumMan-blender.glb",
+        "glb-meshopt/CesiumMan-blender.q.glb",
+    ] {
+        let m = meshes(glb);
+        let im = m.images[0].as_ref().unwrap();
+        assert_eq!(image::kind(&im.bytes).unwrap(), image::Kind::Jpeg);
+        let scalar = image::decode_with(&im.bytes, JpegPath::Scalar).unwrap();
+        let simd = image::decode_with(&im.bytes, JpegPath::Simd).unwrap();
+        assert_eq!((scalar.width, scalar.height), (simd.width, simd.height));
+        assert!(
+            scalar.pixels == simd.pixels,
+            "{glb}: SIMD and scalar JPEG differ"
+        );
+        assert_eq!(image::decode(&im.bytes).unwrap(), scalar);
+        // Close to libjpeg's (Pillow's) pixels: a JPEG decoder's IDCT and
+        // upsampling may differ by a few units, no more.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("i.jpg");
+        std::fs::write(&path, &im.bytes).unwrap();
+        let theirs = &pillow_rgba(&[path])[0];
+        let worst = scalar
+            .pixels
+            .iter()
+            .zip(theirs)
+            .map(|(a, b)| a.abs_diff(*b))
+            .max()
+            .unwrap();
+        let mean = scalar
+            .pixels
+            .iter()
+            .zip(theirs)
+            .map(|(a, b)| f64::from(a.abs_diff(*b)))
+            .sum::<f64>()
+            / theirs.len() as f64;
+        assert!(mean < 1.0 && worst <= 40, "mean {mean}, worst {worst}");
+    }
+}
+
+fn png_header(width: u32, height: u32) -> Vec<u8> {
+    let mut b = vec![0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+    b.extend_from_slice(&13u32.to_be_bytes());
+    b.extend_from_slice(&ihdr);
+    b.extend_from_slice(&crc32fast::hash(&ihdr).to_be_bytes());
+    b
+}
+
+fn jpeg_header(width: u16, height: u16) -> Vec<u8> {
+    let mut b = vec![0xff, 0xd8, 0xff, 0xc0, 0, 11, 8];
+    b.extend_from_slice(&height.to_be_bytes());
+    b.extend_from_slice(&width.to_be_bytes());
+    b.extend_from_slice(&[1, 1, 0x11, 0]);
+    b.extend_from_slice(&[0xff, 0xd9]);
+    b
+}
+
+#[test]
+fn dimension_bombs_are_refused_before_allocating() {
+    let over = MAX_SIDE + 1;
+    for bytes in [
+        png_header(over, 1),
+        png_header(1, over),
+        png_header(u32::MAX >> 1, u32::MAX >> 1),
+        jpeg_header(over as u16, 1),
+        jpeg_header(1, over as u16),
+        jpeg_header(u16::MAX, u16::MAX),
+    ] {
+        let (r, largest) = largest_alloc_in(|| image::decode(&bytes));
+        let e = r.unwrap_err();
+        assert!(e.0.contains("16384"), "the error names the limit: {e}");
+        assert!(largest < 1 << 20, "allocated {largest} bytes for {e}");
+    }
+    // Exactly the limit passes the header check (and then fails for want
+    // of image data, having allocated nothing of the image's size).
+    let (r, _) = largest_alloc_in(|| image::decode(&png_header(MAX_SIDE, 1)));
+    assert!(!r.unwrap_err().0.contains("more than"));
+    let e = image::decode(b"GIF89a....").unwrap_err();
+    assert!(e.0.contains("not a PNG or JPEG"), "{e}");
+}
+
+#[test]
+fn the_material_reader_reads_the_corpus() {
+    let fox = meshes("glb/Fox.glb");
+    assert_eq!(fox.materials.len(), 1);
+    let t = fox.materials[0].base_color_texture.unwrap();
+    assert_eq!((t.image, t.tex_coord), (0, 0));
+    assert_eq!(t.sampler.wrap_s, Wrap::Repeat);
+    assert_eq!(fox.meshes.len(), 1);
+    let p = &fox.meshes[0].primitives[0];
+    assert_eq!(p.tex_coords.len(), 1);
+    assert_eq!(p.tex_coords[0].len(), p.positions.len());
+    assert!(p.joints.is_some() && p.weights.is_some());
+
+    // Quantized UVs with KHR_texture_transform: the same UVs after the
+    // transform as the float original, to quantization precision.
+    // gltfpack welds and reorders vertices; its unquantized twin (-noq)
+    // keeps the same order.
+    let plain = meshes("glb-meshopt/CesiumMan-blender.c-noq.glb");
+    let q = meshes("glb-meshopt/CesiumMan-blender.q.glb");
+    let tq = q.materials[0].base_color_texture.unwrap();
+    assert_ne!(tq.transform.scale, [1.0, 1.0]);
+    let pp = &plain.meshes[0].primitives[0];
+    let pq = &q.meshes[0].primitives[0];
+    assert_eq!(pp.positions.len(), pq.positions.len());
+    let tp = plain.materials[0].base_color_texture.unwrap();
+    let mut worst = 0.0f64;
+    for (a, b) in pp.tex_coords[0].iter().zip(&pq.tex_coords[0]) {
+        let a = tp.transform.apply(*a);
+        let b = tq.transform.apply(*b);
+        worst = worst.max((a[0] - b[0]).abs()).max((a[1] - b[1]).abs());
+    }
+    assert!(worst < 1e-3, "worst UV difference {worst}");
+
+    let robot = meshes("glb/RobotExpressive.glb");
+    assert_eq!(robot.materials.len(), 3);
+    assert!(
+        robot
+            .materials
+            .iter()
+            .all(|m| m.base_color_texture.is_none())
+    );
+    assert!(
+        robot
+            .materials
+            .iter()
+            .all(|m| m.alpha_mode == AlphaMode::Opaque)
+    );
+    assert_eq!(robot.images.len(), 0);
+
+    // MorphStressTest: three images, two shown as base colour (the third
+    // is an occlusion map, not read).
+    let morph = meshes("glb/MorphStressTest.glb");
+    assert_eq!(morph.images.len(), 3);
+    assert_eq!(morph.images.iter().filter(|i| i.is_some()).count(), 2);
+}
