@@ -3,6 +3,7 @@
 //! Pure like the codecs: no files, no threads. Each baker is a few named
 //! stage functions with a typed settings struct.
 
+pub mod atlas;
 pub mod model_bundle;
 pub mod pose_cache;
 pub mod style;

@@ -5,12 +5,14 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::EXIT_FAILURE;
+use crate::bake::atlas::{self, Atlas, RegionKind};
 use crate::formats::gguf::{self, Array, Value as Gv};
 use crate::formats::mbreplay::{self, Replay};
 use crate::formats::mbstyle::Style;
 use crate::formats::ospc::{self, PoseCache, Shape};
+use crate::formats::qoi;
 use crate::formats::safetensors;
-use crate::pipeline::files::{BundleCheck, FileKind, GgufFile, GltfSummary, load};
+use crate::pipeline::files::{self, BundleCheck, FileKind, GgufFile, GltfSummary, load};
 
 pub fn run(file: &Path, as_json: bool) -> u8 {
     let kind = match load(file) {
@@ -28,6 +30,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         FileKind::Gguf(g) => gguf_json(g),
         FileKind::Safetensors(h) => safetensors_json(h),
         FileKind::Bundle(b) => bundle_json(b),
+        FileKind::Qoi(q) => qoi_json(q),
     };
     if as_json {
         out!("{value}");
@@ -40,6 +43,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
             FileKind::Gguf(g) => print_gguf(file, g),
             FileKind::Safetensors(h) => print_safetensors(file, h),
             FileKind::Bundle(b) => print_bundle(file, b),
+            FileKind::Qoi(q) => print_qoi(file, q),
         }
     }
     0
@@ -506,4 +510,147 @@ fn print_bundle(file: &Path, b: &BundleCheck) {
     for p in &b.problems {
         out!("  the runtime would refuse: {p}");
     }
+}
+
+fn qoi_json(q: &qoi::Image) -> Value {
+    json!({
+        "format": "qoi",
+        "width": q.header.width,
+        "height": q.header.height,
+        "channels": q.header.channels as u8,
+        "colorspace": match q.header.colorspace {
+            qoi::Colorspace::Srgb => "srgb",
+            qoi::Colorspace::Linear => "linear",
+        },
+        "opaque": q.rgba.chunks_exact(4).all(|p| p[3] == 255),
+    })
+}
+
+fn print_qoi(file: &Path, q: &qoi::Image) {
+    let v = qoi_json(q);
+    out!(
+        "{}: QOI image {} x {}, {} channels, colorspace {} ({}){}",
+        file.display(),
+        q.header.width,
+        q.header.height,
+        q.header.channels as u8,
+        q.header.colorspace as u8,
+        v["colorspace"].as_str().unwrap_or(""),
+        if v["opaque"] == true { ", opaque" } else { "" }
+    );
+}
+
+/// `kiln inspect --png OUT FILE`: a QOI image as a PNG.
+pub fn to_png(file: &Path, out: &Path, as_json: bool) -> u8 {
+    let image = match load(file) {
+        Ok(FileKind::Qoi(q)) => crate::model::material::Rgba8 {
+            width: q.header.width,
+            height: q.header.height,
+            pixels: q.rgba,
+        },
+        Ok(_) => {
+            eprintln!(
+                "error: {}: --png converts a .qoi image (for a .glb or .gltf, --atlas-png runs the material stage)",
+                file.display()
+            );
+            return EXIT_FAILURE;
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return EXIT_FAILURE;
+        }
+    };
+    if let Err(e) = files::write_png(out, &image) {
+        eprintln!("error: {e}");
+        return EXIT_FAILURE;
+    }
+    if as_json {
+        out!(
+            "{}",
+            json!({"png": out.display().to_string(), "width": image.width, "height": image.height})
+        );
+    } else {
+        out!(
+            "{}: wrote {} ({} x {})",
+            file.display(),
+            out.display(),
+            image.width,
+            image.height
+        );
+    }
+    0
+}
+
+fn atlas_json(a: &Atlas) -> Value {
+    json!({
+        "width": a.image.width,
+        "height": a.image.height,
+        "fill_ratio": a.fill_ratio(),
+        "fit_scale": a.fit_scale,
+        "regions": a.regions.iter().map(|r| json!({
+            "materials": r.materials,
+            "kind": match r.kind {
+                RegionKind::Solid => "solid",
+                RegionKind::Textured => "textured",
+                RegionKind::Baked => "baked",
+            },
+            "image": r.image,
+            "rect": r.rect,
+            "scale": r.scale,
+            "tiles": r.tiles,
+        })).collect::<Vec<_>>(),
+        "warnings": a.warnings,
+    })
+}
+
+/// `kiln inspect --atlas-png OUT FILE`: the material stage on a glTF
+/// asset, its atlas written as a PNG.
+pub fn atlas(file: &Path, out: &Path, as_json: bool) -> u8 {
+    let result = files::atlas_of(file, &atlas::Settings::default());
+    let a = match result {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return EXIT_FAILURE;
+        }
+    };
+    if let Err(e) = files::write_png(out, &a.image) {
+        eprintln!("error: {e}");
+        return EXIT_FAILURE;
+    }
+    if as_json {
+        let mut v = atlas_json(&a);
+        v["png"] = json!(out.display().to_string());
+        out!("{v}");
+        return 0;
+    }
+    out!(
+        "{}: atlas {} x {}, {} regions, {:.1} % filled; wrote {}",
+        file.display(),
+        a.image.width,
+        a.image.height,
+        a.regions.len(),
+        a.fill_ratio() * 100.0,
+        out.display()
+    );
+    for r in &a.regions {
+        let [x, y, w, h] = r.rect;
+        let what = match (r.kind, r.image) {
+            (RegionKind::Solid, _) => "solid colour".to_string(),
+            (RegionKind::Baked, _) => "vertex colours baked per triangle".to_string(),
+            (RegionKind::Textured, Some(i)) => format!(
+                "image {i}, {} x {} tiles, scale {:.3} x {:.3}",
+                r.tiles[0], r.tiles[1], r.scale[0], r.scale[1]
+            ),
+            (RegionKind::Textured, None) => "texture".to_string(),
+        };
+        out!(
+            "  {w:>4} x {h:<4} at ({x}, {y}): {} — {what}",
+            r.materials.join(", ")
+        );
+    }
+    for w in &a.warnings {
+        out!("  warning: {w}");
+    }
+    0
 }

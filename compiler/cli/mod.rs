@@ -52,13 +52,27 @@ enum Command {
         kiln build --json > report.json     a machine-readable summary\n  \
         kiln build --explain                say why each rebuilt job was dirty")]
     Build(build::BuildArgs),
-    /// Show what a file holds (GLB/glTF sources, .ospc pose caches)
+    /// Show what a file holds (glTF sources, pose caches, GGUF, safetensors,
+    /// styles, replays, QOI images, bundle folders)
+    #[command(after_help = "Examples:\n  \
+        kiln inspect sources/characters/Fox.glb              nodes, skins, clips\n  \
+        kiln inspect --atlas-png fox.png sources/characters/Fox.glb\n                                                       \
+        run the material stage, write its atlas as a PNG\n  \
+        kiln inspect --png albedo.png atlas.qoi              a QOI image as a PNG\n  \
+        kiln inspect --json out/poses/fox.ospc               machine-readable")]
     Inspect {
         /// The file to inspect
         file: PathBuf,
         /// Print JSON instead of text
         #[arg(long)]
         json: bool,
+        /// For a .glb/.gltf: run the material stage (every mesh a node
+        /// instantiates) and write its albedo atlas as a PNG here
+        #[arg(long, value_name = "OUT.png")]
+        atlas_png: Option<PathBuf>,
+        /// For a .qoi: write it as a PNG here
+        #[arg(long, value_name = "OUT.png")]
+        png: Option<PathBuf>,
     },
     /// Fully validate files; exit 1 naming the file, rule and byte offset of
     /// the first problem in each invalid one
@@ -90,7 +104,20 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Build(args) => build::run(&args),
-        Command::Inspect { file, json } => inspect::run(&file, json),
+        Command::Inspect {
+            file,
+            json,
+            atlas_png,
+            png,
+        } => match (atlas_png, png) {
+            (Some(out), None) => inspect::atlas(&file, &out, json),
+            (None, Some(out)) => inspect::to_png(&file, &out, json),
+            (Some(_), Some(_)) => {
+                eprintln!("error: --atlas-png and --png cannot be given together");
+                EXIT_USAGE
+            }
+            (None, None) => inspect::run(&file, json),
+        },
         Command::Verify { files } => verify::run(&files),
         Command::Clean { root, out } => clean(&root, out.as_deref()),
     };

@@ -49,6 +49,10 @@ fn verify(file: &Path) -> Result<String, String> {
             b.components.len(),
             b.manifest["inference_parameter_count"]
         )),
+        FileKind::Qoi(q) => Ok(format!(
+            "valid QOI image ({} x {}, {} channels, colorspace {})",
+            q.header.width, q.header.height, q.header.channels as u8, q.header.colorspace as u8
+        )),
         FileKind::Style(s) => Ok(format!(
             "valid MotionBricks style v1 {:?} ({} frames, speed {} m/s) the runtime loads",
             s.name,

@@ -13,6 +13,9 @@
 //! Colour management is not applied: glTF defines base colour images as
 //! sRGB, and gAMA, cHRM, iCCP or an ICC profile in a JPEG are ignored.
 //!
+//! [`encode_png`] writes an RGBA8 image as a PNG, for previews (`kiln
+//! inspect --atlas-png`, `--png`).
+//!
 //! Rejects, each before any pixel buffer is allocated: bytes that are
 //! neither PNG nor JPEG, a header of more than [`MAX_SIDE`] texels on a
 //! side; then any decoding error.
@@ -176,4 +179,20 @@ fn jpeg(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
         height,
         pixels,
     })
+}
+
+/// `image` as an 8-bit RGBA PNG (fixed settings: the same bytes for the
+/// same pixels).
+pub fn encode_png(image: &Rgba8) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    let bad = |e: png::EncodingError| Error(format!("PNG does not encode: {e}"));
+    let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+    let mut writer = encoder.write_header().map_err(bad)?;
+    writer.write_image_data(&image.pixels).map_err(bad)?;
+    writer.finish().map_err(bad)?;
+    Ok(out)
 }

@@ -5,11 +5,13 @@
 use std::path::Path;
 
 use super::input;
+use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::formats::gguf;
 use crate::formats::mbreplay::{self, Replay};
 use crate::formats::mbstyle::{self, Style};
 use crate::formats::ospc::{self, PoseCache};
+use crate::formats::qoi;
 use crate::formats::safetensors;
 use crate::import::gltf;
 use crate::model::Scene;
@@ -25,7 +27,12 @@ pub enum FileKind {
     Safetensors(safetensors::Header),
     /// A folder holding a MotionBricks bundle.
     Bundle(BundleCheck),
+    Qoi(qoi::Image),
 }
+
+/// Largest `.qoi` file read: 64 MiB (a compiled character document's
+/// limit, and far beyond a 2,048-texel atlas).
+pub const MAX_QOI_BYTES: u64 = 64 << 20;
 
 /// A GGUF file's header, and what the MotionBricks runtime would say of it
 /// when it is one of its components.
@@ -254,6 +261,12 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         }
         return Ok(FileKind::Gguf(g));
     }
+    if magic == qoi::MAGIC {
+        let bytes = read(file, MAX_QOI_BYTES)?;
+        return qoi::decode(&bytes)
+            .map(FileKind::Qoi)
+            .map_err(|e| format!("invalid QOI image: {e}"));
+    }
     if file.extension().is_some_and(|e| e == "safetensors") {
         return load_safetensors(file).map(FileKind::Safetensors);
     }
@@ -269,7 +282,39 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let externals = read_externals(file, &bytes)?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
-    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors or a model bundle folder)".into())
+    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi or a model bundle folder)".into())
+}
+
+/// Runs the material stage on a glTF asset: every primitive of every mesh
+/// a node instantiates, with the images beside it (plain names only).
+pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String> {
+    let bytes = read(file, gltf::MAX_FILE_BYTES)?;
+    let externals = read_externals(file, &bytes)?;
+    let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
+    let source = gltf::Source::parse(&bytes).map_err(invalid)?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let image_files = source
+        .image_uris()
+        .map_err(invalid)?
+        .into_iter()
+        .map(|uri| {
+            let data = read(&dir.join(&uri), gltf::MAX_FILE_BYTES)
+                .map_err(|e| format!("image {uri}: {e}"))?;
+            Ok((uri, data))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let meshes = gltf::import_meshes(source, &externals, &image_files, None).map_err(invalid)?;
+    let primitives: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+    if primitives.is_empty() {
+        return Err("the asset has no mesh that a node instantiates".into());
+    }
+    super::sources::material_stage(&meshes, &primitives, settings)
+}
+
+/// Writes `image` as a PNG at `path` (a preview the user asked for).
+pub fn write_png(path: &Path, image: &crate::model::material::Rgba8) -> Result<(), String> {
+    let bytes = crate::import::image::encode_png(image).map_err(|e| e.to_string())?;
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {

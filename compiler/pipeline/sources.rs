@@ -1,11 +1,15 @@
 //! Source files more than one job kind reads, read the same way through
 //! `JobIo`: a safetensors file opened with its header (checkpoints, clip
 //! files), and a glTF asset imported with the buffer files beside it. No
-//! kind is named here; each kind blames its own setting (`pos`).
+//! kind is named here; each kind blames its own setting (`pos`). And the
+//! material stage's recipe ([`material_stage`]), which `kiln inspect` and
+//! the compiled characters share.
 
+use crate::bake::atlas::{self, Atlas};
 use crate::formats::safetensors;
-use crate::import::gltf;
+use crate::import::{gltf, image};
 use crate::model::Scene;
+use crate::model::material::{Meshes, Primitive, Rgba8};
 use crate::pipeline::job::{InputFile, JobError, JobIo};
 use crate::pipeline::manifest::Pos;
 use crate::pipeline::paths::RelPath;
@@ -61,4 +65,36 @@ pub fn import_gltf(
         externals.push((uri, bytes));
     }
     gltf::import_source(parsed, &externals).map_err(invalid)
+}
+
+/// The material stage for `primitives` of `meshes`: decodes the images
+/// their materials show (each once), then builds the atlas. Errors name
+/// the image (`images[2] "Skin"`) or the stage's rule.
+pub fn material_stage(
+    meshes: &Meshes,
+    primitives: &[&Primitive],
+    settings: &atlas::Settings,
+) -> Result<Atlas, String> {
+    let mut decoded: Vec<Option<Rgba8>> = vec![None; meshes.images.len()];
+    for p in primitives {
+        let material = p.material.map(|m| &meshes.materials[m]);
+        let Some(tex) = material.and_then(|m| m.base_color_texture) else {
+            continue;
+        };
+        if decoded[tex.image].is_some() {
+            continue;
+        }
+        let Some(encoded) = &meshes.images[tex.image] else {
+            return Err(format!("images[{}] was not read", tex.image));
+        };
+        let name = encoded
+            .name
+            .as_ref()
+            .map(|n| format!(" {n:?}"))
+            .unwrap_or_default();
+        let im = image::decode(&encoded.bytes)
+            .map_err(|e| format!("images[{}]{name}: {e}", tex.image))?;
+        decoded[tex.image] = Some(im);
+    }
+    atlas::build(primitives, &meshes.materials, &decoded, settings).map_err(|e| e.to_string())
 }

@@ -1,0 +1,1113 @@
+//! The material stage: one model's primitives and materials in, one opaque
+//! albedo atlas (RGBA8, sRGB) and every vertex's UV into it out.
+//!
+//! Stages, in order ([`build`]):
+//! 1. [`resolve`]: each primitive's base colour becomes a *use*: a solid
+//!    colour (no texture: `baseColorFactor` times a constant `COLOR_0`), a
+//!    textured range (the image, its wrap modes, the factor, and the
+//!    integer tiles its transformed UVs touch) or, when `COLOR_0` varies
+//!    over the primitive, a baked region with a cell per triangle.
+//! 2. [`group`]: uses that would hold the same texels share a region: one
+//!    solid region per colour, one textured region per (image, wrap modes,
+//!    factor) covering the union of their tile ranges. An image that
+//!    several materials show with the same factor is packed once.
+//! 3. [`size`]: each region's texels at scale 1: a tile of the image per
+//!    tile used under `REPEAT` / `MIRRORED_REPEAT` (at most
+//!    `max_tile_repeat` tiles a side, then downscaled), the image once
+//!    under `CLAMP_TO_EDGE` (UVs clamped), 4 × 4 for a solid colour,
+//!    8 × 8 per baked triangle.
+//! 4. [`pack`]: shelf packing in a fixed order into the smallest power-of-
+//!    two atlas, at most `max_size` a side; when nothing fits, every region
+//!    is scaled down by one factor (the largest that fits).
+//! 5. [`render`]: each region and `padding` texels around it, each texel
+//!    the area average (box filter) of the source over its footprint, in
+//!    linear light, continued past the region's edge by the region's own
+//!    wrap modes (so bilinear filtering and mipmaps at a region's edge see
+//!    what they would see in the source texture, not a neighbour).
+//! 6. [`remap`]: every vertex's UV into its region.
+//!
+//! **Colour.** Texels are decoded from sRGB, multiplied by the linear
+//! factor (and vertex colour) and encoded back to sRGB with rounding to the
+//! nearest code; never sRGB bytes times a factor. A texel at scale 1 with
+//! factor 1 is copied as it is. The atlas is opaque: alpha is 255, and a
+//! `MASK` or `BLEND` material is a warning that names it.
+//!
+//! **Determinism.** f64 IEEE arithmetic in a fixed order, `libm` for the
+//! transfer function's powers, no threads: the same bytes everywhere.
+//!
+//! **Cost.** Rendering a region is linear in its source image's texels
+//! plus the region's texels, whatever the number of tiles (a box over many
+//! periods is computed from running sums, not texel by texel); a baked
+//! region is 64 texels per triangle with a bilinear texture lookup each.
+
+// Per-axis and per-channel loops index several parallel arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use std::collections::BTreeMap;
+
+use crate::model::material::{Material, Primitive, Rgba8, Wrap};
+
+/// Largest atlas side: 2,048 (the compiled character format's texture
+/// limit).
+pub const MAX_ATLAS_SIDE: u32 = 2048;
+/// Most padding a manifest may ask for.
+pub const MAX_PADDING: u32 = 64;
+/// Largest `max_tile_repeat`.
+pub const MAX_TILE_REPEAT: u32 = 64;
+/// Texels a side of a solid colour's region.
+pub const SOLID_SIDE: u32 = 4;
+/// Texels a side of a baked triangle's cell.
+pub const CELL_SIDE: u32 = 8;
+/// Most tiles a UV may be from the origin (±2^24: beyond, f32 UVs have
+/// no fraction left to place a texel with).
+pub const MAX_UV: f64 = 16_777_216.0;
+
+/// The manifest's `atlas` settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Largest side of the atlas (at most [`MAX_ATLAS_SIDE`]).
+    pub max_size: u32,
+    /// Texels of edge extension around every region.
+    pub padding: u32,
+    /// Most tiles of a repeating texture a region holds per side.
+    pub max_tile_repeat: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            max_size: 2048,
+            padding: 4,
+            max_tile_repeat: 8,
+        }
+    }
+}
+
+/// Why the stage failed (lowercase; the caller names the model).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(pub String);
+
+/// Where one region sits and what it holds, for reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionInfo {
+    /// The materials whose texels these are (names, or `material <i>`).
+    pub materials: Vec<String>,
+    /// The source image, if textured.
+    pub image: Option<usize>,
+    /// `[x, y, width, height]` in atlas texels, padding excluded.
+    pub rect: [u32; 4],
+    /// Atlas texels per source texel, per axis (1 for a solid colour).
+    pub scale: [f64; 2],
+    /// Tiles of the source held per axis (1 under `CLAMP_TO_EDGE`).
+    pub tiles: [u64; 2],
+    /// What the region is.
+    pub kind: RegionKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionKind {
+    Solid,
+    Textured,
+    /// One cell per triangle (vertex colours that vary).
+    Baked,
+}
+
+/// A primitive as it points into the atlas. Its vertex `k` is the source
+/// primitive's vertex `vertices[k]` with UV `uv[k]`; `indices` are the
+/// triangles over the new vertices. A baked primitive has one vertex per
+/// triangle corner; any other keeps its vertices (`vertices[k] == k`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Remapped {
+    pub vertices: Vec<u32>,
+    pub uv: Vec<[f32; 2]>,
+    pub indices: Vec<u32>,
+    /// The region it points into.
+    pub region: usize,
+}
+
+/// The result of [`build`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Atlas {
+    /// Opaque RGBA8, sRGB colour.
+    pub image: Rgba8,
+    pub regions: Vec<RegionInfo>,
+    /// One per input primitive, in order.
+    pub primitives: Vec<Remapped>,
+    /// The uniform factor every region was scaled by to fit (1: none).
+    pub fit_scale: f64,
+    /// What a user should know: downscaled tiles, regions scaled to fit,
+    /// alpha that the opaque atlas drops.
+    pub warnings: Vec<String>,
+}
+
+impl Atlas {
+    /// The share of the atlas that regions (without padding) cover.
+    pub fn fill_ratio(&self) -> f64 {
+        let used: u64 = self
+            .regions
+            .iter()
+            .map(|r| u64::from(r.rect[2]) * u64::from(r.rect[3]))
+            .sum();
+        used as f64 / (f64::from(self.image.width) * f64::from(self.image.height))
+    }
+}
+
+/// sRGB transfer function tables, computed once per build with `libm`.
+struct Transfer {
+    /// sRGB code → linear.
+    to_linear: [f64; 256],
+    /// `thresholds[k]`: the smallest linear value that encodes to code
+    /// `k + 1` (the decode of `(k + 0.5) / 255`).
+    thresholds: [f64; 255],
+}
+
+impl Transfer {
+    fn new() -> Transfer {
+        let decode = |s: f64| {
+            if s <= 0.04045 {
+                s / 12.92
+            } else {
+                libm::pow((s + 0.055) / 1.055, 2.4)
+            }
+        };
+        let mut to_linear = [0.0; 256];
+        for (k, v) in to_linear.iter_mut().enumerate() {
+            *v = decode(k as f64 / 255.0);
+        }
+        let mut thresholds = [0.0; 255];
+        for (k, v) in thresholds.iter_mut().enumerate() {
+            *v = decode((k as f64 + 0.5) / 255.0);
+        }
+        Transfer {
+            to_linear,
+            thresholds,
+        }
+    }
+
+    /// The nearest sRGB code of a linear value (clamped to 0..=1).
+    fn encode(&self, linear: f64) -> u8 {
+        self.thresholds.partition_point(|&t| t <= linear) as u8
+    }
+}
+
+/// What a primitive's base colour is.
+#[derive(Clone, Debug)]
+enum Use {
+    Solid {
+        /// Linear RGB.
+        color: [f64; 3],
+    },
+    Textured {
+        image: usize,
+        wrap: [Wrap; 2],
+        factor: [f64; 3],
+        /// Transformed UVs, one per vertex (clamped under CLAMP_TO_EDGE).
+        uv: Vec<[f64; 2]>,
+        /// Integer tile range `[lo, hi)` per axis.
+        tiles: [[i64; 2]; 2],
+    },
+    Baked {
+        image: Option<(usize, [Wrap; 2])>,
+        factor: [f64; 3],
+        uv: Vec<[f64; 2]>,
+    },
+}
+
+/// A region before packing.
+struct Region {
+    key: RegionKey,
+    materials: Vec<String>,
+    /// Size at scale 1 (before fitting), without padding.
+    size: [u32; 2],
+    /// Tiles per axis and where they start.
+    tiles: [[i64; 2]; 2],
+    /// Atlas texels per source texel after the tile limit, per axis.
+    tile_scale: [f64; 2],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum RegionKey {
+    /// The sRGB bytes of the colour.
+    Solid([u8; 3]),
+    Textured {
+        image: usize,
+        wrap: [Wrap; 2],
+        /// The factor's f64 bits.
+        factor: [u64; 3],
+    },
+    Baked(usize),
+}
+
+fn material_label(materials: &[Material], m: Option<usize>) -> String {
+    match m {
+        None => "the default material".into(),
+        Some(i) => match &materials[i].name {
+            Some(n) => format!("material {n:?}"),
+            None => format!("material {i}"),
+        },
+    }
+}
+
+/// Runs the whole stage. `images[i]` must hold every image a primitive's
+/// material shows (the rest may be `None`).
+pub fn build(
+    primitives: &[&Primitive],
+    materials: &[Material],
+    images: &[Option<Rgba8>],
+    settings: &Settings,
+) -> Result<Atlas, Error> {
+    check_settings(settings)?;
+    let transfer = Transfer::new();
+    let mut warnings = Vec::new();
+    let uses = primitives
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            resolve(p, materials, images, &mut warnings)
+                .map_err(|e| Error(format!("primitive {k}: {}", e.0)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let (mut regions, region_of) = group(&uses, primitives, materials, &transfer);
+    let triangles_of: Vec<usize> = primitives.iter().map(|p| p.indices.len() / 3).collect();
+    size(
+        &mut regions,
+        &uses,
+        &triangles_of,
+        images,
+        settings,
+        &mut warnings,
+    )?;
+    let (width, height, fit_scale, placed) = pack(&regions, settings)?;
+    if fit_scale < 1.0 {
+        warnings.push(format!(
+            "the regions do not fit in {0} x {0} at full size: every region is scaled by {fit_scale:.4}",
+            settings.max_size
+        ));
+    }
+    let mut atlas = Rgba8 {
+        width,
+        height,
+        pixels: vec![0; width as usize * height as usize * 4],
+    };
+    for pixel in atlas.pixels.chunks_exact_mut(4) {
+        pixel[3] = 255;
+    }
+    let mut infos = Vec::with_capacity(regions.len());
+    for (region, place) in regions.iter().zip(&placed) {
+        render(
+            &mut atlas,
+            region,
+            place,
+            &uses,
+            primitives,
+            images,
+            settings.padding,
+            &transfer,
+        );
+        infos.push(info(region, place, images));
+    }
+    let remapped = uses
+        .iter()
+        .zip(primitives)
+        .zip(&region_of)
+        .map(|((u, p), &r)| remap(u, p, &regions[r], &placed[r], r, &atlas))
+        .collect();
+    Ok(Atlas {
+        image: atlas,
+        regions: infos,
+        primitives: remapped,
+        fit_scale,
+        warnings,
+    })
+}
+
+fn check_settings(s: &Settings) -> Result<(), Error> {
+    if !(1..=MAX_ATLAS_SIDE).contains(&s.max_size) {
+        return Err(Error(format!(
+            "max_size is {}, expected 1 to {MAX_ATLAS_SIDE}",
+            s.max_size
+        )));
+    }
+    if s.padding > MAX_PADDING {
+        return Err(Error(format!(
+            "padding is {}, expected at most {MAX_PADDING}",
+            s.padding
+        )));
+    }
+    if !(1..=MAX_TILE_REPEAT).contains(&s.max_tile_repeat) {
+        return Err(Error(format!(
+            "max_tile_repeat is {}, expected 1 to {MAX_TILE_REPEAT}",
+            s.max_tile_repeat
+        )));
+    }
+    Ok(())
+}
+
+/// Stage 1: a primitive's base colour.
+fn resolve(
+    p: &Primitive,
+    materials: &[Material],
+    images: &[Option<Rgba8>],
+    warnings: &mut Vec<String>,
+) -> Result<Use, Error> {
+    let default = Material::default_material();
+    let material = match p.material {
+        Some(m) => &materials[m],
+        None => &default,
+    };
+    let label = material_label(materials, p.material);
+    if material.alpha_mode != crate::model::material::AlphaMode::Opaque {
+        let w = format!(
+            "{label} is {:?}: the atlas is opaque, so its alpha is dropped",
+            material.alpha_mode
+        )
+        .replace("Mask", "MASK")
+        .replace("Blend", "BLEND");
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    let mut factor = material.base_color_factor[..3]
+        .iter()
+        .map(|&f| f64::from(f))
+        .collect::<Vec<_>>();
+    // A constant vertex colour folds into the factor; a varying one bakes.
+    let mut varying = false;
+    if let Some(colors) = &p.colors {
+        let first = colors.first().copied().unwrap_or([1.0; 4]);
+        if colors.iter().all(|c| c[..3] == first[..3]) {
+            for (f, c) in factor.iter_mut().zip(first) {
+                *f *= f64::from(c);
+            }
+        } else {
+            varying = true;
+        }
+    }
+    let factor = [factor[0], factor[1], factor[2]];
+    let Some(tex) = material.base_color_texture else {
+        if varying {
+            return Ok(Use::Baked {
+                image: None,
+                factor,
+                uv: vec![],
+            });
+        }
+        return Ok(Use::Solid { color: factor });
+    };
+    if images.get(tex.image).is_none_or(|i| i.is_none()) {
+        return Err(Error(format!(
+            "{label}: image {} was not decoded",
+            tex.image
+        )));
+    }
+    let Some(set) = p.tex_coords.get(tex.tex_coord) else {
+        return Err(Error(format!(
+            "{label} samples TEXCOORD_{}, which the primitive does not have",
+            tex.tex_coord
+        )));
+    };
+    let wrap = [tex.sampler.wrap_s, tex.sampler.wrap_t];
+    let mut uv = Vec::with_capacity(set.len());
+    for (k, &raw) in set.iter().enumerate() {
+        let mut t = tex.transform.apply(raw);
+        if t.iter().any(|v| !v.is_finite() || v.abs() > MAX_UV) {
+            return Err(Error(format!(
+                "vertex {k}: transformed UV {t:?} is beyond ±{MAX_UV} tiles"
+            )));
+        }
+        for (axis, w) in wrap.iter().enumerate() {
+            if *w == Wrap::ClampToEdge {
+                t[axis] = t[axis].clamp(0.0, 1.0);
+            }
+        }
+        uv.push(t);
+    }
+    if varying {
+        return Ok(Use::Baked {
+            image: Some((tex.image, wrap)),
+            factor,
+            uv,
+        });
+    }
+    let mut tiles = [[0i64, 1]; 2];
+    for (axis, w) in wrap.iter().enumerate() {
+        if *w == Wrap::ClampToEdge || uv.is_empty() {
+            continue;
+        }
+        let lo = uv.iter().map(|t| t[axis]).fold(f64::INFINITY, f64::min);
+        let hi = uv.iter().map(|t| t[axis]).fold(f64::NEG_INFINITY, f64::max);
+        let lo = lo.floor() as i64;
+        let hi = (hi.ceil() as i64).max(lo + 1);
+        tiles[axis] = [lo, hi];
+    }
+    Ok(Use::Textured {
+        image: tex.image,
+        wrap,
+        factor,
+        uv,
+        tiles,
+    })
+}
+
+/// Stage 2: regions (in first-use order) and each use's region.
+fn group(
+    uses: &[Use],
+    primitives: &[&Primitive],
+    materials: &[Material],
+    transfer: &Transfer,
+) -> (Vec<Region>, Vec<usize>) {
+    let mut regions: Vec<Region> = Vec::new();
+    let mut by_key: BTreeMap<RegionKey, usize> = BTreeMap::new();
+    let mut region_of = Vec::with_capacity(uses.len());
+    for (k, u) in uses.iter().enumerate() {
+        let (key, tiles) = match u {
+            Use::Solid { color } => (
+                RegionKey::Solid(color.map(|c| transfer.encode(c))),
+                [[0, 1]; 2],
+            ),
+            Use::Textured {
+                image,
+                wrap,
+                factor,
+                tiles,
+                ..
+            } => (
+                RegionKey::Textured {
+                    image: *image,
+                    wrap: *wrap,
+                    factor: factor.map(f64::to_bits),
+                },
+                *tiles,
+            ),
+            Use::Baked { .. } => (RegionKey::Baked(k), [[0, 1]; 2]),
+        };
+        let label = material_label(materials, primitives[k].material);
+        let r = *by_key.entry(key.clone()).or_insert_with(|| {
+            regions.push(Region {
+                key,
+                materials: vec![],
+                size: [0, 0],
+                tiles,
+                tile_scale: [1.0, 1.0],
+            });
+            regions.len() - 1
+        });
+        let region = &mut regions[r];
+        for axis in 0..2 {
+            region.tiles[axis][0] = region.tiles[axis][0].min(tiles[axis][0]);
+            region.tiles[axis][1] = region.tiles[axis][1].max(tiles[axis][1]);
+        }
+        if !region.materials.contains(&label) {
+            region.materials.push(label);
+        }
+        region_of.push(r);
+    }
+    (regions, region_of)
+}
+
+/// Stage 3: each region's size at full scale, tiles limited.
+fn size(
+    regions: &mut [Region],
+    uses: &[Use],
+    triangles_of: &[usize],
+    images: &[Option<Rgba8>],
+    settings: &Settings,
+    warnings: &mut Vec<String>,
+) -> Result<(), Error> {
+    for region in regions.iter_mut() {
+        match region.key {
+            RegionKey::Solid(_) => region.size = [SOLID_SIDE; 2],
+            RegionKey::Baked(k) => {
+                let Use::Baked { .. } = &uses[k] else {
+                    unreachable!("a baked key belongs to a baked use")
+                };
+                let [g, rows] = grid(triangles_of[k]);
+                region.size = [g * CELL_SIDE, rows * CELL_SIDE];
+            }
+            RegionKey::Textured { image, .. } => {
+                let im = images[image].as_ref().expect("resolve checked the image");
+                let side = [im.width, im.height];
+                for axis in 0..2 {
+                    let [lo, hi] = region.tiles[axis];
+                    let tiles = (hi - lo) as u64;
+                    let full = tiles.saturating_mul(u64::from(side[axis]));
+                    let limit = u64::from(settings.max_tile_repeat) * u64::from(side[axis]);
+                    let texels = full.min(limit).max(1);
+                    region.tile_scale[axis] = texels as f64 / full as f64;
+                    region.size[axis] = u32::try_from(texels)
+                        .map_err(|_| Error(format!("a region of {texels} texels is too large")))?;
+                }
+                if region.tile_scale != [1.0, 1.0] {
+                    let tiles = region.tiles.map(|[lo, hi]| hi - lo);
+                    warnings.push(format!(
+                        "{} (image {image}) repeats over {} x {} tiles, more than max_tile_repeat {}: its region is downscaled by {:.4} x {:.4}",
+                        region.materials.join(", "),
+                        tiles[0],
+                        tiles[1],
+                        settings.max_tile_repeat,
+                        region.tile_scale[0],
+                        region.tile_scale[1]
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Columns and rows of cells for `n` triangles: a square grid, at least
+/// one cell.
+fn grid(n: usize) -> [u32; 2] {
+    let n = n.max(1) as u64;
+    let mut g = (n as f64).sqrt() as u64;
+    while g * g < n {
+        g += 1;
+    }
+    [g as u32, n.div_ceil(g) as u32]
+}
+
+/// Where a region landed: its top-left texel (padding excluded) and size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Place {
+    x: u32,
+    y: u32,
+    size: [u32; 2],
+}
+
+/// Stage 4: an atlas size, the fit scale and each region's place.
+fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<Place>), Error> {
+    let pad = settings.padding;
+    let max = settings.max_size;
+    let sized = |scale: f64| -> Vec<[u32; 2]> {
+        regions
+            .iter()
+            .map(|r| {
+                if scale >= 1.0 || !matches!(r.key, RegionKey::Textured { .. }) {
+                    r.size
+                } else {
+                    r.size
+                        .map(|s| ((f64::from(s) * scale).floor() as u32).max(1))
+                }
+            })
+            .collect()
+    };
+    let full = sized(1.0);
+    if let Some((w, h, places)) = smallest(&full, pad, max) {
+        return Ok((w, h, 1.0, places));
+    }
+    // Scale down: the largest factor that fits max x max, by bisection.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let mut best = None;
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        match smallest(&sized(mid), pad, max) {
+            Some(found) => {
+                lo = mid;
+                best = Some((mid, found));
+            }
+            None => hi = mid,
+        }
+    }
+    match best {
+        Some((scale, (w, h, places))) => Ok((w, h, scale, places)),
+        None => Err(Error(format!(
+            "{} regions with {pad} texels of padding do not fit in {max} x {max} at any scale",
+            regions.len()
+        ))),
+    }
+}
+
+/// The smallest atlas the shelf packer fills, at most `max` a side: widths
+/// tried are the powers of two and each region's padded width (rounded up
+/// to 4), heights are what the packing needs (rounded up to 4). Least
+/// area wins, then the squarer, then the narrower.
+fn smallest(sizes: &[[u32; 2]], pad: u32, max: u32) -> Option<(u32, u32, Vec<Place>)> {
+    let mut widths: Vec<u32> = std::iter::successors(Some(1u32), |w| w.checked_mul(2))
+        .take_while(|&w| w <= max)
+        .collect();
+    widths.push(max);
+    for s in sizes {
+        let w = (u64::from(s[0]) + 2 * u64::from(pad)).div_ceil(4) * 4;
+        if w <= u64::from(max) {
+            widths.push(w as u32);
+        }
+    }
+    widths.sort_unstable();
+    widths.dedup();
+    let mut best: Option<(u32, u32, Vec<Place>)> = None;
+    for w in widths {
+        let Some((places, used)) = shelf(sizes, pad, w, max) else {
+            continue;
+        };
+        let h = (used.div_ceil(4) * 4).clamp(1, max);
+        let better = match &best {
+            None => true,
+            Some((bw, bh, _)) => {
+                let (a, b) = (u64::from(w) * u64::from(h), u64::from(*bw) * u64::from(*bh));
+                a < b || (a == b && w.max(h) < (*bw).max(*bh))
+            }
+        };
+        if better {
+            best = Some((w, h, places));
+        }
+    }
+    best
+}
+
+/// Shelf packing: regions by descending padded height (then width, then
+/// first use), left to right, a new shelf when a row is full.
+/// Returns the places and the height used.
+fn shelf(sizes: &[[u32; 2]], pad: u32, width: u32, height: u32) -> Option<(Vec<Place>, u32)> {
+    let mut order: Vec<usize> = (0..sizes.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(sizes[i][1]),
+            std::cmp::Reverse(sizes[i][0]),
+            i,
+        )
+    });
+    let mut places = vec![
+        Place {
+            x: 0,
+            y: 0,
+            size: [0, 0]
+        };
+        sizes.len()
+    ];
+    let (mut x, mut y, mut shelf_h) = (0u64, 0u64, 0u64);
+    let (width, height) = (u64::from(width), u64::from(height));
+    for i in order {
+        let w = u64::from(sizes[i][0]) + 2 * u64::from(pad);
+        let h = u64::from(sizes[i][1]) + 2 * u64::from(pad);
+        if w > width {
+            return None;
+        }
+        if x + w > width {
+            y += shelf_h;
+            x = 0;
+            shelf_h = 0;
+        }
+        if y + h > height {
+            return None;
+        }
+        places[i] = Place {
+            x: (x + u64::from(pad)) as u32,
+            y: (y + u64::from(pad)) as u32,
+            size: sizes[i],
+        };
+        x += w;
+        shelf_h = shelf_h.max(h);
+    }
+    Some((places, (y + shelf_h) as u32))
+}
+
+/// The periodic (or clamped) extension of one row or column of linear
+/// values, with running sums, so a box over any span is O(1).
+struct Axis {
+    /// One period: the values, mirrored once for MIRRORED_REPEAT.
+    period: Vec<f64>,
+    /// `sums[k]`: the sum of `period[..k]`.
+    sums: Vec<f64>,
+    wrap: Wrap,
+}
+
+impl Axis {
+    fn new(values: &[f64], wrap: Wrap) -> Axis {
+        let period: Vec<f64> = match wrap {
+            Wrap::MirroredRepeat => values.iter().chain(values.iter().rev()).copied().collect(),
+            _ => values.to_vec(),
+        };
+        let mut sums = Vec::with_capacity(period.len() + 1);
+        let mut s = 0.0;
+        sums.push(0.0);
+        for v in &period {
+            s += v;
+            sums.push(s);
+        }
+        Axis { period, sums, wrap }
+    }
+
+    /// The integral of the extended values from 0 to `x`.
+    fn integral(&self, x: f64) -> f64 {
+        let n = self.period.len();
+        let total = self.sums[n];
+        match self.wrap {
+            Wrap::ClampToEdge => {
+                if x <= 0.0 {
+                    x * self.period[0]
+                } else if x >= n as f64 {
+                    total + (x - n as f64) * self.period[n - 1]
+                } else {
+                    let k = x.floor();
+                    self.sums[k as usize] + (x - k) * self.period[k as usize]
+                }
+            }
+            _ => {
+                let periods = (x / n as f64).floor();
+                let rest = x - periods * n as f64;
+                let k = (rest.floor() as usize).min(n - 1);
+                periods * total + self.sums[k] + (rest - k as f64) * self.period[k]
+            }
+        }
+    }
+
+    /// The mean over `[a, b)`.
+    fn mean(&self, a: f64, b: f64) -> f64 {
+        (self.integral(b) - self.integral(a)) / (b - a)
+    }
+}
+
+/// The index of the texel at integer position `x` of an axis of `n`
+/// texels under `wrap`.
+fn wrap_index(x: i64, n: i64, wrap: Wrap) -> usize {
+    (match wrap {
+        Wrap::Repeat => x.rem_euclid(n),
+        Wrap::MirroredRepeat => {
+            let m = x.rem_euclid(2 * n);
+            if m < n { m } else { 2 * n - 1 - m }
+        }
+        Wrap::ClampToEdge => x.clamp(0, n - 1),
+    }) as usize
+}
+
+/// Stage 5: one region and its padding into the atlas.
+#[allow(clippy::too_many_arguments)]
+fn render(
+    atlas: &mut Rgba8,
+    region: &Region,
+    place: &Place,
+    uses: &[Use],
+    primitives: &[&Primitive],
+    images: &[Option<Rgba8>],
+    pad: u32,
+    transfer: &Transfer,
+) {
+    let pad = i64::from(pad);
+    let [rw, rh] = place.size.map(i64::from);
+    let mut put = |i: i64, j: i64, rgb: [u8; 3]| {
+        let x = i64::from(place.x) + i;
+        let y = i64::from(place.y) + j;
+        let at = (y as usize * atlas.width as usize + x as usize) * 4;
+        atlas.pixels[at..at + 3].copy_from_slice(&rgb);
+    };
+    match &region.key {
+        RegionKey::Solid(rgb) => {
+            for j in -pad..rh + pad {
+                for i in -pad..rw + pad {
+                    put(i, j, *rgb);
+                }
+            }
+        }
+        RegionKey::Textured {
+            image,
+            wrap,
+            factor,
+        } => {
+            let im = images[*image].as_ref().expect("resolve checked the image");
+            let factor = factor.map(f64::from_bits);
+            let (w, h) = (i64::from(im.width), i64::from(im.height));
+            let [[x0, x1], [y0, y1]] = region.tiles;
+            let span = [
+                if wrap[0] == Wrap::ClampToEdge {
+                    w
+                } else {
+                    (x1 - x0) * w
+                },
+                if wrap[1] == Wrap::ClampToEdge {
+                    h
+                } else {
+                    (y1 - y0) * h
+                },
+            ];
+            let origin = [
+                if wrap[0] == Wrap::ClampToEdge {
+                    0
+                } else {
+                    x0 * w
+                },
+                if wrap[1] == Wrap::ClampToEdge {
+                    0
+                } else {
+                    y0 * h
+                },
+            ];
+            if span[0] == rw && span[1] == rh {
+                // Scale 1: texel for texel, the wrap continuing past the
+                // edges. Factor 1 copies the bytes.
+                let identity = factor == [1.0; 3];
+                for j in -pad..rh + pad {
+                    let sy = wrap_index(origin[1] + j, h, wrap[1]) as u32;
+                    for i in -pad..rw + pad {
+                        let sx = wrap_index(origin[0] + i, w, wrap[0]) as u32;
+                        let t = im.texel(sx, sy);
+                        let rgb = if identity {
+                            [t[0], t[1], t[2]]
+                        } else {
+                            [0, 1, 2].map(|c| {
+                                transfer.encode(transfer.to_linear[usize::from(t[c])] * factor[c])
+                            })
+                        };
+                        put(i, j, rgb);
+                    }
+                }
+                return;
+            }
+            // Box filter, separable: each source row is averaged over each
+            // atlas column's footprint, then each column over each row's.
+            let cols = (rw + 2 * pad) as usize;
+            let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
+            let mut across = vec![[0.0f64; 3]; cols * h as usize];
+            let mut row = vec![0.0f64; w as usize];
+            for y in 0..h {
+                for c in 0..3 {
+                    for x in 0..w {
+                        row[x as usize] =
+                            transfer.to_linear[usize::from(im.texel(x as u32, y as u32)[c])];
+                    }
+                    let axis = Axis::new(&row, wrap[0]);
+                    for (k, i) in (-pad..rw + pad).enumerate() {
+                        let a = origin[0] as f64 + i as f64 * step[0];
+                        across[y as usize * cols + k][c] = axis.mean(a, a + step[0]);
+                    }
+                }
+            }
+            let mut column = vec![0.0f64; h as usize];
+            for (k, i) in (-pad..rw + pad).enumerate() {
+                let mut out = vec![[0u8; 3]; (rh + 2 * pad) as usize];
+                for c in 0..3 {
+                    for y in 0..h as usize {
+                        column[y] = across[y * cols + k][c];
+                    }
+                    let axis = Axis::new(&column, wrap[1]);
+                    for (m, j) in (-pad..rh + pad).enumerate() {
+                        let a = origin[1] as f64 + j as f64 * step[1];
+                        out[m][c] = transfer.encode(axis.mean(a, a + step[1]) * factor[c]);
+                    }
+                }
+                for (m, j) in (-pad..rh + pad).enumerate() {
+                    put(i, j, out[m]);
+                }
+            }
+        }
+        RegionKey::Baked(k) => {
+            let Use::Baked { image, factor, uv } = &uses[*k] else {
+                unreachable!("a baked key belongs to a baked use")
+            };
+            let p = primitives[*k];
+            let colors = p.colors.as_ref().expect("a baked use has vertex colours");
+            let [g, _] = grid(p.indices.len() / 3);
+            let c = i64::from(CELL_SIDE);
+            let edge = (c - 1) as f64;
+            let mut texels = vec![[0u8; 3]; (rw * rh) as usize];
+            for (q, tri) in p.indices.chunks_exact(3).enumerate() {
+                let (cx, cy) = ((q as i64 % i64::from(g)) * c, (q as i64 / i64::from(g)) * c);
+                for j in 0..c {
+                    for i in 0..c {
+                        // Barycentric weights of the texel's centre over
+                        // the cell's corners (0.5, 0.5), (C - 0.5, 0.5),
+                        // (0.5, C - 0.5); past the hypotenuse, the
+                        // nearest point of it.
+                        let (mut s1, mut s2) = (i as f64 / edge, j as f64 / edge);
+                        if s1 + s2 > 1.0 {
+                            let sum = s1 + s2;
+                            s1 /= sum;
+                            s2 /= sum;
+                        }
+                        let w = [1.0 - s1 - s2, s1, s2];
+                        let mut rgb = [0.0f64; 3];
+                        let mut at = [0.0f64; 2];
+                        for (corner, &v) in tri.iter().enumerate() {
+                            let col = colors[v as usize];
+                            for ch in 0..3 {
+                                rgb[ch] += w[corner] * f64::from(col[ch]);
+                            }
+                            if let Some(t) = uv.get(v as usize) {
+                                at[0] += w[corner] * t[0];
+                                at[1] += w[corner] * t[1];
+                            }
+                        }
+                        let tex = match image {
+                            Some((im, wrap)) => sample_bilinear(
+                                images[*im].as_ref().expect("resolve checked the image"),
+                                *wrap,
+                                at,
+                                transfer,
+                            ),
+                            None => [1.0; 3],
+                        };
+                        let out =
+                            [0, 1, 2].map(|ch| transfer.encode(rgb[ch] * tex[ch] * factor[ch]));
+                        texels[((cy + j) * rw + cx + i) as usize] = out;
+                    }
+                }
+            }
+            // Padding: the nearest texel of the region.
+            for j in -pad..rh + pad {
+                for i in -pad..rw + pad {
+                    let t = texels[(j.clamp(0, rh - 1) * rw + i.clamp(0, rw - 1)) as usize];
+                    put(i, j, t);
+                }
+            }
+        }
+    }
+}
+
+/// Bilinear filtering of `image` at `uv` under `wrap`, in linear light.
+fn sample_bilinear(image: &Rgba8, wrap: [Wrap; 2], uv: [f64; 2], transfer: &Transfer) -> [f64; 3] {
+    let (w, h) = (i64::from(image.width), i64::from(image.height));
+    let x = uv[0] * w as f64 - 0.5;
+    let y = uv[1] * h as f64 - 0.5;
+    let (fx, fy) = (x - x.floor(), y - y.floor());
+    let (x0, y0) = (x.floor() as i64, y.floor() as i64);
+    let xs = [wrap_index(x0, w, wrap[0]), wrap_index(x0 + 1, w, wrap[0])];
+    let ys = [wrap_index(y0, h, wrap[1]), wrap_index(y0 + 1, h, wrap[1])];
+    let mut out = [0.0; 3];
+    for (b, &sy) in ys.iter().enumerate() {
+        let wy = if b == 0 { 1.0 - fy } else { fy };
+        for (a, &sx) in xs.iter().enumerate() {
+            let wx = if a == 0 { 1.0 - fx } else { fx };
+            let t = image.texel(sx as u32, sy as u32);
+            for c in 0..3 {
+                out[c] += wx * wy * transfer.to_linear[usize::from(t[c])];
+            }
+        }
+    }
+    out
+}
+
+fn info(region: &Region, place: &Place, images: &[Option<Rgba8>]) -> RegionInfo {
+    let (image, kind) = match region.key {
+        RegionKey::Solid(_) => (None, RegionKind::Solid),
+        RegionKey::Textured { image, .. } => (Some(image), RegionKind::Textured),
+        RegionKey::Baked(_) => (None, RegionKind::Baked),
+    };
+    let scale = match image.and_then(|i| images[i].as_ref()) {
+        Some(im) => {
+            let [[x0, x1], [y0, y1]] = region.tiles;
+            let wrap = match region.key {
+                RegionKey::Textured { wrap, .. } => wrap,
+                _ => [Wrap::Repeat; 2],
+            };
+            let tx = if wrap[0] == Wrap::ClampToEdge {
+                1
+            } else {
+                x1 - x0
+            };
+            let ty = if wrap[1] == Wrap::ClampToEdge {
+                1
+            } else {
+                y1 - y0
+            };
+            [
+                f64::from(place.size[0]) / (tx as f64 * f64::from(im.width)),
+                f64::from(place.size[1]) / (ty as f64 * f64::from(im.height)),
+            ]
+        }
+        None => [1.0, 1.0],
+    };
+    let tiles = match region.key {
+        RegionKey::Textured { wrap, .. } => [0, 1].map(|a| {
+            if wrap[a] == Wrap::ClampToEdge {
+                1
+            } else {
+                (region.tiles[a][1] - region.tiles[a][0]) as u64
+            }
+        }),
+        _ => [1, 1],
+    };
+    RegionInfo {
+        materials: region.materials.clone(),
+        image,
+        rect: [place.x, place.y, place.size[0], place.size[1]],
+        scale,
+        tiles,
+        kind,
+    }
+}
+
+/// Stage 6: a primitive's UVs into its region.
+fn remap(
+    u: &Use,
+    p: &Primitive,
+    region: &Region,
+    place: &Place,
+    r: usize,
+    atlas: &Rgba8,
+) -> Remapped {
+    let n = p.positions.len();
+    let (aw, ah) = (f64::from(atlas.width), f64::from(atlas.height));
+    let uv = match u {
+        Use::Solid { .. } => {
+            let c = [
+                (f64::from(place.x) + f64::from(place.size[0]) / 2.0) / aw,
+                (f64::from(place.y) + f64::from(place.size[1]) / 2.0) / ah,
+            ];
+            vec![[c[0] as f32, c[1] as f32]; n]
+        }
+        Use::Textured { wrap, uv, .. } => {
+            let tiles = region.tiles;
+            uv.iter()
+                .map(|t| {
+                    let mut out = [0.0f32; 2];
+                    for axis in 0..2 {
+                        let (lo, count) = if wrap[axis] == Wrap::ClampToEdge {
+                            (0.0, 1.0)
+                        } else {
+                            (
+                                tiles[axis][0] as f64,
+                                (tiles[axis][1] - tiles[axis][0]) as f64,
+                            )
+                        };
+                        let origin = f64::from(if axis == 0 { place.x } else { place.y });
+                        let size = f64::from(place.size[axis]);
+                        let texels = origin + (t[axis] - lo) / count * size;
+                        out[axis] = (texels / if axis == 0 { aw } else { ah }) as f32;
+                    }
+                    out
+                })
+                .collect()
+        }
+        Use::Baked { .. } => {
+            // One vertex per corner, at its cell's corner texel centres.
+            let [g, _] = grid(p.indices.len() / 3);
+            let c = f64::from(CELL_SIDE);
+            let mut uv = Vec::with_capacity(p.indices.len());
+            for q in 0..p.indices.len() / 3 {
+                let cx = f64::from(place.x) + (q as u64 % u64::from(g)) as f64 * c;
+                let cy = f64::from(place.y) + (q as u64 / u64::from(g)) as f64 * c;
+                for (dx, dy) in [(0.5, 0.5), (c - 0.5, 0.5), (0.5, c - 0.5)] {
+                    uv.push([((cx + dx) / aw) as f32, ((cy + dy) / ah) as f32]);
+                }
+            }
+            return Remapped {
+                vertices: p.indices.clone(),
+                uv,
+                indices: (0..p.indices.len() as u32).collect(),
+                region: r,
+            };
+        }
+    };
+    Remapped {
+        vertices: (0..n as u32).collect(),
+        uv,
+        indices: p.indices.clone(),
+        region: r,
+    }
+}
+
+/// The atlas as the compiled character stores it: QOI, 4 channels,
+/// colorspace 0 (sRGB colour, linear alpha).
+pub fn encode_qoi(image: &Rgba8) -> Vec<u8> {
+    use crate::formats::qoi;
+    let image = qoi::Image {
+        header: qoi::Header {
+            width: image.width,
+            height: image.height,
+            channels: qoi::Channels::Rgba,
+            colorspace: qoi::Colorspace::Srgb,
+        },
+        rgba: image.pixels.clone(),
+    };
+    qoi::encode(&image).expect("an atlas is at most 2048 x 2048 with 4 bytes a texel")
+}
