@@ -736,3 +736,137 @@ fn settings_out_of_range_are_refused() {
     };
     material_stage(&meshes, &prims, &ok).unwrap();
 }
+
+/// A grid mesh of `n` x `n` quads with a distinct vertex colour each.
+fn coloured_grid(n: usize) -> Vec<u8> {
+    let mut f = Fixture::new();
+    let (mut pos, mut col, mut idx) = (vec![], vec![], vec![]);
+    for y in 0..=n {
+        for x in 0..=n {
+            pos.extend_from_slice(&[x as f32, y as f32, 0.0]);
+            let k = (y * (n + 1) + x) as f32;
+            col.extend_from_slice(&[(k * 0.37) % 1.0, (k * 0.11) % 1.0, (k * 0.73) % 1.0, 1.0]);
+        }
+    }
+    for y in 0..n {
+        for x in 0..n {
+            let a = (y * (n + 1) + x) as u32;
+            let (b, c, d) = (a + 1, a + n as u32 + 2, a + n as u32 + 1);
+            idx.extend_from_slice(&[a, b, c, a, c, d]);
+        }
+    }
+    let p = f.floats(&pos, "VEC3", 3);
+    let c = f.floats(&col, "VEC4", 4);
+    let bytes: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let i = f.accessor(&bytes, 5125, "SCALAR", idx.len(), false);
+    f.json["materials"] = json!([{"name": "painted"}]);
+    f.push("meshes", json!({"primitives": [{"attributes": {"POSITION": p, "COLOR_0": c}, "indices": i, "material": 0}]}));
+    f.push("nodes", json!({"mesh": 0}));
+    f.glb()
+}
+
+#[test]
+fn baked_cells_shrink_to_fit_and_stay_exact_at_the_corners() {
+    let meshes = load(&coloured_grid(40)); // 3,200 triangles
+    let full = stage(&meshes, &Settings::default());
+    assert_eq!(full.fit_scale, 1.0);
+    assert_eq!(&full.regions[0].rect[2..], [57 * 8, 57 * 8]);
+    let small = stage(
+        &meshes,
+        &Settings {
+            max_size: 256,
+            ..Settings::default()
+        },
+    );
+    assert!(small.fit_scale < 1.0);
+    assert!(small.image.width <= 256 && small.image.height <= 256);
+    for a in [&full, &small] {
+        let worst = check_samples(&meshes, a);
+        assert!(worst <= TOLERANCE, "worst difference {worst:.3}");
+        assert_eq!(a.primitives[0].vertices.len(), 3200 * 3);
+    }
+}
+
+#[test]
+fn broken_inputs_are_clear_errors() {
+    let base = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0; 4],
+        texture: Some((noise(2, 2, 9), [REPEAT, REPEAT], None)),
+    };
+    let run = |glb: Vec<u8>| -> String {
+        let meshes = match gltf::import_meshes(gltf::Source::parse(&glb).unwrap(), &[], &[], None) {
+            Ok(m) => m,
+            Err(e) => return e.to_string(),
+        };
+        let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+        material_stage(&meshes, &prims, &Settings::default()).unwrap_err()
+    };
+    // UVs beyond 2^24 tiles.
+    let base_glb = quad_glb(&base);
+    let far = Quad {
+        uv: [[0.0, 0.0], [3.0e7, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        texture: Some((noise(2, 2, 9), [REPEAT, REPEAT], None)),
+        ..base
+    };
+    let e = run(quad_glb(&far));
+    assert!(e.contains("primitive 0") && e.contains("beyond"), "{e}");
+    // A texture on TEXCOORD_1, which the primitive lacks.
+    let (mut v, bin) = gltf_support::split_glb(&base_glb);
+    v["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = json!(1);
+    let e = run(gltf_support::make_glb(&v, &bin));
+    assert!(e.contains("TEXCOORD_1"), "{e}");
+    // A factor above 1, an unknown wrap mode, a texture without a PNG or
+    // JPEG source, an alpha mode that does not exist.
+    for (edit, want) in [
+        (
+            json!({"materials": [{"pbrMetallicRoughness": {"baseColorFactor": [2.0, 1.0, 1.0, 1.0]}}]}),
+            "baseColorFactor[0]",
+        ),
+        (json!({"samplers": [{"wrapS": 1234}]}), "wrapS"),
+        (
+            json!({"textures": [{"sampler": 0}]}),
+            "no PNG or JPEG source",
+        ),
+        (json!({"materials": [{"alphaMode": "GLOW"}]}), "alphaMode"),
+    ] {
+        let mut v = v.clone();
+        for (k, val) in edit.as_object().unwrap() {
+            v[k] = val.clone();
+        }
+        if want == "no PNG or JPEG source" {
+            v["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = json!(0);
+        }
+        let e = run(gltf_support::make_glb(&v, &bin));
+        assert!(e.contains(want), "{want}: {e}");
+    }
+    // An image that is not a PNG or JPEG.
+    let mut meshes = load(&base_glb);
+    meshes.images[0].as_mut().unwrap().bytes = b"GIF89a".to_vec();
+    let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+    let e = material_stage(&meshes, &prims, &Settings::default()).unwrap_err();
+    assert!(e.contains("not a PNG or JPEG"), "{e}");
+}
+
+#[test]
+fn blend_and_mask_are_warnings_that_name_the_material() {
+    let mut v = gltf_support::split_glb(&quad_glb(&Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0, 1.0, 1.0, 0.5],
+        texture: None,
+    }));
+    v.0["materials"][0]["alphaMode"] = json!("BLEND");
+    let a = stage(
+        &load(&gltf_support::make_glb(&v.0, &v.1)),
+        &Settings::default(),
+    );
+    assert_eq!(a.warnings.len(), 1, "{:?}", a.warnings);
+    assert!(
+        a.warnings[0].contains("\"fixture\"") && a.warnings[0].contains("BLEND"),
+        "{:?}",
+        a.warnings
+    );
+    assert!(a.image.pixels.chunks_exact(4).all(|p| p[3] == 255));
+}

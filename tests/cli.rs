@@ -744,3 +744,122 @@ fn binary_needs_no_cpp_runtime() {
         );
     }
 }
+
+#[test]
+fn inspect_draws_the_atlas_and_reads_qoi() {
+    let p = Project::demo();
+    // The material stage on a character, its atlas as a PNG.
+    let out = p.kiln(&[
+        "inspect",
+        "--atlas-png",
+        "fox-atlas.png",
+        "sources/characters/Fox.glb",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("atlas 1032 x 1032, 1 regions"), "{text}");
+    assert!(
+        text.contains("fox_material") && text.contains("scale 1.000 x 1.000"),
+        "{text}"
+    );
+    let png = fs::read(p.path("fox-atlas.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    let out = p.kiln(&[
+        "inspect",
+        "--json",
+        "--atlas-png",
+        "robot.png",
+        "sources/characters/RobotExpressive.glb",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["regions"].as_array().unwrap().len(), 3);
+    assert_eq!(v["regions"][0]["kind"], "solid");
+    assert!(v["fill_ratio"].as_f64().unwrap() > 0.0);
+
+    // A .gltf whose texture is a file beside it; one that reaches outside
+    // its folder is refused.
+    let (mut json, bin) = {
+        let b = fs::read(p.path("sources/characters/Fox.glb")).unwrap();
+        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let json: Value = serde_json::from_slice(&b[20..20 + n]).unwrap();
+        let bin_at = 20 + n + 8;
+        (json, b[bin_at..].to_vec())
+    };
+    let view = json["images"][0]["bufferView"].as_u64().unwrap() as usize;
+    let bv = &json["bufferViews"][view];
+    let (off, len) = (
+        bv["byteOffset"].as_u64().unwrap_or(0) as usize,
+        bv["byteLength"].as_u64().unwrap() as usize,
+    );
+    fs::create_dir_all(p.path("split")).unwrap();
+    fs::write(p.path("split/fur.png"), &bin[off..off + len]).unwrap();
+    fs::write(p.path("split/fox.bin"), &bin).unwrap();
+    json["images"][0] = serde_json::json!({"uri": "fur.png", "name": "fur"});
+    json["buffers"][0]["uri"] = serde_json::json!("fox.bin");
+    fs::write(p.path("split/fox.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
+    let out = p.kiln(&["inspect", "--atlas-png", "split.png", "split/fox.gltf"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read(p.path("split.png")).unwrap(),
+        png,
+        "the same atlas from a file beside the .gltf"
+    );
+    json["images"][0]["uri"] = serde_json::json!("../fur.png");
+    fs::write(
+        p.path("split/escape.gltf"),
+        serde_json::to_vec(&json).unwrap(),
+    )
+    .unwrap();
+    let out = p.kiln(&["inspect", "--atlas-png", "x.png", "split/escape.gltf"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("images[0].uri") && err.contains("plain file name"),
+        "{err}"
+    );
+    assert!(!p.path("x.png").exists());
+
+    // A QOI image: inspect, verify, convert.
+    let meshes = kiln::import::gltf::import_meshes(
+        kiln::import::gltf::Source::parse(&fs::read(p.path("sources/characters/Fox.glb")).unwrap())
+            .unwrap(),
+        &[],
+        &[],
+        None,
+    )
+    .unwrap();
+    let prims: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+    let a = kiln::pipeline::sources::material_stage(&meshes, &prims, &Default::default()).unwrap();
+    fs::write(p.path("fox.qoi"), kiln::bake::atlas::encode_qoi(&a.image)).unwrap();
+    let out = p.kiln(&["inspect", "fox.qoi"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("QOI image 1032 x 1032, 4 channels, colorspace 0 (srgb), opaque"),
+        "{text}"
+    );
+    let out = p.kiln(&["verify", "fox.qoi"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = p.kiln(&["inspect", "--png", "fox-qoi.png", "fox.qoi"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        fs::read(p.path("fox-qoi.png")).unwrap(),
+        png,
+        "the QOI's pixels are the atlas's"
+    );
+    let mut bad = fs::read(p.path("fox.qoi")).unwrap();
+    bad.pop();
+    fs::write(p.path("bad.qoi"), &bad).unwrap();
+    let out = p.kiln(&["verify", "bad.qoi"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("bad.qoi") && stderr(&out).contains("at byte"),
+        "{}",
+        stderr(&out)
+    );
+    // --png is for .qoi files, --atlas-png for glTF.
+    let out = p.kiln(&["inspect", "--png", "y.png", "sources/characters/Fox.glb"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--atlas-png"), "{}", stderr(&out));
+}

@@ -270,15 +270,8 @@ pub fn build(
         .collect::<Result<Vec<_>, _>>()?;
     let (mut regions, region_of) = group(&uses, primitives, materials, &transfer);
     let triangles_of: Vec<usize> = primitives.iter().map(|p| p.indices.len() / 3).collect();
-    size(
-        &mut regions,
-        &uses,
-        &triangles_of,
-        images,
-        settings,
-        &mut warnings,
-    )?;
-    let (width, height, fit_scale, placed) = pack(&regions, settings)?;
+    size(&mut regions, &triangles_of, images, settings, &mut warnings)?;
+    let (width, height, fit_scale, placed) = pack(&regions, &triangles_of, settings)?;
     if fit_scale < 1.0 {
         warnings.push(format!(
             "the regions do not fit in {0} x {0} at full size: every region is scaled by {fit_scale:.4}",
@@ -509,7 +502,6 @@ fn group(
 /// Stage 3: each region's size at full scale, tiles limited.
 fn size(
     regions: &mut [Region],
-    uses: &[Use],
     triangles_of: &[usize],
     images: &[Option<Rgba8>],
     settings: &Settings,
@@ -519,9 +511,6 @@ fn size(
         match region.key {
             RegionKey::Solid(_) => region.size = [SOLID_SIDE; 2],
             RegionKey::Baked(k) => {
-                let Use::Baked { .. } = &uses[k] else {
-                    unreachable!("a baked key belongs to a baked use")
-                };
                 let [g, rows] = grid(triangles_of[k]);
                 region.size = [g * CELL_SIDE, rows * CELL_SIDE];
             }
@@ -576,19 +565,29 @@ struct Place {
 }
 
 /// Stage 4: an atlas size, the fit scale and each region's place.
-fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<Place>), Error> {
+fn pack(
+    regions: &[Region],
+    triangles_of: &[usize],
+    settings: &Settings,
+) -> Result<(u32, u32, f64, Vec<Place>), Error> {
     let pad = settings.padding;
     let max = settings.max_size;
+    // At a scale below 1, a texture's region shrinks with it, a baked
+    // region's cells shrink to no less than 2 texels (so each corner
+    // keeps a texel centre of its own), a solid colour stays 4 x 4.
     let sized = |scale: f64| -> Vec<[u32; 2]> {
         regions
             .iter()
-            .map(|r| {
-                if scale >= 1.0 || !matches!(r.key, RegionKey::Textured { .. }) {
-                    r.size
-                } else {
-                    r.size
-                        .map(|s| ((f64::from(s) * scale).floor() as u32).max(1))
+            .map(|r| match r.key {
+                _ if scale >= 1.0 => r.size,
+                RegionKey::Solid(_) => r.size,
+                RegionKey::Baked(k) => {
+                    let cell = ((f64::from(CELL_SIDE) * scale).floor() as u32).max(2);
+                    grid(triangles_of[k]).map(|n| n * cell)
                 }
+                RegionKey::Textured { .. } => r
+                    .size
+                    .map(|s| ((f64::from(s) * scale).floor() as u32).max(1)),
             })
             .collect()
     };
@@ -897,7 +896,7 @@ fn render(
             let p = primitives[*k];
             let colors = p.colors.as_ref().expect("a baked use has vertex colours");
             let [g, _] = grid(p.indices.len() / 3);
-            let c = i64::from(CELL_SIDE);
+            let c = i64::from(place.size[0] / g);
             let edge = (c - 1) as f64;
             let mut texels = vec![[0u8; 3]; (rw * rh) as usize];
             for (q, tri) in p.indices.chunks_exact(3).enumerate() {
@@ -1071,7 +1070,7 @@ fn remap(
         Use::Baked { .. } => {
             // One vertex per corner, at its cell's corner texel centres.
             let [g, _] = grid(p.indices.len() / 3);
-            let c = f64::from(CELL_SIDE);
+            let c = f64::from(place.size[0] / g);
             let mut uv = Vec::with_capacity(p.indices.len());
             for q in 0..p.indices.len() / 3 {
                 let cx = f64::from(place.x) + (q as u64 % u64::from(g)) as f64 * c;
