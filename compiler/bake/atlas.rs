@@ -856,7 +856,9 @@ fn render(
             // atlas column's footprint, then each column over each row's.
             let cols = (rw + 2 * pad) as usize;
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
-            let mut across = vec![[0.0f64; 3]; cols * h as usize];
+            // f32 keeps this (the region's width by the image's height) at
+            // 12 bytes a texel: at most 0.42 times the decoded image.
+            let mut across = vec![[0.0f32; 3]; cols * h as usize];
             let mut row = vec![0.0f64; w as usize];
             for y in 0..h {
                 for c in 0..3 {
@@ -867,7 +869,7 @@ fn render(
                     let axis = Axis::new(&row, wrap[0]);
                     for (k, i) in (-pad..rw + pad).enumerate() {
                         let a = origin[0] as f64 + i as f64 * step[0];
-                        across[y as usize * cols + k][c] = axis.mean(a, a + step[0]);
+                        across[y as usize * cols + k][c] = axis.mean(a, a + step[0]) as f32;
                     }
                 }
             }
@@ -876,7 +878,7 @@ fn render(
                 let mut out = vec![[0u8; 3]; (rh + 2 * pad) as usize];
                 for c in 0..3 {
                     for y in 0..h as usize {
-                        column[y] = across[y * cols + k][c];
+                        column[y] = f64::from(across[y * cols + k][c]);
                     }
                     let axis = Axis::new(&column, wrap[1]);
                     for (m, j) in (-pad..rh + pad).enumerate() {
