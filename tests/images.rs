@@ -1,13 +1,13 @@
 //! Image decoding (`import::image`) and the glTF material reader on the
-//! corpus: PNGs decode to Pillow's pixels exactly, the JPEG decodes to the
-//! same bytes on zune-jpeg's scalar and SIMD paths, and dimension bombs
+//! corpus: PNGs decode to Pillow's pixels exactly, the JPEGs decode to the
+//! same bytes as a zune-jpeg build with its SIMD paths, and dimension bombs
 //! are refused before any pixel buffer is allocated.
 
 mod alloc_support;
 use alloc_support::largest_alloc_in;
 
 use kiln::import::gltf;
-use kiln::import::image::{self, JpegPath, MAX_SIDE};
+use kiln::import::image::{self, MAX_SIDE};
 use kiln::model::material::{AlphaMode, Meshes, Wrap};
 
 #[global_allocator]
@@ -80,8 +80,33 @@ fn corpus_pngs_decode_to_pillows_pixels() {
     }
 }
 
+/// Builds `tests/oracles/jpeg_simd` (zune-jpeg with its SIMD paths) into
+/// the target folder and returns its path. Offline once the registry has
+/// the crates (the build of kiln itself fetched them).
+fn simd_oracle() -> std::path::PathBuf {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let target = format!("{root}/target/oracles");
+    let status = std::process::Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--locked",
+            "--manifest-path",
+        ])
+        .arg(format!("{root}/tests/oracles/jpeg_simd/Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building tests/oracles/jpeg_simd failed");
+    format!("{target}/release/jpeg-simd-oracle").into()
+}
+
 #[test]
-fn the_corpus_jpeg_decodes_the_same_on_the_scalar_and_simd_paths() {
+fn the_corpus_jpegs_decode_to_the_same_bytes_as_zune_jpegs_simd_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let mut ours = Vec::new();
     for glb in [
         "glb/CesiumMan-blender.glb",
         "glb-meshopt/CesiumMan-blender.q.glb",
@@ -89,34 +114,54 @@ fn the_corpus_jpeg_decodes_the_same_on_the_scalar_and_simd_paths() {
         let m = meshes(glb);
         let im = m.images[0].as_ref().unwrap();
         assert_eq!(image::kind(&im.bytes).unwrap(), image::Kind::Jpeg);
-        let scalar = image::decode_with(&im.bytes, JpegPath::Scalar).unwrap();
-        let simd = image::decode_with(&im.bytes, JpegPath::Simd).unwrap();
-        assert_eq!((scalar.width, scalar.height), (simd.width, simd.height));
-        assert!(
-            scalar.pixels == simd.pixels,
-            "{glb}: SIMD and scalar JPEG differ"
-        );
-        assert_eq!(image::decode(&im.bytes).unwrap(), scalar);
-        // Close to libjpeg's (Pillow's) pixels: a JPEG decoder's IDCT and
-        // upsampling may differ by a few units, no more.
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("i.jpg");
+        let path = dir.path().join(format!("{}.jpg", files.len()));
         std::fs::write(&path, &im.bytes).unwrap();
-        let theirs = &pillow_rgba(&[path])[0];
-        let worst = scalar
+        files.push(path);
+        ours.push(image::decode(&im.bytes).unwrap());
+    }
+    let out = std::process::Command::new(simd_oracle())
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if cfg!(target_arch = "x86_64") {
+        assert!(
+            stderr.contains("avx2: true"),
+            "this CPU has no AVX2, so the SIMD path cannot be compared: {stderr}"
+        );
+    }
+    let mut rest = &out.stdout[..];
+    for (mine, file) in ours.iter().zip(&files) {
+        let n = u64::from_le_bytes(rest[..8].try_into().unwrap()) as usize;
+        let theirs = &rest[8..8 + n];
+        rest = &rest[8 + n..];
+        assert!(
+            mine.pixels == theirs,
+            "{}: the SIMD build decodes differently",
+            file.display()
+        );
+        // Close to libjpeg's (Pillow's) pixels: JPEG decoders' IDCT and
+        // upsampling may differ by a few units, no more.
+        let pillow = &pillow_rgba(std::slice::from_ref(file))[0];
+        let worst = mine
             .pixels
             .iter()
-            .zip(theirs)
+            .zip(pillow)
             .map(|(a, b)| a.abs_diff(*b))
             .max()
             .unwrap();
-        let mean = scalar
+        let mean = mine
             .pixels
             .iter()
-            .zip(theirs)
+            .zip(pillow)
             .map(|(a, b)| f64::from(a.abs_diff(*b)))
             .sum::<f64>()
-            / theirs.len() as f64;
+            / pillow.len() as f64;
         assert!(mean < 1.0 && worst <= 40, "mean {mean}, worst {worst}");
     }
 }

@@ -1,7 +1,7 @@
 //! The material stage: one model's primitives and materials in, one opaque
 //! albedo atlas (RGBA8, sRGB) and every vertex's UV into it out.
 //!
-//! Stages, in order ([`build`]):
+//! Stages, in order ([`build`]; [`layout`] runs 1 to 4, [`paint`] 5 and 6):
 //! 1. [`resolve`]: each primitive's base colour becomes a *use*: a solid
 //!    colour (no texture: `baseColorFactor` times a constant `COLOR_0`), a
 //!    textured range (the image, its wrap modes, the factor, and the
@@ -249,14 +249,38 @@ fn material_label(materials: &[Material], m: Option<usize>) -> String {
     }
 }
 
-/// Runs the whole stage. `images[i]` must hold every image a primitive's
-/// material shows (the rest may be `None`).
+/// Runs the whole stage: [`layout`], then [`paint`]. `images[i]` must
+/// hold every image a primitive's material shows (the rest may be `None`).
 pub fn build(
     primitives: &[&Primitive],
     materials: &[Material],
     images: &[Option<Rgba8>],
     settings: &Settings,
 ) -> Result<Atlas, Error> {
+    let layout = layout(primitives, materials, images, settings)?;
+    Ok(paint(&layout, primitives, images, settings))
+}
+
+/// Where everything goes, before any texel is drawn: stages 1 to 4.
+pub struct Layout {
+    transfer: Transfer,
+    uses: Vec<Use>,
+    regions: Vec<Region>,
+    region_of: Vec<usize>,
+    placed: Vec<Place>,
+    width: u32,
+    height: u32,
+    fit_scale: f64,
+    warnings: Vec<String>,
+}
+
+/// Stages 1 to 4: resolve, group, size, pack.
+pub fn layout(
+    primitives: &[&Primitive],
+    materials: &[Material],
+    images: &[Option<Rgba8>],
+    settings: &Settings,
+) -> Result<Layout, Error> {
     check_settings(settings)?;
     let transfer = Transfer::new();
     let mut warnings = Vec::new();
@@ -278,41 +302,73 @@ pub fn build(
             settings.max_size
         ));
     }
-    let mut atlas = Rgba8 {
+    Ok(Layout {
+        transfer,
+        uses,
+        regions,
+        region_of,
+        placed,
         width,
         height,
-        pixels: vec![0; width as usize * height as usize * 4],
+        fit_scale,
+        warnings,
+    })
+}
+
+/// Stages 5 and 6: render every region, remap every UV. Takes the same
+/// primitives and images as the [`layout`] it is given.
+pub fn paint(
+    layout: &Layout,
+    primitives: &[&Primitive],
+    images: &[Option<Rgba8>],
+    settings: &Settings,
+) -> Atlas {
+    let Layout {
+        transfer,
+        uses,
+        regions,
+        region_of,
+        placed,
+        width,
+        height,
+        fit_scale,
+        warnings,
+    } = layout;
+    let mut atlas = Rgba8 {
+        width: *width,
+        height: *height,
+        pixels: vec![0; *width as usize * *height as usize * 4],
     };
     for pixel in atlas.pixels.chunks_exact_mut(4) {
         pixel[3] = 255;
     }
     let mut infos = Vec::with_capacity(regions.len());
-    for (region, place) in regions.iter().zip(&placed) {
+    for (region, place) in regions.iter().zip(placed) {
         render(
             &mut atlas,
             region,
             place,
-            &uses,
+            uses,
             primitives,
             images,
             settings.padding,
-            &transfer,
+            transfer,
         );
         infos.push(info(region, place, images));
     }
     let remapped = uses
         .iter()
         .zip(primitives)
-        .zip(&region_of)
+        .zip(region_of)
         .map(|((u, p), &r)| remap(u, p, &regions[r], &placed[r], r, &atlas))
         .collect();
-    Ok(Atlas {
+    Atlas {
         image: atlas,
         regions: infos,
         primitives: remapped,
-        fit_scale,
-        warnings,
-    })
+        fit_scale: *fit_scale,
+        warnings: warnings.clone(),
+    }
 }
 
 fn check_settings(s: &Settings) -> Result<(), Error> {
@@ -701,18 +757,17 @@ fn shelf(sizes: &[[u32; 2]], pad: u32, width: u32, height: u32) -> Option<(Vec<P
     Some((places, (y + shelf_h) as u32))
 }
 
-/// The periodic (or clamped) extension of one row or column of linear
-/// values, with running sums, so a box over any span is O(1).
-struct Axis {
-    /// One period: the values, mirrored once for MIRRORED_REPEAT.
+/// One row or column of linear values as a period of its extension under
+/// a wrap mode (mirrored once for MIRRORED_REPEAT), with running sums, so
+/// the integral up to any point is O(1).
+struct Line {
     period: Vec<f64>,
     /// `sums[k]`: the sum of `period[..k]`.
     sums: Vec<f64>,
-    wrap: Wrap,
 }
 
-impl Axis {
-    fn new(values: &[f64], wrap: Wrap) -> Axis {
+impl Line {
+    fn new(values: &[f64], wrap: Wrap) -> Line {
         let period: Vec<f64> = match wrap {
             Wrap::MirroredRepeat => values.iter().chain(values.iter().rev()).copied().collect(),
             _ => values.to_vec(),
@@ -724,37 +779,68 @@ impl Axis {
             s += v;
             sums.push(s);
         }
-        Axis { period, sums, wrap }
+        Line { period, sums }
     }
 
-    /// The integral of the extended values from 0 to `x`.
-    fn integral(&self, x: f64) -> f64 {
-        let n = self.period.len();
-        let total = self.sums[n];
-        match self.wrap {
-            Wrap::ClampToEdge => {
-                if x <= 0.0 {
-                    x * self.period[0]
-                } else if x >= n as f64 {
-                    total + (x - n as f64) * self.period[n - 1]
-                } else {
-                    let k = x.floor();
-                    self.sums[k as usize] + (x - k) * self.period[k as usize]
-                }
+    /// The integral of the extended values from 0 to the spot.
+    fn integral(&self, at: &Spot) -> f64 {
+        at.periods * self.sums[self.period.len()] + self.sums[at.k] + at.frac * self.period[at.k]
+    }
+}
+
+/// A position along an axis, decomposed once for every line it is used on:
+/// the integral there is `periods · (sum of a period) + sums[k] + frac ·
+/// period[k]`.
+#[derive(Clone, Copy)]
+struct Spot {
+    periods: f64,
+    k: usize,
+    frac: f64,
+}
+
+/// Where `x` falls on an axis whose period has `n` values (the image's
+/// side, twice it when mirrored).
+fn spot(x: f64, n: usize, wrap: Wrap) -> Spot {
+    let nf = n as f64;
+    match wrap {
+        // Constant extension: before 0 the first value, after n the last.
+        Wrap::ClampToEdge if x <= 0.0 => Spot {
+            periods: 0.0,
+            k: 0,
+            frac: x,
+        },
+        Wrap::ClampToEdge if x >= nf => Spot {
+            periods: 0.0,
+            k: n - 1,
+            frac: x - nf + 1.0,
+        },
+        Wrap::ClampToEdge => {
+            let k = x.floor();
+            Spot {
+                periods: 0.0,
+                k: k as usize,
+                frac: x - k,
             }
-            _ => {
-                let periods = (x / n as f64).floor();
-                let rest = x - periods * n as f64;
-                let k = (rest.floor() as usize).min(n - 1);
-                periods * total + self.sums[k] + (rest - k as f64) * self.period[k]
+        }
+        _ => {
+            let periods = (x / nf).floor();
+            let rest = x - periods * nf;
+            let k = (rest.floor() as usize).min(n - 1);
+            Spot {
+                periods,
+                k,
+                frac: rest - k as f64,
             }
         }
     }
+}
 
-    /// The mean over `[a, b)`.
-    fn mean(&self, a: f64, b: f64) -> f64 {
-        (self.integral(b) - self.integral(a)) / (b - a)
-    }
+/// The spots of `count + 1` box edges `origin + j · step`, `j` from
+/// `-pad`.
+fn edges(origin: f64, step: f64, pad: i64, count: i64, n: usize, wrap: Wrap) -> Vec<Spot> {
+    (-pad..=count + pad)
+        .map(|j| spot(origin + j as f64 * step, n, wrap))
+        .collect()
 }
 
 /// The index of the texel at integer position `x` of an axis of `n`
@@ -833,29 +919,61 @@ fn render(
             ];
             if span[0] == rw && span[1] == rh {
                 // Scale 1: texel for texel, the wrap continuing past the
-                // edges. Factor 1 copies the bytes.
-                let identity = factor == [1.0; 3];
-                for j in -pad..rh + pad {
-                    let sy = wrap_index(origin[1] + j, h, wrap[1]) as u32;
-                    for i in -pad..rw + pad {
-                        let sx = wrap_index(origin[0] + i, w, wrap[0]) as u32;
-                        let t = im.texel(sx, sy);
-                        let rgb = if identity {
-                            [t[0], t[1], t[2]]
+                // edges. Each channel goes through a table of what its 256
+                // codes become times the factor (the identity for 1).
+                let table: [[u8; 256]; 3] = std::array::from_fn(|c| {
+                    std::array::from_fn(|code| {
+                        if factor[c] == 1.0 {
+                            code as u8
                         } else {
-                            [0, 1, 2].map(|c| {
-                                transfer.encode(transfer.to_linear[usize::from(t[c])] * factor[c])
-                            })
-                        };
-                        put(i, j, rgb);
+                            transfer.encode(transfer.to_linear[code] * factor[c])
+                        }
+                    })
+                });
+                let sxs: Vec<usize> = (-pad..rw + pad)
+                    .map(|i| wrap_index(origin[0] + i, w, wrap[0]))
+                    .collect();
+                let stride = atlas.width as usize * 4;
+                let x0 = (i64::from(place.x) - pad) as usize * 4;
+                for j in -pad..rh + pad {
+                    let sy = wrap_index(origin[1] + j, h, wrap[1]);
+                    let src = &im.pixels[sy * w as usize * 4..][..w as usize * 4];
+                    let y = (i64::from(place.y) + j) as usize;
+                    let dst = &mut atlas.pixels[y * stride + x0..][..sxs.len() * 4];
+                    for (d, &sx) in dst.chunks_exact_mut(4).zip(&sxs) {
+                        let t = &src[sx * 4..sx * 4 + 3];
+                        d[0] = table[0][usize::from(t[0])];
+                        d[1] = table[1][usize::from(t[1])];
+                        d[2] = table[2][usize::from(t[2])];
                     }
                 }
                 return;
             }
             // Box filter, separable: each source row is averaged over each
             // atlas column's footprint, then each column over each row's.
+            // The box edges are the same for every row (and column), so
+            // they are decomposed once.
             let cols = (rw + 2 * pad) as usize;
+            let rows = (rh + 2 * pad) as usize;
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
+            let period =
+                |side: i64, w: Wrap| side as usize * if w == Wrap::MirroredRepeat { 2 } else { 1 };
+            let xs = edges(
+                origin[0] as f64,
+                step[0],
+                pad,
+                rw,
+                period(w, wrap[0]),
+                wrap[0],
+            );
+            let ys = edges(
+                origin[1] as f64,
+                step[1],
+                pad,
+                rh,
+                period(h, wrap[1]),
+                wrap[1],
+            );
             // f32 keeps this (the region's width by the image's height) at
             // 12 bytes a texel: at most 0.42 times the decoded image.
             let mut across = vec![[0.0f32; 3]; cols * h as usize];
@@ -866,24 +984,28 @@ fn render(
                         row[x as usize] =
                             transfer.to_linear[usize::from(im.texel(x as u32, y as u32)[c])];
                     }
-                    let axis = Axis::new(&row, wrap[0]);
-                    for (k, i) in (-pad..rw + pad).enumerate() {
-                        let a = origin[0] as f64 + i as f64 * step[0];
-                        across[y as usize * cols + k][c] = axis.mean(a, a + step[0]) as f32;
+                    let line = Line::new(&row, wrap[0]);
+                    let mut before = line.integral(&xs[0]);
+                    for k in 0..cols {
+                        let after = line.integral(&xs[k + 1]);
+                        across[y as usize * cols + k][c] = ((after - before) / step[0]) as f32;
+                        before = after;
                     }
                 }
             }
             let mut column = vec![0.0f64; h as usize];
+            let mut out = vec![[0u8; 3]; rows];
             for (k, i) in (-pad..rw + pad).enumerate() {
-                let mut out = vec![[0u8; 3]; (rh + 2 * pad) as usize];
                 for c in 0..3 {
                     for y in 0..h as usize {
                         column[y] = f64::from(across[y * cols + k][c]);
                     }
-                    let axis = Axis::new(&column, wrap[1]);
-                    for (m, j) in (-pad..rh + pad).enumerate() {
-                        let a = origin[1] as f64 + j as f64 * step[1];
-                        out[m][c] = transfer.encode(axis.mean(a, a + step[1]) * factor[c]);
+                    let line = Line::new(&column, wrap[1]);
+                    let mut before = line.integral(&ys[0]);
+                    for m in 0..rows {
+                        let after = line.integral(&ys[m + 1]);
+                        out[m][c] = transfer.encode((after - before) / step[1] * factor[c]);
+                        before = after;
                     }
                 }
                 for (m, j) in (-pad..rh + pad).enumerate() {

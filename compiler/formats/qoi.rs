@@ -11,7 +11,8 @@
 //! - the header's dimensions are checked before anything is allocated:
 //!   neither is 0, their product is at most [`MAX_PIXELS`], and at most 62
 //!   pixels per byte of op data (a run, the densest op, makes 62 from one
-//!   byte), so a 20-byte file cannot ask for gigabytes;
+//!   byte), so a 20-byte file cannot ask for gigabytes; and the pixels are
+//!   made room for in pieces that follow what the ops really make;
 //! - an op that needs more bytes than are left is an error (truncated op);
 //! - a run that would make more pixels than the image has left is an error;
 //! - after the last pixel comes exactly the end marker, then nothing;
@@ -43,7 +44,6 @@ const OP_LUMA: u8 = 0x80;
 const OP_RUN: u8 = 0xc0;
 const OP_RGB: u8 = 0xfe;
 const OP_RGBA: u8 = 0xff;
-const MASK_2: u8 = 0xc0;
 
 /// Byte offsets of the header fields.
 pub mod offsets {
@@ -261,83 +261,40 @@ fn hash(p: [u8; 4]) -> usize {
         & 63) as usize
 }
 
+/// Pixels the decoder first makes room for, at least: 4 M (16 MiB, a
+/// 2,048 × 2,048 atlas in one piece). A file that claims more grows its
+/// pixels in pieces, each at most the size of what was already decoded,
+/// so memory follows what the ops really make, never just the header.
+const FIRST_PIECE: usize = 1 << 22;
+
+/// The decoder's state between pieces of the output.
+struct State {
+    index: [[u8; 4]; 64],
+    px: [u8; 4],
+    pos: usize,
+    /// Pixels of a run not yet written (a run that crossed a piece).
+    run: usize,
+}
+
 /// Decodes a whole QOI file strictly (see the module docs).
 pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
     let header = header(bytes)?;
     let total = header.pixels() as usize;
-    // Room for one pixel per op byte (every op but a run makes one). A run
-    // can make 62, so a file of runs grows the vector as it decodes: what
-    // is allocated follows what the ops really make, never just the
-    // header's claim.
     let data_bytes = bytes.len() - HEADER_BYTES;
-    let mut out: Vec<[u8; 4]> = Vec::with_capacity(total.min(data_bytes));
-    let mut index = [[0u8; 4]; 64];
-    let mut px = [0u8, 0, 0, 255];
-    let mut pos = HEADER_BYTES;
-    let truncated = |offset: usize, op: &'static str, need: usize| Error::TruncatedOp {
-        offset,
-        op,
-        need,
-        have: bytes.len() - offset,
+    let mut out: Vec<[u8; 4]> = Vec::new();
+    let mut state = State {
+        index: [[0; 4]; 64],
+        px: [0, 0, 0, 255],
+        pos: HEADER_BYTES,
+        run: 0,
     };
     while out.len() < total {
-        let Some(&b1) = bytes.get(pos) else {
-            return Err(truncated(pos, "an op", 1));
-        };
-        let start = pos;
-        pos += 1;
-        if b1 == OP_RGB {
-            let Some(rgb) = bytes.get(pos..pos + 3) else {
-                return Err(truncated(start, "QOI_OP_RGB", 4));
-            };
-            px[..3].copy_from_slice(rgb);
-            pos += 3;
-        } else if b1 == OP_RGBA {
-            let Some(rgba) = bytes.get(pos..pos + 4) else {
-                return Err(truncated(start, "QOI_OP_RGBA", 5));
-            };
-            px.copy_from_slice(rgba);
-            pos += 4;
-        } else {
-            match b1 & MASK_2 {
-                OP_INDEX => px = index[usize::from(b1)],
-                OP_DIFF => {
-                    px[0] = px[0].wrapping_add((b1 >> 4) & 3).wrapping_sub(2);
-                    px[1] = px[1].wrapping_add((b1 >> 2) & 3).wrapping_sub(2);
-                    px[2] = px[2].wrapping_add(b1 & 3).wrapping_sub(2);
-                }
-                OP_LUMA => {
-                    let Some(&b2) = bytes.get(pos) else {
-                        return Err(truncated(start, "QOI_OP_LUMA", 2));
-                    };
-                    pos += 1;
-                    let vg = (b1 & 0x3f).wrapping_sub(32);
-                    px[0] = px[0].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 >> 4));
-                    px[1] = px[1].wrapping_add(vg);
-                    px[2] = px[2].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 & 0x0f));
-                }
-                _ => {
-                    // QOI_OP_RUN: 1..=62 copies of the previous pixel,
-                    // which goes into the index like every other pixel
-                    // (it matters only for the implicit first one).
-                    let run = u32::from(b1 & 0x3f) + 1;
-                    let left = (total - out.len()) as u64;
-                    if u64::from(run) > left {
-                        return Err(Error::RunPastImage {
-                            offset: start,
-                            run,
-                            left,
-                        });
-                    }
-                    index[hash(px)] = px;
-                    out.resize(out.len() + run as usize, px);
-                    continue;
-                }
-            }
-        }
-        index[hash(px)] = px;
-        out.push(px);
+        let done = out.len();
+        let piece = (total - done).min(done.max(FIRST_PIECE.max(data_bytes)));
+        out.resize(done + piece, [0; 4]);
+        decode_piece(bytes, &mut out[done..], total - done, &mut state)?;
     }
+    let pos = state.pos;
     if bytes.get(pos..pos + END_MARKER.len()) != Some(&END_MARKER[..]) {
         return Err(Error::EndMarker { offset: pos });
     }
@@ -346,6 +303,94 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
         header,
         rgba: out.into_flattened(),
     })
+}
+
+/// Fills `slots` (the next piece of the image; `left` pixels of the image
+/// remain from its start) with the pixels of the next ops.
+fn decode_piece(
+    bytes: &[u8],
+    slots: &mut [[u8; 4]],
+    left: usize,
+    s: &mut State,
+) -> Result<(), Error> {
+    let n = slots.len();
+    let mut px = s.px;
+    let index = &mut s.index;
+    let mut data = &bytes[s.pos..];
+    let mut i = s.run.min(n);
+    slots[..i].fill(px);
+    let mut carry = s.run - i;
+    while i < n {
+        // Slice patterns: each op's length is checked by the match itself.
+        match data {
+            [b1 @ 0x00..=0x3f, rest @ ..] => {
+                px = index[usize::from(*b1)];
+                data = rest;
+            }
+            [OP_RGB, r, g, b, rest @ ..] => {
+                px = [*r, *g, *b, px[3]];
+                data = rest;
+            }
+            [OP_RGBA, r, g, b, a, rest @ ..] => {
+                px = [*r, *g, *b, *a];
+                data = rest;
+            }
+            [b1 @ 0xc0..=0xfd, rest @ ..] => {
+                // QOI_OP_RUN: 1..=62 copies of the previous pixel, which
+                // goes into the index like every other pixel (it matters
+                // only for the implicit first one).
+                let run = usize::from(b1 & 0x3f) + 1;
+                if run > left - i {
+                    return Err(Error::RunPastImage {
+                        offset: bytes.len() - data.len(),
+                        run: run as u32,
+                        left: (left - i) as u64,
+                    });
+                }
+                index[hash(px)] = px;
+                let k = run.min(n - i);
+                slots[i..i + k].fill(px);
+                i += k;
+                carry = run - k;
+                data = rest;
+                continue;
+            }
+            [b1 @ 0x40..=0x7f, rest @ ..] => {
+                px[0] = px[0].wrapping_add((b1 >> 4) & 3).wrapping_sub(2);
+                px[1] = px[1].wrapping_add((b1 >> 2) & 3).wrapping_sub(2);
+                px[2] = px[2].wrapping_add(b1 & 3).wrapping_sub(2);
+                data = rest;
+            }
+            [b1 @ 0x80..=0xbf, b2, rest @ ..] => {
+                let vg = (b1 & 0x3f).wrapping_sub(32);
+                px[0] = px[0].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 >> 4));
+                px[1] = px[1].wrapping_add(vg);
+                px[2] = px[2].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 & 0x0f));
+                data = rest;
+            }
+            _ => {
+                let (op, need) = match data.first() {
+                    None => ("an op", 1),
+                    Some(&OP_RGB) => ("QOI_OP_RGB", 4),
+                    Some(&OP_RGBA) => ("QOI_OP_RGBA", 5),
+                    Some(_) => ("QOI_OP_LUMA", 2),
+                };
+                return Err(Error::TruncatedOp {
+                    offset: bytes.len() - data.len(),
+                    op,
+                    need,
+                    have: data.len(),
+                });
+            }
+        }
+        index[hash(px)] = px;
+        slots[i] = px;
+        i += 1;
+    }
+    s.px = px;
+    s.run = carry;
+    s.pos = bytes.len() - data.len();
+    Ok(())
 }
 
 /// What is wrong with `image` as something to encode: dimensions out of
@@ -383,14 +428,15 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
     }
     let h = &image.header;
     let total = h.pixels() as usize;
-    // Room for the worst case of one op byte per pixel; images with more
-    // colour grow the vector.
-    let mut out = Vec::with_capacity(HEADER_BYTES + total + END_MARKER.len());
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&h.width.to_be_bytes());
-    out.extend_from_slice(&h.height.to_be_bytes());
-    out.push(h.channels as u8);
-    out.push(h.colorspace as u8);
+    // Written into a buffer of the worst case (5 bytes a pixel), then cut
+    // to length: no growth checks in the loop.
+    let mut out = vec![0u8; HEADER_BYTES + 5 * total + END_MARKER.len()];
+    out[..4].copy_from_slice(&MAGIC);
+    out[4..8].copy_from_slice(&h.width.to_be_bytes());
+    out[8..12].copy_from_slice(&h.height.to_be_bytes());
+    out[12] = h.channels as u8;
+    out[13] = h.colorspace as u8;
+    let mut pos = HEADER_BYTES;
     let mut index = [[0u8; 4]; 64];
     let mut prev = [0u8, 0, 0, 255];
     let mut run = 0u8;
@@ -399,18 +445,21 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
         if px == prev {
             run += 1;
             if run == 62 || i + 1 == total {
-                out.push(OP_RUN | (run - 1));
+                out[pos] = OP_RUN | (run - 1);
+                pos += 1;
                 run = 0;
             }
             continue;
         }
         if run > 0 {
-            out.push(OP_RUN | (run - 1));
+            out[pos] = OP_RUN | (run - 1);
+            pos += 1;
             run = 0;
         }
         let at = hash(px);
         if index[at] == px {
-            out.push(OP_INDEX | at as u8);
+            out[pos] = OP_INDEX | at as u8;
+            pos += 1;
         } else {
             index[at] = px;
             if px[3] == prev[3] {
@@ -420,27 +469,30 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
                 let vg_r = i16::from(vr) - i16::from(vg);
                 let vg_b = i16::from(vb) - i16::from(vg);
                 if (-2..=1).contains(&vr) && (-2..=1).contains(&vg) && (-2..=1).contains(&vb) {
-                    out.push(
-                        OP_DIFF
-                            | (((vr + 2) as u8) << 4)
-                            | (((vg + 2) as u8) << 2)
-                            | ((vb + 2) as u8),
-                    );
+                    out[pos] = OP_DIFF
+                        | (((vr + 2) as u8) << 4)
+                        | (((vg + 2) as u8) << 2)
+                        | ((vb + 2) as u8);
+                    pos += 1;
                 } else if (-8..=7).contains(&vg_r)
                     && (-32..=31).contains(&vg)
                     && (-8..=7).contains(&vg_b)
                 {
-                    out.push(OP_LUMA | ((vg + 32) as u8));
-                    out.push((((vg_r + 8) as u8) << 4) | ((vg_b + 8) as u8));
+                    out[pos] = OP_LUMA | ((vg + 32) as u8);
+                    out[pos + 1] = (((vg_r + 8) as u8) << 4) | ((vg_b + 8) as u8);
+                    pos += 2;
                 } else {
-                    out.extend_from_slice(&[OP_RGB, px[0], px[1], px[2]]);
+                    out[pos..pos + 4].copy_from_slice(&[OP_RGB, px[0], px[1], px[2]]);
+                    pos += 4;
                 }
             } else {
-                out.extend_from_slice(&[OP_RGBA, px[0], px[1], px[2], px[3]]);
+                out[pos..pos + 5].copy_from_slice(&[OP_RGBA, px[0], px[1], px[2], px[3]]);
+                pos += 5;
             }
         }
         prev = px;
     }
-    out.extend_from_slice(&END_MARKER);
+    out[pos..pos + END_MARKER.len()].copy_from_slice(&END_MARKER);
+    out.truncate(pos + END_MARKER.len());
     Ok(out)
 }

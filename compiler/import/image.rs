@@ -4,11 +4,14 @@
 //! absent or wrong). PNG through the `png` crate: palette, grey and
 //! low-bit-depth images expanded, `tRNS` into alpha, 16-bit samples
 //! rounded to 8 (`(v · 255 + 32767) / 65535`), the first frame of an
-//! APNG. JPEG through `zune-jpeg`, always on its scalar code path: its
-//! AVX2 paths (IDCT, upsampling, colour conversion) are chosen at run time
-//! by the CPU, and a compiler's output must not depend on the CPU
-//! (`tests/atlas.rs` decodes the corpus JPEG both ways and finds them
-//! equal today, which this choice does not rely on).
+//! APNG. JPEG through `zune-jpeg` built without its `x86` and `neon`
+//! features, so only its scalar code exists: with them, it picks AVX2 code
+//! for its IDCT, upsampling and colour conversion at run time by the CPU
+//! (and `set_use_unsafe(false)` does not stop that in zune-core 0.5.3),
+//! and a compiler's output must not depend on the CPU. `tests/images.rs`
+//! decodes the corpus JPEGs with a build that has the SIMD paths
+//! (`tests/oracles/jpeg_simd`) and finds the same bytes today, which
+//! this choice does not rely on.
 //!
 //! Colour management is not applied: glTF defines base colour images as
 //! sRGB, and gAMA, cHRM, iCCP or an ICC profile in a JPEG are ignored.
@@ -41,14 +44,6 @@ pub enum Kind {
     Jpeg,
 }
 
-/// Which of zune-jpeg's code paths decodes a JPEG. kiln uses `Scalar`;
-/// `Simd` exists so a test can compare the two.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JpegPath {
-    Scalar,
-    Simd,
-}
-
 /// The image format `bytes` start with.
 pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
     if bytes.starts_with(&PNG_SIGNATURE) {
@@ -65,14 +60,9 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
 
 /// Decodes a PNG or JPEG into RGBA8.
 pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
-    decode_with(bytes, JpegPath::Scalar)
-}
-
-/// [`decode`], choosing the JPEG code path.
-pub fn decode_with(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
     match kind(bytes)? {
         Kind::Png => png(bytes),
-        Kind::Jpeg => jpeg(bytes, path),
+        Kind::Jpeg => jpeg(bytes),
     }
 }
 
@@ -149,7 +139,7 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     })
 }
 
-fn jpeg(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
+fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     use zune_core::bytestream::ZCursor;
     use zune_core::colorspace::ColorSpace;
     use zune_core::options::DecoderOptions;
@@ -157,7 +147,6 @@ fn jpeg(bytes: &[u8], path: JpegPath) -> Result<Rgba8, Error> {
         .jpeg_set_out_colorspace(ColorSpace::RGBA)
         .set_max_width(MAX_SIDE as usize)
         .set_max_height(MAX_SIDE as usize)
-        .set_use_unsafe(path == JpegPath::Simd)
         .set_strict_mode(true);
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
     let bad = |e: zune_jpeg::errors::DecodeErrors| Error(format!("JPEG does not decode: {e}"));
