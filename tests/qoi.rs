@@ -88,6 +88,20 @@ fn a_first_run_puts_opaque_black_into_the_index() {
 }
 
 #[test]
+fn an_index_op_on_a_slot_never_written_stores_transparent_black() {
+    // As the reference decoder does after every op: INDEX 7 of a slot
+    // never written gives transparent black, which is then stored at its
+    // hash, slot 0, over the pixel there; so INDEX 0 gives it too.
+    // (2, 1, 0, 255) has hash 6 + 5 + 2805 = 2816 = 44 * 64: slot 0.
+    let bytes = file(4, 1, &[0xff, 2, 1, 0, 255, 0x00, 0x07, 0x00]);
+    let image = qoi::decode(&bytes).unwrap();
+    assert_eq!(
+        image.rgba,
+        [2, 1, 0, 255, 2, 1, 0, 255, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+}
+
+#[test]
 fn every_rule_has_its_own_variant_and_offset() {
     let cases: Vec<(Vec<u8>, Error)> = vec![
         (

@@ -288,6 +288,15 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
         pos: HEADER_BYTES,
         run: 0,
     };
+    // Every pixel goes into the index, runs included; a run's pixel is
+    // the one the op before it stored, except when the file starts with a
+    // run of the implicit opaque black (phoboslab/qoi#258).
+    if bytes
+        .get(HEADER_BYTES)
+        .is_some_and(|&b| (0xc0..=0xfd).contains(&b))
+    {
+        state.index[hash(state.px)] = state.px;
+    }
     while out.len() < total {
         let done = out.len();
         let piece = (total - done).min(done.max(FIRST_PIECE.max(data_bytes)));
@@ -324,8 +333,17 @@ fn decode_piece(
         // Slice patterns: each op's length is checked by the match itself.
         match data {
             [b1 @ 0x00..=0x3f, rest @ ..] => {
+                // Storing the pixel at its hash changes the index only for
+                // a slot never written (transparent black, whose hash is
+                // 0): every written slot holds a pixel of its own hash.
                 px = index[usize::from(*b1)];
+                if px == [0; 4] {
+                    index[0] = px;
+                }
                 data = rest;
+                slots[i] = px;
+                i += 1;
+                continue;
             }
             [OP_RGB, r, g, b, rest @ ..] => {
                 px = [*r, *g, *b, px[3]];
@@ -336,9 +354,10 @@ fn decode_piece(
                 data = rest;
             }
             [b1 @ 0xc0..=0xfd, rest @ ..] => {
-                // QOI_OP_RUN: 1..=62 copies of the previous pixel, which
-                // goes into the index like every other pixel (it matters
-                // only for the implicit first one).
+                // QOI_OP_RUN: 1..=62 copies of the previous pixel. It is
+                // in the index already: every other op stores its pixel,
+                // and `decode` stores the implicit first one when the
+                // file starts with a run.
                 let run = usize::from(b1 & 0x3f) + 1;
                 if run > left - i {
                     return Err(Error::RunPastImage {
@@ -347,7 +366,6 @@ fn decode_piece(
                         left: (left - i) as u64,
                     });
                 }
-                index[hash(px)] = px;
                 let k = run.min(n - i);
                 slots[i..i + k].fill(px);
                 i += k;

@@ -43,6 +43,7 @@ fn main() {
     } else {
         "default"
     };
+    let jpeg = if cfg!(feature = "simd-jpeg") { "simd" } else { "scalar" };
     for path in std::env::args().skip(1) {
         let bytes = std::fs::read(&path).unwrap();
         let (t_import, meshes) = time(runs, || {
@@ -63,7 +64,7 @@ fn main() {
         let (t_paint, a) = time(runs, || atlas::paint(&layout, &prims, &images, &settings));
         let (t_encode, qoi_bytes) = time(runs, || atlas::encode_qoi(&a.image));
         println!(
-            "{{\"file\":{path:?},\"atlas\":[{},{}],\"import_ms\":{:.3},\"image_decode_ms\":{:.3},\"layout_ms\":{:.3},\"paint_ms\":{:.3},\"qoi_encode_ms\":{:.3}}}",
+            "{{\"file\":{path:?},\"jpeg\":\"{jpeg}\",\"atlas\":[{},{}],\"import_ms\":{:.3},\"image_decode_ms\":{:.3},\"layout_ms\":{:.3},\"paint_ms\":{:.3},\"qoi_encode_ms\":{:.3}}}",
             a.image.width,
             a.image.height,
             ms(t_import),
