@@ -638,13 +638,26 @@ fn pillow_decodes_every_atlas_qoi_to_the_atlas() {
     let dir = tempfile::tempdir().unwrap();
     let mut paths = Vec::new();
     let mut want = Vec::new();
-    for name in [
+    // The corpus atlases, and those of fixtures: a mirrored, tinted
+    // texture and vertex colours baked per triangle.
+    let mut sources: Vec<Vec<u8>> = [
         "glb/CesiumMan-blender.glb",
         "glb/Fox.glb",
         "glb/RobotExpressive.glb",
         "glb/MorphStressTest.glb",
-    ] {
-        let a = stage(&load(&corpus(name)), &Settings::default());
+    ]
+    .iter()
+    .map(|n| corpus(n))
+    .collect();
+    sources.push(quad_glb(&Quad {
+        uv: [[-1.0, 0.0], [2.0, 0.0], [2.0, 1.5], [-1.0, 1.5]],
+        colors: None,
+        factor: [0.3, 0.6, 0.9, 1.0],
+        texture: Some((noise(6, 3, 2), [MIRROR, MIRROR], None)),
+    }));
+    sources.push(coloured_grid(12));
+    for glb in &sources {
+        let a = stage(&load(glb), &Settings::default());
         let path = dir.path().join(format!("{}.qoi", paths.len()));
         std::fs::write(&path, atlas::encode_qoi(&a.image)).unwrap();
         paths.push(path);
@@ -917,4 +930,78 @@ fn the_fuzz_property_holds_on_a_textured_quad() {
         }
     }
     assert!(accepted > 100, "only {accepted} variants made an atlas");
+}
+
+#[test]
+fn an_image_that_several_materials_show_alike_is_packed_once() {
+    // Two primitives, two materials, one image: the same factor shares a
+    // region (covering both primitives' tiles), another factor does not.
+    let glb_for = |factors: [[f32; 4]; 2]| {
+        let mut f = Fixture::new();
+        let pos = f.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
+        let uv_a = f.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2", 2);
+        let uv_b = f.floats(&[1.0, 0.0, 2.0, 0.0, 1.0, 1.0], "VEC2", 2);
+        let png = image::encode_png(&noise(4, 4, 21)).unwrap();
+        let view = f.view(&png, None);
+        f.json["images"] = json!([{"bufferView": view, "mimeType": "image/png"}]);
+        f.json["textures"] = json!([{"source": 0}]);
+        f.json["materials"] = json!([
+            {"name": "a", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": factors[0]}},
+            {"name": "b", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}, "baseColorFactor": factors[1]}},
+        ]);
+        f.push(
+            "meshes",
+            json!({"primitives": [
+                {"attributes": {"POSITION": pos, "TEXCOORD_0": uv_a}, "material": 0},
+                {"attributes": {"POSITION": pos, "TEXCOORD_0": uv_b}, "material": 1},
+            ]}),
+        );
+        f.push("nodes", json!({"mesh": 0}));
+        f.glb()
+    };
+    let meshes = load(&glb_for([[1.0; 4], [1.0; 4]]));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions.len(), 1);
+    assert_eq!(a.regions[0].materials, ["material \"a\"", "material \"b\""]);
+    assert_eq!(
+        a.regions[0].tiles,
+        [2, 1],
+        "the union of tiles 0..1 and 1..2"
+    );
+    assert!(check_samples(&meshes, &a) <= TOLERANCE);
+    let meshes = load(&glb_for([[1.0; 4], [0.5, 1.0, 1.0, 1.0]]));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions.len(), 2);
+    assert!(check_samples(&meshes, &a) <= TOLERANCE);
+}
+
+#[test]
+fn an_image_in_a_data_uri_gives_the_same_atlas() {
+    use base64::Engine as _;
+    let q = Quad {
+        uv: [[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [0.7, 0.9, 1.0, 1.0],
+        texture: Some((noise(5, 3, 31), [REPEAT, MIRROR], None)),
+    };
+    let glb = quad_glb(&q);
+    let (mut v, bin) = gltf_support::split_glb(&glb);
+    let view = v["images"][0]["bufferView"].as_u64().unwrap() as usize;
+    let bv = &v["bufferViews"][view];
+    let (off, len) = (
+        bv["byteOffset"].as_u64().unwrap_or(0) as usize,
+        bv["byteLength"].as_u64().unwrap() as usize,
+    );
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&bin[off..off + len])
+    );
+    v["images"][0] = json!({"uri": uri});
+    let from_uri = stage(
+        &load(&gltf_support::make_glb(&v, &bin)),
+        &Settings::default(),
+    );
+    let from_view = stage(&load(&glb), &Settings::default());
+    assert_eq!(from_uri.image, from_view.image);
+    assert_eq!(from_uri.primitives, from_view.primitives);
 }
