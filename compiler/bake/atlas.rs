@@ -45,7 +45,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::material::{Material, Primitive, Rgba8, Wrap};
+use crate::model::material::{AlphaMode, Material, Primitive, Rgba8, Wrap};
 
 /// Largest atlas side: 2,048 (the compiled character format's texture
 /// limit).
@@ -242,7 +242,7 @@ enum RegionKey {
 fn material_label(materials: &[Material], m: Option<usize>) -> String {
     match m {
         None => "the default material".into(),
-        Some(i) => match &materials[i].name {
+        Some(i) => match materials.get(i).and_then(|m| m.name.as_ref()) {
             Some(n) => format!("material {n:?}"),
             None => format!("material {i}"),
         },
@@ -402,17 +402,22 @@ fn resolve(
 ) -> Result<Use, Error> {
     let default = Material::default_material();
     let material = match p.material {
-        Some(m) => &materials[m],
+        Some(m) => materials.get(m).ok_or_else(|| {
+            Error(format!(
+                "material {m} does not exist ({} materials)",
+                materials.len()
+            ))
+        })?,
         None => &default,
     };
     let label = material_label(materials, p.material);
-    if material.alpha_mode != crate::model::material::AlphaMode::Opaque {
-        let w = format!(
-            "{label} is {:?}: the atlas is opaque, so its alpha is dropped",
-            material.alpha_mode
-        )
-        .replace("Mask", "MASK")
-        .replace("Blend", "BLEND");
+    let mode = match material.alpha_mode {
+        AlphaMode::Opaque => None,
+        AlphaMode::Mask => Some("MASK"),
+        AlphaMode::Blend => Some("BLEND"),
+    };
+    if let Some(mode) = mode {
+        let w = format!("{label} is {mode}: the atlas is opaque, so its alpha is dropped");
         if !warnings.contains(&w) {
             warnings.push(w);
         }
