@@ -575,17 +575,19 @@ impl Write for OutputFile {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    struct Place {
+    pub(crate) struct Place {
         _dir: tempfile::TempDir,
-        root: std::path::PathBuf,
-        resolver: Resolver,
-        tree: OutTree,
+        pub root: std::path::PathBuf,
+        pub resolver: Resolver,
+        pub tree: OutTree,
     }
 
-    fn place(files: &[(&str, &[u8])]) -> Place {
+    /// A project root holding `files`, with its resolver and output tree
+    /// (for tests of what reads through `JobIo`).
+    pub(crate) fn place(files: &[(&str, &[u8])]) -> Place {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         for (name, bytes) in files {
@@ -600,7 +602,7 @@ mod tests {
         }
     }
 
-    fn rel(s: &str) -> RelPath {
+    pub(crate) fn rel(s: &str) -> RelPath {
         RelPath::parse(s).unwrap()
     }
 

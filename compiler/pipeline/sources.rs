@@ -53,18 +53,49 @@ pub fn import_gltf(
 ) -> Result<Scene, JobError> {
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
     let parsed = gltf::Source::parse(bytes).map_err(invalid)?;
-    let uris = parsed
-        .external_uris()
-        .map_err(|e| JobError::at(pos, format!("{source}: {e}")))?;
-    let mut externals = Vec::with_capacity(uris.len());
+    let uris = parsed.external_uris().map_err(invalid)?;
+    let externals = read_beside(io, source, pos, uris, "buffer")?;
+    gltf::import_source(parsed, &externals).map_err(invalid)
+}
+
+/// Imports the meshes of the glTF asset `bytes` read from `source` (all a
+/// node instantiates, or `meshes`), their materials and base colour
+/// images, reading the buffer and image files beside it through `io`: they
+/// are inputs of the job's key, discovered like a `.gltf`'s buffers.
+pub fn import_meshes(
+    io: &mut JobIo,
+    source: &RelPath,
+    pos: Pos,
+    bytes: &[u8],
+    meshes: Option<&[usize]>,
+) -> Result<Meshes, JobError> {
+    let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
+    let parsed = gltf::Source::parse(bytes).map_err(invalid)?;
+    let buffers = parsed.external_uris().map_err(invalid)?;
+    let images = parsed.image_uris().map_err(invalid)?;
+    let externals = read_beside(io, source, pos, buffers, "buffer")?;
+    let image_files = read_beside(io, source, pos, images, "image")?;
+    gltf::import_meshes(parsed, &externals, &image_files, meshes).map_err(invalid)
+}
+
+/// Reads the files `uris` names beside `source` (plain names, which the
+/// importer has checked; `sibling` checks again).
+fn read_beside(
+    io: &mut JobIo,
+    source: &RelPath,
+    pos: Pos,
+    uris: Vec<String>,
+    what: &str,
+) -> Result<Vec<(String, Vec<u8>)>, JobError> {
+    let mut files = Vec::with_capacity(uris.len());
     for uri in uris {
         let path = source
             .sibling(&uri)
-            .map_err(|e| JobError::at(pos, format!("{source}: buffer {e}")))?;
+            .map_err(|e| JobError::at(pos, format!("{source}: {what} {e}")))?;
         let bytes = io.read(&path, pos, gltf::MAX_FILE_BYTES)?;
-        externals.push((uri, bytes));
+        files.push((uri, bytes));
     }
-    gltf::import_source(parsed, &externals).map_err(invalid)
+    Ok(files)
 }
 
 /// The material stage for `primitives` of `meshes`: decodes the images
@@ -97,4 +128,68 @@ pub fn material_stage(
         decoded[tex.image] = Some(im);
     }
     atlas::build(primitives, &meshes.materials, &decoded, settings).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::job::Outputs;
+    use crate::pipeline::job::tests::{place, rel};
+
+    /// A `.gltf` with its buffer and its base colour image in files beside
+    /// it: both are read through `JobIo`, so both are inputs of the key.
+    #[test]
+    fn meshes_read_their_buffer_and_image_files_as_inputs() {
+        let rgba = Rgba8 {
+            width: 2,
+            height: 2,
+            pixels: [10, 20, 30, 255].repeat(4),
+        };
+        let png = image::encode_png(&rgba).unwrap();
+        let mut bin = Vec::new();
+        for v in [
+            0.0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 1.,
+        ] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+        let gltf = serde_json::json!({
+            "asset": {"version": "2.0"},
+            "buffers": [{"uri": "tri.bin", "byteLength": 60}],
+            "bufferViews": [{"buffer": 0, "byteLength": 36}, {"buffer": 0, "byteOffset": 36, "byteLength": 24}],
+            "accessors": [
+                {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3"},
+                {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}
+            ],
+            "images": [{"uri": "skin%20tone.png"}],
+            "textures": [{"source": 0}],
+            "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
+            "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": 0}]}],
+            "nodes": [{"mesh": 0}]
+        });
+        let text = serde_json::to_vec(&gltf).unwrap();
+        let p = place(&[
+            ("tri.gltf", &text),
+            ("tri.bin", &bin),
+            ("skin tone.png", &png),
+        ]);
+        let outputs = Outputs::default();
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let bytes = io.read(&rel("tri.gltf"), Pos::default(), 1 << 20).unwrap();
+        let meshes =
+            import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &bytes, None).unwrap();
+        assert_eq!(meshes.images[0].as_ref().unwrap().bytes, png);
+        let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+        let atlas = material_stage(&meshes, &prims, &atlas::Settings::default()).unwrap();
+        assert_eq!(atlas.image.texel(4, 4), [10, 20, 30, 255]);
+        let (reads, _) = io.complete().unwrap();
+        let mut read: Vec<String> = reads.iter().map(|r| r.path.to_string()).collect();
+        read.sort();
+        assert_eq!(read, ["skin tone.png", "tri.bin", "tri.gltf"]);
+
+        // A missing image file is the job's error, naming the file.
+        let p = place(&[("tri.gltf", &text), ("tri.bin", &bin)]);
+        let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
+        let e = import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &text, None).unwrap_err();
+        assert!(e.message.contains("skin tone.png"), "{}", e.message);
+    }
 }
