@@ -6,7 +6,7 @@
 //! `qoi.h`'s encoder) and Pillow's QOI decoder.
 
 mod alloc_support;
-use alloc_support::largest_alloc_in;
+use alloc_support::{big_allocs_in, largest_alloc_in};
 
 use kiln::formats::qoi::{self, Channels, Colorspace, Error, Header, Image};
 
@@ -181,14 +181,24 @@ fn every_rule_has_its_own_variant_and_offset() {
             Error::EndMarker { offset: 15 },
         ),
     ];
-    for (bytes, want) in cases {
+    let offsets = [0, 4, 4, 4, 14, 12, 13, 14, 15, 15];
+    let messages = [
+        "magic is [51, 6f, 69, 66], expected \"qoif\"",
+        "image is 0 x 5: width and height must be at least 1",
+        "image is 7 x 0: width and height must be at least 1",
+        "image is 20001 x 20000, more than the limit of 400000000 pixels",
+        "63 pixels cannot come from 1 bytes of ops (at most 62 pixels a byte)",
+        "channels is 5, expected 3 or 4",
+        "colorspace is 2, expected 0 or 1",
+        "a run of 3 pixels, but only 2 pixels of the image are left",
+        "a run of 2 pixels, but only 1 pixels of the image are left",
+        "the end marker 00 00 00 00 00 00 00 01 must follow the last pixel",
+    ];
+    for (((bytes, want), offset), message) in cases.into_iter().zip(offsets).zip(messages) {
         let got = qoi::decode(&bytes).unwrap_err();
         assert_eq!(got, want);
-        let offset = got.offset().unwrap();
-        assert!(
-            got.to_string().starts_with(&format!("at byte {offset}: ")),
-            "{got}"
-        );
+        assert_eq!(got.offset(), Some(offset), "{want:?}");
+        assert_eq!(got.to_string(), format!("at byte {offset}: {message}"));
     }
     // Truncated ops, each named at the byte where it starts: eight runs
     // of one pixel (so the file is long enough for the header's size
@@ -211,6 +221,13 @@ fn every_rule_has_its_own_variant_and_offset() {
                 have: op.len()
             },
             "{name}"
+        );
+        assert_eq!(
+            got.to_string(),
+            format!(
+                "at byte 22: {name} needs {need} bytes, only {} left: the op is truncated",
+                op.len()
+            )
         );
     }
     let mut bytes = header_bytes(20, 1, 4, 0);
@@ -300,7 +317,10 @@ fn hostile_headers_allocate_only_what_the_ops_make() {
     let bytes = file(20_000, 20_000, &vec![0u8; data]);
     let (r, largest) = largest_alloc_in(|| qoi::decode(&bytes));
     assert!(matches!(r, Err(Error::TruncatedOp { .. })), "{r:?}");
-    assert!(largest <= 8 * data + 1024, "allocated {largest} bytes");
+    // Exactly: a first piece of one pixel per op byte (the 8 M zeros and
+    // the marker's 8 bytes, which decode as INDEX ops too), filled, then
+    // one more of the same size, then the ops run out.
+    assert_eq!(largest, 8 * (data + 8), "allocated {largest} bytes");
     // A run that crosses from one piece into the next (the first piece is
     // 4 M pixels): the image decodes whole and exactly.
     let total = (1usize << 22) + 100;
@@ -314,6 +334,20 @@ fn hostile_headers_allocate_only_what_the_ops_make() {
     let image = qoi::decode(&file(total as u32, 1, &ops)).unwrap();
     assert!(image.rgba.chunks_exact(4).all(|p| p == [1, 2, 3, 255]));
     assert_eq!(image.rgba.len(), total * 4);
+    // A 2,048 x 2,048 atlas of runs (67 kB) decodes into one piece: one
+    // big allocation, no regrowth.
+    let mut ops = vec![0xfe, 9, 9, 9];
+    let total = 2048 * 2048;
+    let mut made = 1;
+    while made < total {
+        let run = (total - made).min(62);
+        ops.push(0xc0 | (run as u8 - 1));
+        made += run;
+    }
+    let bytes = file(2048, 2048, &ops);
+    let (r, big) = big_allocs_in(|| qoi::decode(&bytes));
+    assert_eq!(r.unwrap().rgba.len(), total * 4);
+    assert_eq!(big, 1, "the pixels were allocated {big} times");
 }
 
 /// A deterministic image with the structure real images have: flat runs,

@@ -10,7 +10,12 @@ pub struct Tracking;
 
 thread_local! {
     static LARGEST_ALLOC: Cell<usize> = const { Cell::new(0) };
+    static BIG_ALLOCS: Cell<usize> = const { Cell::new(0) };
 }
+
+/// Allocations (and reallocations) of at least this many bytes are
+/// counted by [`big_allocs_in`].
+pub const BIG: usize = 1 << 20;
 
 fn note(size: usize) {
     let _ = LARGEST_ALLOC.try_with(|m| {
@@ -18,6 +23,9 @@ fn note(size: usize) {
             m.set(size)
         }
     });
+    if size >= BIG {
+        let _ = BIG_ALLOCS.try_with(|c| c.set(c.get() + 1));
+    }
 }
 
 unsafe impl GlobalAlloc for Tracking {
@@ -44,4 +52,13 @@ pub fn largest_alloc_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
     LARGEST_ALLOC.with(|m| m.set(0));
     let out = f();
     (out, LARGEST_ALLOC.with(|m| m.get()))
+}
+
+/// Runs `f` and returns its result with the number of allocations and
+/// reallocations of at least [`BIG`] bytes it made on this thread.
+#[allow(dead_code)]
+pub fn big_allocs_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    BIG_ALLOCS.with(|c| c.set(0));
+    let out = f();
+    (out, BIG_ALLOCS.with(|c| c.get()))
 }
