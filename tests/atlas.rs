@@ -1005,3 +1005,27 @@ fn an_image_in_a_data_uri_gives_the_same_atlas() {
     assert_eq!(from_uri.image, from_view.image);
     assert_eq!(from_uri.primitives, from_view.primitives);
 }
+
+#[test]
+fn the_transforms_tex_coord_override_picks_the_uv_set() {
+    // TEXCOORD_0 spans one tile, TEXCOORD_1 three; the texture names set 0
+    // but KHR_texture_transform overrides it with set 1.
+    let mut f = Fixture::new();
+    let pos = f.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
+    let uv0 = f.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2", 2);
+    let uv1 = f.floats(&[0.0, 0.0, 3.0, 0.0, 0.0, 1.0], "VEC2", 2);
+    let png = image::encode_png(&noise(4, 4, 41)).unwrap();
+    let view = f.view(&png, None);
+    f.json["images"] = json!([{"bufferView": view}]);
+    f.json["textures"] = json!([{"source": 0}]);
+    f.json["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {
+        "index": 0, "texCoord": 0,
+        "extensions": {"KHR_texture_transform": {"texCoord": 1}}}}}]);
+    f.push("meshes", json!({"primitives": [{"attributes": {"POSITION": pos, "TEXCOORD_0": uv0, "TEXCOORD_1": uv1}, "material": 0}]}));
+    f.push("nodes", json!({"mesh": 0}));
+    let meshes = load(&f.glb());
+    assert_eq!(meshes.materials[0].base_color_texture.unwrap().tex_coord, 1);
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions[0].tiles, [3, 1]);
+    assert!(check_samples(&meshes, &a) <= TOLERANCE);
+}
