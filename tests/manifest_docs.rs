@@ -121,6 +121,21 @@ fn the_limits_table_gives_each_constants_value() {
             "gguf::MAX_STRING_BYTES",
             kiln::formats::gguf::MAX_STRING_BYTES as f64,
         ),
+        ("image::MAX_SIDE", f64::from(kiln::import::image::MAX_SIDE)),
+        ("qoi::MAX_PIXELS", kiln::formats::qoi::MAX_PIXELS as f64),
+        (
+            "atlas::MAX_ATLAS_SIDE",
+            f64::from(kiln::bake::atlas::MAX_ATLAS_SIDE),
+        ),
+        (
+            "atlas::MAX_PADDING",
+            f64::from(kiln::bake::atlas::MAX_PADDING),
+        ),
+        (
+            "atlas::MAX_TILE_REPEAT",
+            f64::from(kiln::bake::atlas::MAX_TILE_REPEAT),
+        ),
+        ("atlas::MAX_UV", kiln::bake::atlas::MAX_UV),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section
