@@ -451,6 +451,16 @@ fn encode_refuses_what_validate_rejects() {
         rgba: vec![],
     };
     assert_eq!(qoi::validate(&big).len(), 2);
+    // Exactly the limit: only the missing pixels are a problem.
+    let limit = Image {
+        header: Header {
+            width: 20_000,
+            height: 20_000,
+            ..image.header
+        },
+        rgba: vec![],
+    };
+    assert_eq!(qoi::validate(&limit).len(), 1, "{:?}", qoi::validate(&limit));
 }
 
 #[test]
