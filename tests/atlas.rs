@@ -252,6 +252,7 @@ fn corpus_atlases_have_the_expected_regions() {
     assert_eq!(cesium.regions.len(), 1);
     assert_eq!(cesium.regions[0].rect, [4, 4, 1024, 1024]);
     assert_eq!((cesium.image.width, cesium.image.height), (1032, 1032));
+    assert_eq!(cesium.fill_ratio(), (1024.0 * 1024.0) / (1032.0 * 1032.0));
     let robot = stage(
         &load(&corpus("glb/RobotExpressive.glb")),
         &Settings::default(),
@@ -262,6 +263,8 @@ fn corpus_atlases_have_the_expected_regions() {
         "three factor-only materials, one solid region each"
     );
     assert!(robot.regions.iter().all(|r| r.kind == RegionKind::Solid));
+    assert_eq!((robot.image.width, robot.image.height), (12, 36));
+    assert_eq!(robot.fill_ratio(), 3.0 * 16.0 / (12.0 * 36.0));
     let morph = stage(
         &load(&corpus("glb/MorphStressTest.glb")),
         &Settings::default(),

@@ -460,7 +460,12 @@ fn encode_refuses_what_validate_rejects() {
         },
         rgba: vec![],
     };
-    assert_eq!(qoi::validate(&limit).len(), 1, "{:?}", qoi::validate(&limit));
+    assert_eq!(
+        qoi::validate(&limit).len(),
+        1,
+        "{:?}",
+        qoi::validate(&limit)
+    );
 }
 
 #[test]
