@@ -41,33 +41,29 @@ pub(crate) enum BufferData<'a> {
 /// The decoded, validated external file names, in first-use order without
 /// repeats.
 pub(crate) fn external_names(doc: &Document) -> Result<Vec<String>, Error> {
-    let mut names: Vec<String> = Vec::new();
-    for (i, buffer) in doc.buffers.iter().enumerate() {
-        let Some(uri) = &buffer.uri else { continue };
-        if is_data_uri(uri) {
-            continue;
-        }
-        let name = plain_name(uri).map_err(|e| e.context(format!("buffers[{i}].uri")))?;
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    Ok(names)
+    let uris = doc.buffers.iter().enumerate();
+    file_names(uris.filter_map(|(i, b)| Some((format!("buffers[{i}].uri"), b.uri.as_ref()?))))
 }
 
 /// The decoded, validated file names of the images that materials use as
 /// base colour textures (the only images kiln reads), in first-use order
 /// without repeats.
 pub(crate) fn image_names(doc: &Document) -> Result<Vec<String>, Error> {
+    let uris = base_color_images(doc).into_iter();
+    file_names(
+        uris.filter_map(|i| Some((format!("images[{i}].uri"), doc.images.get(i)?.uri.as_ref()?))),
+    )
+}
+
+/// The plain file names of `uris` (each with its JSON path) that are not
+/// data URIs, checked, in order, each once.
+fn file_names<'a>(uris: impl Iterator<Item = (String, &'a String)>) -> Result<Vec<String>, Error> {
     let mut names: Vec<String> = Vec::new();
-    for i in base_color_images(doc) {
-        let Some(uri) = doc.images.get(i).and_then(|im| im.uri.as_ref()) else {
-            continue;
-        };
+    for (path, uri) in uris {
         if is_data_uri(uri) {
             continue;
         }
-        let name = plain_name(uri).map_err(|e| e.context(format!("images[{i}].uri")))?;
+        let name = plain_name(uri).map_err(|e| e.context(path))?;
         if !names.contains(&name) {
             names.push(name);
         }
