@@ -1028,3 +1028,51 @@ fn the_transforms_tex_coord_override_picks_the_uv_set() {
     assert_eq!(a.regions[0].tiles, [3, 1]);
     assert!(check_samples(&meshes, &a) <= TOLERANCE);
 }
+
+/// `n` primitives of distinct solid colours.
+fn solids(n: usize) -> Meshes {
+    let mut f = Fixture::new();
+    let pos = f.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
+    let materials: Vec<_> = (0..n)
+        .map(|k| json!({"pbrMetallicRoughness": {"baseColorFactor": [k as f32 / n as f32, 0.5, 0.25, 1.0]}}))
+        .collect();
+    let prims: Vec<_> = (0..n)
+        .map(|k| json!({"attributes": {"POSITION": pos}, "material": k}))
+        .collect();
+    f.json["materials"] = json!(materials);
+    f.push("meshes", json!({"primitives": prims}));
+    f.push("nodes", json!({"mesh": 0}));
+    load(&f.glb())
+}
+
+#[test]
+fn packing_takes_the_least_area_then_the_squarer_then_the_narrower() {
+    let settings = Settings {
+        padding: 0,
+        ..Settings::default()
+    };
+    // (regions of 4 x 4, atlas): 2 fit 4 x 8 or 8 x 4 (a tie: the
+    // narrower); 4 fit 4 x 16, 8 x 8 or 16 x 4 (the squarer); 3 fit
+    // 4 x 12 best (8 x 8 wastes a cell).
+    for (n, want) in [(1, (4, 4)), (2, (4, 8)), (3, (4, 12)), (4, (8, 8))] {
+        let a = stage(&solids(n), &settings);
+        assert_eq!((a.image.width, a.image.height), want, "{n} regions");
+        // Every region inside the atlas, no two overlapping.
+        for (i, r) in a.regions.iter().enumerate() {
+            let [x, y, w, h] = r.rect;
+            assert!(x + w <= a.image.width && y + h <= a.image.height);
+            for s in &a.regions[i + 1..] {
+                let [sx, sy, sw, sh] = s.rect;
+                assert!(
+                    x + w <= sx || sx + sw <= x || y + h <= sy || sy + sh <= y,
+                    "{:?} {:?}",
+                    r.rect,
+                    s.rect
+                );
+            }
+        }
+    }
+    // With padding, each region and its border: 4 + 2 x 4 = 12 a side.
+    let a = stage(&solids(2), &Settings::default());
+    assert_eq!((a.image.width, a.image.height), (12, 24));
+}
