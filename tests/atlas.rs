@@ -1076,3 +1076,45 @@ fn packing_takes_the_least_area_then_the_squarer_then_the_narrower() {
     let a = stage(&solids(2), &Settings::default());
     assert_eq!((a.image.width, a.image.height), (12, 24));
 }
+
+#[test]
+fn a_downscaled_tinted_region_is_the_box_average_in_linear_light() {
+    // 6 tiles of a 4 x 4 texture down V, at most 2 kept: the region is
+    // 4 x 8 texels, each the mean of 3 source rows (linear light) times
+    // the factor.
+    let tex = noise(4, 4, 51);
+    let q = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 6.0], [0.0, 6.0]],
+        colors: None,
+        factor: [0.5, 0.8, 1.0, 1.0],
+        texture: Some((tex.clone(), [REPEAT, REPEAT], None)),
+    };
+    let settings = Settings {
+        max_tile_repeat: 2,
+        ..Settings::default()
+    };
+    let a = stage(&load(&quad_glb(&q)), &settings);
+    let r = &a.regions[0];
+    assert_eq!(r.tiles, [1, 6]);
+    assert_eq!(&r.rect[2..], [4, 8]);
+    assert!((r.scale[1] - 1.0 / 3.0).abs() < 1e-12 && r.scale[0] == 1.0);
+    let [x0, y0, ..] = r.rect;
+    let mut worst = 0.0f64;
+    for j in 0..8u32 {
+        for i in 0..4u32 {
+            for c in 0..3 {
+                let mean = (0..3)
+                    .map(|k| {
+                        let sy = (j * 3 + k) % 4;
+                        to_linear(f64::from(tex.pixels[((sy * 4 + i) * 4) as usize + c]))
+                    })
+                    .sum::<f64>()
+                    / 3.0;
+                let want = to_srgb(mean * [0.5, 0.8, 1.0][c]);
+                let at = (((y0 + j) * a.image.width + x0 + i) * 4) as usize + c;
+                worst = worst.max((want - f64::from(a.image.pixels[at])).abs());
+            }
+        }
+    }
+    assert!(worst <= 0.5 + 1e-6, "worst {worst}");
+}
