@@ -220,10 +220,12 @@ struct Region {
     materials: Vec<String>,
     /// Size at scale 1 (before fitting), without padding.
     size: [u32; 2],
-    /// Tiles per axis and where they start.
+    /// The integer tiles `[lo, hi)` per axis it holds (`[0, 1]` on a
+    /// CLAMP_TO_EDGE axis, and for solid and baked regions).
     tiles: [[i64; 2]; 2],
-    /// Atlas texels per source texel after the tile limit, per axis.
-    tile_scale: [f64; 2],
+    /// A baked region's grid of cells, columns and rows (one cell per
+    /// triangle).
+    cells: [u32; 2],
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -293,9 +295,8 @@ pub fn layout(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (mut regions, region_of) = group(&uses, primitives, materials, &transfer);
-    let triangles_of: Vec<usize> = primitives.iter().map(|p| p.indices.len() / 3).collect();
-    size(&mut regions, &triangles_of, images, settings, &mut warnings)?;
-    let (width, height, fit_scale, placed) = pack(&regions, &triangles_of, settings)?;
+    size(&mut regions, images, settings, &mut warnings)?;
+    let (width, height, fit_scale, placed) = pack(&regions, settings)?;
     if fit_scale < 1.0 {
         warnings.push(format!(
             "the regions do not fit in {0} x {0} at full size: every region is scaled by {fit_scale:.4}",
@@ -462,9 +463,10 @@ fn resolve(
         )));
     };
     let wrap = [tex.sampler.wrap_s, tex.sampler.wrap_t];
+    let transform = tex.transform.matrix();
     let mut uv = Vec::with_capacity(set.len());
     for (k, &raw) in set.iter().enumerate() {
-        let mut t = tex.transform.apply(raw);
+        let mut t = transform.apply(raw);
         if t.iter().any(|v| !v.is_finite() || v.abs() > MAX_UV) {
             return Err(Error(format!(
                 "vertex {k}: transformed UV {t:?} is beyond ±{MAX_UV} tiles"
@@ -543,7 +545,10 @@ fn group(
                 materials: vec![],
                 size: [0, 0],
                 tiles,
-                tile_scale: [1.0, 1.0],
+                cells: match u {
+                    Use::Baked { .. } => grid(primitives[k].indices.len() / 3),
+                    _ => [0, 0],
+                },
             });
             regions.len() - 1
         });
@@ -563,7 +568,6 @@ fn group(
 /// Stage 3: each region's size at full scale, tiles limited.
 fn size(
     regions: &mut [Region],
-    triangles_of: &[usize],
     images: &[Option<Rgba8>],
     settings: &Settings,
     warnings: &mut Vec<String>,
@@ -571,24 +575,23 @@ fn size(
     for region in regions.iter_mut() {
         match region.key {
             RegionKey::Solid(_) => region.size = [SOLID_SIDE; 2],
-            RegionKey::Baked(k) => {
-                let [g, rows] = grid(triangles_of[k]);
-                region.size = [g * CELL_SIDE, rows * CELL_SIDE];
-            }
+            RegionKey::Baked(_) => region.size = region.cells.map(|n| n * CELL_SIDE),
             RegionKey::Textured { image, .. } => {
                 let im = images[image].as_ref().expect("resolve checked the image");
                 let side = [im.width, im.height];
+                // Atlas texels per source texel after the tile limit.
+                let mut tile_scale = [1.0; 2];
                 for axis in 0..2 {
                     let [lo, hi] = region.tiles[axis];
                     let tiles = (hi - lo) as u64;
                     let full = tiles.saturating_mul(u64::from(side[axis]));
                     let limit = u64::from(settings.max_tile_repeat) * u64::from(side[axis]);
                     let texels = full.min(limit).max(1);
-                    region.tile_scale[axis] = texels as f64 / full as f64;
+                    tile_scale[axis] = texels as f64 / full as f64;
                     region.size[axis] = u32::try_from(texels)
                         .map_err(|_| Error(format!("a region of {texels} texels is too large")))?;
                 }
-                if region.tile_scale != [1.0, 1.0] {
+                if tile_scale != [1.0, 1.0] {
                     let tiles = region.tiles.map(|[lo, hi]| hi - lo);
                     warnings.push(format!(
                         "{} (image {image}) repeats over {} x {} tiles, more than max_tile_repeat {}: its region is downscaled by {:.4} x {:.4}",
@@ -596,8 +599,8 @@ fn size(
                         tiles[0],
                         tiles[1],
                         settings.max_tile_repeat,
-                        region.tile_scale[0],
-                        region.tile_scale[1]
+                        tile_scale[0],
+                        tile_scale[1]
                     ));
                 }
             }
@@ -626,11 +629,7 @@ struct Place {
 }
 
 /// Stage 4: an atlas size, the fit scale and each region's place.
-fn pack(
-    regions: &[Region],
-    triangles_of: &[usize],
-    settings: &Settings,
-) -> Result<(u32, u32, f64, Vec<Place>), Error> {
+fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<Place>), Error> {
     let pad = settings.padding;
     let max = settings.max_size;
     // At a scale below 1, a texture's region shrinks with it, a baked
@@ -642,9 +641,9 @@ fn pack(
             .map(|r| match r.key {
                 _ if scale >= 1.0 => r.size,
                 RegionKey::Solid(_) => r.size,
-                RegionKey::Baked(k) => {
+                RegionKey::Baked(_) => {
                     let cell = ((f64::from(CELL_SIDE) * scale).floor() as u32).max(2);
-                    grid(triangles_of[k]).map(|n| n * cell)
+                    r.cells.map(|n| n * cell)
                 }
                 RegionKey::Textured { .. } => r
                     .size
@@ -897,31 +896,11 @@ fn render(
             let im = images[*image].as_ref().expect("resolve checked the image");
             let factor = factor.map(f64::from_bits);
             let (w, h) = (i64::from(im.width), i64::from(im.height));
+            // The tiles the region holds, from `origin` (in source
+            // texels); a CLAMP_TO_EDGE axis holds tile 0 only.
             let [[x0, x1], [y0, y1]] = region.tiles;
-            let span = [
-                if wrap[0] == Wrap::ClampToEdge {
-                    w
-                } else {
-                    (x1 - x0) * w
-                },
-                if wrap[1] == Wrap::ClampToEdge {
-                    h
-                } else {
-                    (y1 - y0) * h
-                },
-            ];
-            let origin = [
-                if wrap[0] == Wrap::ClampToEdge {
-                    0
-                } else {
-                    x0 * w
-                },
-                if wrap[1] == Wrap::ClampToEdge {
-                    0
-                } else {
-                    y0 * h
-                },
-            ];
+            let span = [(x1 - x0) * w, (y1 - y0) * h];
+            let origin = [x0 * w, y0 * h];
             if span[0] == rw && span[1] == rh {
                 // Scale 1: texel for texel, the wrap continuing past the
                 // edges. Each channel goes through a table of what its 256
@@ -1024,7 +1003,7 @@ fn render(
             };
             let p = primitives[*k];
             let colors = p.colors.as_ref().expect("a baked use has vertex colours");
-            let [g, _] = grid(p.indices.len() / 3);
+            let g = region.cells[0];
             let c = i64::from(place.size[0] / g);
             let edge = (c - 1) as f64;
             let mut texels = vec![[0u8; 3]; (rw * rh) as usize];
@@ -1110,39 +1089,16 @@ fn info(region: &Region, place: &Place, images: &[Option<Rgba8>]) -> RegionInfo 
         RegionKey::Textured { image, .. } => (Some(image), RegionKind::Textured),
         RegionKey::Baked(_) => (None, RegionKind::Baked),
     };
-    let scale = match image.and_then(|i| images[i].as_ref()) {
-        Some(im) => {
-            let [[x0, x1], [y0, y1]] = region.tiles;
-            let wrap = match region.key {
-                RegionKey::Textured { wrap, .. } => wrap,
-                _ => [Wrap::Repeat; 2],
-            };
-            let tx = if wrap[0] == Wrap::ClampToEdge {
-                1
-            } else {
-                x1 - x0
-            };
-            let ty = if wrap[1] == Wrap::ClampToEdge {
-                1
-            } else {
-                y1 - y0
-            };
-            [
-                f64::from(place.size[0]) / (tx as f64 * f64::from(im.width)),
-                f64::from(place.size[1]) / (ty as f64 * f64::from(im.height)),
-            ]
-        }
-        None => [1.0, 1.0],
-    };
     let tiles = match region.key {
-        RegionKey::Textured { wrap, .. } => [0, 1].map(|a| {
-            if wrap[a] == Wrap::ClampToEdge {
-                1
-            } else {
-                (region.tiles[a][1] - region.tiles[a][0]) as u64
-            }
-        }),
+        RegionKey::Textured { .. } => region.tiles.map(|[lo, hi]| (hi - lo) as u64),
         _ => [1, 1],
+    };
+    let scale = match image.and_then(|i| images[i].as_ref()) {
+        Some(im) => [
+            f64::from(place.size[0]) / (tiles[0] as f64 * f64::from(im.width)),
+            f64::from(place.size[1]) / (tiles[1] as f64 * f64::from(im.height)),
+        ],
+        None => [1.0, 1.0],
     };
     RegionInfo {
         materials: region.materials.clone(),
@@ -1173,20 +1129,14 @@ fn remap(
             ];
             vec![[c[0] as f32, c[1] as f32]; n]
         }
-        Use::Textured { wrap, uv, .. } => {
+        Use::Textured { uv, .. } => {
             let tiles = region.tiles;
             uv.iter()
                 .map(|t| {
                     let mut out = [0.0f32; 2];
                     for axis in 0..2 {
-                        let (lo, count) = if wrap[axis] == Wrap::ClampToEdge {
-                            (0.0, 1.0)
-                        } else {
-                            (
-                                tiles[axis][0] as f64,
-                                (tiles[axis][1] - tiles[axis][0]) as f64,
-                            )
-                        };
+                        let lo = tiles[axis][0] as f64;
+                        let count = (tiles[axis][1] - tiles[axis][0]) as f64;
                         let origin = f64::from(if axis == 0 { place.x } else { place.y });
                         let size = f64::from(place.size[axis]);
                         let texels = origin + (t[axis] - lo) / count * size;
@@ -1198,7 +1148,7 @@ fn remap(
         }
         Use::Baked { .. } => {
             // One vertex per corner, at its cell's corner texel centres.
-            let [g, _] = grid(p.indices.len() / 3);
+            let g = region.cells[0];
             let c = f64::from(place.size[0] / g);
             let mut uv = Vec::with_capacity(p.indices.len());
             for q in 0..p.indices.len() / 3 {

@@ -57,19 +57,29 @@ impl TextureTransform {
         scale: [1.0, 1.0],
     };
 
-    /// The transform as a 2x3 matrix, rows `[a, b, c]`: `u' = a u + b v + c`.
-    /// Computed in f64 with `libm` (the same bits everywhere).
-    pub fn matrix(&self) -> [[f64; 3]; 2] {
+    /// The transform as a 2x3 matrix (sine and cosine once, for every UV
+    /// it maps). Computed in f64 with `libm` (the same bits everywhere).
+    pub fn matrix(&self) -> UvMatrix {
         let r = f64::from(self.rotation);
         let (s, c) = (libm::sin(r), libm::cos(r));
         let [sx, sy] = self.scale.map(f64::from);
         let [ox, oy] = self.offset.map(f64::from);
-        [[c * sx, -s * sy, ox], [s * sx, c * sy, oy]]
+        UvMatrix([[c * sx, -s * sy, ox], [s * sx, c * sy, oy]])
     }
 
-    /// Applies the transform to `uv`.
+    /// Applies the transform to `uv` (for many UVs, [`Self::matrix`] once).
     pub fn apply(&self, uv: [f32; 2]) -> [f64; 2] {
-        let m = self.matrix();
+        self.matrix().apply(uv)
+    }
+}
+
+/// A 2x3 affine map of UVs, rows `[a, b, c]`: `u' = a u + b v + c`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvMatrix(pub [[f64; 3]; 2]);
+
+impl UvMatrix {
+    pub fn apply(&self, uv: [f32; 2]) -> [f64; 2] {
+        let m = &self.0;
         let [u, v] = uv.map(f64::from);
         [
             m[0][0] * u + m[0][1] * v + m[0][2],
