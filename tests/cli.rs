@@ -858,6 +858,16 @@ fn inspect_draws_the_atlas_and_reads_qoi() {
         "{}",
         stderr(&out)
     );
+    // Not both at once: a usage error.
+    let out = p.kiln(&[
+        "inspect",
+        "--png",
+        "a.png",
+        "--atlas-png",
+        "b.png",
+        "fox.qoi",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     // --png is for .qoi files, --atlas-png for glTF.
     let out = p.kiln(&["inspect", "--png", "y.png", "sources/characters/Fox.glb"]);
     assert_eq!(out.status.code(), Some(1));

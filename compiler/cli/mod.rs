@@ -68,7 +68,7 @@ enum Command {
         json: bool,
         /// For a .glb/.gltf: run the material stage (every mesh a node
         /// instantiates) and write its albedo atlas as a PNG here
-        #[arg(long, value_name = "OUT.png")]
+        #[arg(long, value_name = "OUT.png", conflicts_with = "png")]
         atlas_png: Option<PathBuf>,
         /// For a .qoi: write it as a PNG here
         #[arg(long, value_name = "OUT.png")]
@@ -110,12 +110,8 @@ pub fn main() -> ExitCode {
             atlas_png,
             png,
         } => match (atlas_png, png) {
-            (Some(out), None) => inspect::atlas(&file, &out, json),
+            (Some(out), _) => inspect::atlas(&file, &out, json),
             (None, Some(out)) => inspect::to_png(&file, &out, json),
-            (Some(_), Some(_)) => {
-                eprintln!("error: --atlas-png and --png cannot be given together");
-                EXIT_USAGE
-            }
             (None, None) => inspect::run(&file, json),
         },
         Command::Verify { files } => verify::run(&files),

@@ -279,7 +279,8 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     }
     if magic == *b"glTF" || is_gltf_json {
         let bytes = read(file, gltf::MAX_FILE_BYTES)?;
-        let externals = read_externals(file, &bytes)?;
+        let uris = gltf::external_uris(&bytes).map_err(|e| format!("invalid glTF: {e}"))?;
+        let externals = read_beside(file, uris, "buffer")?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
     Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi or a model bundle folder)".into())
@@ -289,20 +290,10 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
 /// a node instantiates, with the images beside it (plain names only).
 pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String> {
     let bytes = read(file, gltf::MAX_FILE_BYTES)?;
-    let externals = read_externals(file, &bytes)?;
     let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
     let source = gltf::Source::parse(&bytes).map_err(invalid)?;
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let image_files = source
-        .image_uris()
-        .map_err(invalid)?
-        .into_iter()
-        .map(|uri| {
-            let data = read(&dir.join(&uri), gltf::MAX_FILE_BYTES)
-                .map_err(|e| format!("image {uri}: {e}"))?;
-            Ok((uri, data))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    let externals = read_beside(file, source.external_uris().map_err(invalid)?, "buffer")?;
+    let image_files = read_beside(file, source.image_uris().map_err(invalid)?, "image")?;
     let meshes = gltf::import_meshes(source, &externals, &image_files, None).map_err(invalid)?;
     let primitives: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
     if primitives.is_empty() {
@@ -323,16 +314,19 @@ fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The buffer files a `.gltf` names, read from beside it. The importer
-/// only ever names plain files (no directory part, no `..`), so joining
-/// them to the source's folder cannot leave it.
-fn read_externals(file: &Path, bytes: &[u8]) -> Result<Vec<(String, Vec<u8>)>, String> {
-    let uris = gltf::external_uris(bytes).map_err(|e| format!("invalid glTF: {e}"))?;
+/// The files `uris` names (buffers or images, `what`), read from beside
+/// `file`. The importer only ever names plain files (no directory part, no
+/// `..`), so joining them to the source's folder cannot leave it.
+fn read_beside(
+    file: &Path,
+    uris: Vec<String>,
+    what: &str,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
     let dir = file.parent().unwrap_or(Path::new("."));
     uris.into_iter()
         .map(|uri| {
             let data = read(&dir.join(&uri), gltf::MAX_FILE_BYTES)
-                .map_err(|e| format!("buffer {uri}: {e}"))?;
+                .map_err(|e| format!("{what} {uri}: {e}"))?;
             Ok((uri, data))
         })
         .collect()
