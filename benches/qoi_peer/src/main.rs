@@ -43,7 +43,11 @@ fn main() {
     } else {
         "default"
     };
-    let jpeg = if cfg!(feature = "simd-jpeg") { "simd" } else { "scalar" };
+    let jpeg = if cfg!(feature = "simd-jpeg") {
+        "simd"
+    } else {
+        "scalar"
+    };
     for path in std::env::args().skip(1) {
         let bytes = std::fs::read(&path).unwrap();
         let (t_import, meshes) = time(runs, || {
@@ -90,7 +94,6 @@ fn main() {
         let cb =
             ::qoi::encode_to_vec(&image.rgba, image.header.width, image.header.height).unwrap();
         let mut t = [vec![], vec![], vec![], vec![]];
-        let (mut kd, mut cd) = (None, None);
         for _ in 0..runs {
             t[0].push(time(1, || qoi::encode(&image).unwrap()).0);
             t[1].push(time(1, || qoi::decode(&kb).unwrap()).0);
@@ -101,13 +104,11 @@ fn main() {
                 })
                 .0,
             );
-            let (d, out) = time(1, || ::qoi::decode_to_vec(&cb).unwrap().1);
-            t[3].push(d);
-            cd = Some(out);
-            kd = Some(qoi::decode(&kb).unwrap());
+            t[3].push(time(1, || ::qoi::decode_to_vec(&cb).unwrap().1).0);
         }
         let [k_enc, k_dec, c_enc, c_dec] = t.map(median);
-        let (kd, cd) = (kd.unwrap(), cd.unwrap());
+        let kd = qoi::decode(&kb).unwrap();
+        let cd = ::qoi::decode_to_vec(&cb).unwrap().1;
         assert_eq!(kb, qoi_bytes);
         assert_eq!(kd.rgba, image.rgba);
         assert_eq!(cd, image.rgba);
