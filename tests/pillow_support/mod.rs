@@ -47,3 +47,27 @@ pub fn decode(files: &[PathBuf]) -> Vec<Decoded> {
     assert_eq!(all.len(), files.len());
     all
 }
+
+/// Writes each QOI file into a temporary folder, has Pillow decode them,
+/// checks Pillow read each as an RGBA QOI, and returns every file's pixels
+/// one after another.
+#[allow(dead_code)]
+pub fn qoi_rgba(files: &[Vec<u8>]) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<PathBuf> = files
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| {
+            let path = dir.path().join(format!("{i}.qoi"));
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect();
+    let decoded = decode(&paths);
+    assert!(
+        decoded
+            .iter()
+            .all(|d| d.format == "QOI" && d.mode == "RGBA")
+    );
+    decoded.into_iter().flat_map(|d| d.rgba).collect()
+}
