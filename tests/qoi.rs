@@ -247,6 +247,14 @@ fn every_rule_has_its_own_variant_and_offset() {
 }
 
 #[test]
+fn opaque_means_every_alpha_is_255() {
+    let (image, _) = golden();
+    assert!(!image.is_opaque());
+    let opaque = rgba(2, 1, &[[1, 2, 3, 255], [4, 5, 6, 255]]);
+    assert!(opaque.is_opaque());
+}
+
+#[test]
 fn the_marker_must_end_the_file() {
     let (_, bytes) = golden();
     let mut longer = bytes.clone();

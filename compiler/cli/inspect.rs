@@ -522,7 +522,7 @@ fn qoi_json(q: &qoi::Image) -> Value {
             qoi::Colorspace::Srgb => "srgb",
             qoi::Colorspace::Linear => "linear",
         },
-        "opaque": q.rgba.chunks_exact(4).all(|p| p[3] == 255),
+        "opaque": q.is_opaque(),
     })
 }
 
@@ -536,7 +536,7 @@ fn print_qoi(file: &Path, q: &qoi::Image) {
         q.header.channels as u8,
         q.header.colorspace as u8,
         v["colorspace"].as_str().unwrap_or(""),
-        if v["opaque"] == true { ", opaque" } else { "" }
+        if q.is_opaque() { ", opaque" } else { "" }
     );
 }
 

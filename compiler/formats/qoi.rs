@@ -94,6 +94,13 @@ pub struct Image {
     pub rgba: Vec<u8>,
 }
 
+impl Image {
+    /// Every pixel's alpha is 255.
+    pub fn is_opaque(&self) -> bool {
+        self.rgba.chunks_exact(4).all(|p| p[3] == 255)
+    }
+}
+
 /// Why [`decode`] or [`encode`] failed: one variant per rule, each with its
 /// byte offset ([`Error::offset`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
