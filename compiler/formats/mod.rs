@@ -8,6 +8,7 @@
 pub mod cursor;
 pub mod gguf;
 pub mod glb;
+pub mod kchr;
 pub mod mbreplay;
 pub mod mbstyle;
 pub mod motionbricks;
