@@ -97,6 +97,23 @@ joints: {pelvis_skel: Hips}",
             ("joints", "{pelvis_skel: Pelvis}"),
         ],
     ),
+    (
+        "characters",
+        "level: forest
+banks: [{id: b, clips: [{source: s/f.glb}]}]
+models: [{id: m, source: s/f.glb, bank: b}]",
+        &[
+            ("level", "field"),
+            (
+                "banks",
+                "[{id: b, clips: [{source: s/f.glb}], tolerance: {position_m: 0.001, rotation_deg: 0.1, scale: 0.001}}]",
+            ),
+            (
+                "models",
+                "[{id: m, source: s/f.glb, bank: b, node_map: {ignore: .}}]",
+            ),
+        ],
+    ),
 ];
 
 fn parse_one(section: &str, entry: &str) -> Sections {

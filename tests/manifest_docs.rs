@@ -136,6 +136,25 @@ fn the_limits_table_gives_each_constants_value() {
             f64::from(kiln::bake::atlas::MAX_TILE_REPEAT),
         ),
         ("atlas::MAX_UV", kiln::bake::atlas::MAX_UV),
+        ("kchr::MAX_MODELS", kiln::formats::kchr::MAX_MODELS as f64),
+        ("kchr::MAX_CLIPS", kiln::formats::kchr::MAX_CLIPS as f64),
+        ("kchr::MAX_KEYS", kiln::formats::kchr::MAX_KEYS as f64),
+        (
+            "kchr::MAX_DURATION_S",
+            f64::from(kiln::formats::kchr::MAX_DURATION_S),
+        ),
+        ("kchr::MAX_JOINTS", kiln::formats::kchr::MAX_JOINTS as f64),
+        (
+            "kchr::MAX_VERTICES",
+            kiln::formats::kchr::MAX_VERTICES as f64,
+        ),
+        ("kchr::MAX_INDICES", kiln::formats::kchr::MAX_INDICES as f64),
+        ("kchr::MAX_NODES", kiln::formats::kchr::MAX_NODES as f64),
+        ("kchr::MAX_BYTES", kiln::formats::kchr::MAX_BYTES as f64),
+        (
+            "characters::MAX_RESAMPLE_HZ",
+            kiln::pipeline::kinds::characters::MAX_RESAMPLE_HZ,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

@@ -45,6 +45,7 @@ fn spinning_arm() -> Scene {
     let mut root = node("root", None, [0.0; 3]);
     root.children = vec![1];
     Scene {
+        instances: vec![],
         nodes: vec![root, node("hand", Some(0), [1.0, 0.0, 0.0])],
         roots: vec![0],
         skins: vec![Skin {
@@ -198,6 +199,7 @@ fn big_rig(n: usize, chain: usize, joint: usize, duration_s: f32) -> Scene {
         })
         .collect();
     Scene {
+        instances: vec![],
         nodes,
         roots: vec![0],
         skins: vec![Skin {

@@ -4,7 +4,9 @@
 //! stage functions with a typed settings struct.
 
 pub mod atlas;
+pub mod character;
 pub mod model_bundle;
 pub mod pose_cache;
+pub mod skinning;
 pub mod style;
 pub mod tensor_convert;

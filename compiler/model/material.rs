@@ -171,15 +171,30 @@ pub struct Primitive {
     pub colors: Option<Vec<[f32; 4]>>,
     pub joints: Option<Vec<[u16; 4]>>,
     pub weights: Option<Vec<[f32; 4]>>,
+    /// `JOINTS_1` and `WEIGHTS_1`: four more influences per vertex.
+    pub joints_1: Option<Vec<[u16; 4]>>,
+    pub weights_1: Option<Vec<[f32; 4]>>,
+    /// Morph targets: position and normal displacements, each as many as
+    /// positions when present.
+    pub targets: Vec<MorphTarget>,
     /// A triangle list (strips and fans are unrolled), three vertex indices
     /// per triangle, each below `positions.len()`.
     pub indices: Vec<u32>,
+}
+
+/// One morph target of a primitive.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MorphTarget {
+    pub positions: Option<Vec<[f32; 3]>>,
+    pub normals: Option<Vec<[f32; 3]>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mesh {
     pub name: Option<String>,
     pub primitives: Vec<Primitive>,
+    /// The mesh's default morph weights (`mesh.weights`; empty: all 0).
+    pub weights: Vec<f32>,
 }
 
 /// An asset's meshes with everything their materials refer to.

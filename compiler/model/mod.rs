@@ -9,4 +9,6 @@ pub mod math;
 pub mod sample;
 pub mod scene;
 
-pub use scene::{Channel, Clip, Interpolation, LocalTransform, Node, Scene, Skin, Target, Trs};
+pub use scene::{
+    Channel, Clip, Instance, Interpolation, LocalTransform, Node, Scene, Skin, Target, Trs,
+};

@@ -235,11 +235,13 @@ fn sample_n<const N: usize>(channel: &Channel, t: f64, tol: f64) -> [f64; N] {
     }
 }
 
-fn sample3(channel: &Channel, t: f64, tol: f64) -> Vec3 {
+/// A translation or scale channel at `t` (keys within `tol` count as at it).
+pub fn sample3(channel: &Channel, t: f64, tol: f64) -> Vec3 {
     sample_n::<3>(channel, t, tol)
 }
 
-fn sample_rotation(channel: &Channel, t: f64, tol: f64) -> Quat {
+/// A rotation channel at `t`, normalized.
+pub fn sample_rotation(channel: &Channel, t: f64, tol: f64) -> Quat {
     if channel.interpolation == Interpolation::Linear {
         let (k, u, _) = locate(&channel.times_s, t, tol);
         let a = value::<4>(channel, k, 0);

@@ -112,6 +112,16 @@ impl Clip {
     }
 }
 
+/// A node that draws a mesh: glTF's `node.mesh`, with its skin and its
+/// morph weights (`node.weights`, which override the mesh's own).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    pub node: usize,
+    pub mesh: usize,
+    pub skin: Option<usize>,
+    pub morph_weights: Option<Vec<f32>>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scene {
     pub nodes: Vec<Node>,
@@ -120,6 +130,9 @@ pub struct Scene {
     pub roots: Vec<usize>,
     pub skins: Vec<Skin>,
     pub clips: Vec<Clip>,
+    /// Every node with a mesh, in node order (whether or not the default
+    /// scene reaches it).
+    pub instances: Vec<Instance>,
 }
 
 impl Scene {

@@ -2,11 +2,13 @@
 //!
 //! Reads `POSITION` (required), `NORMAL`, `TEXCOORD_0`, `TEXCOORD_1`, …
 //! (consecutive sets), `COLOR_0` (RGB or RGBA; float or normalized u8/u16,
-//! linear by glTF's rule), `JOINTS_0` and `WEIGHTS_0`, of any component type
-//! the accessor reader knows (quantized ones included), and the indices
-//! (or `0..n` without them). Strips (mode 5) and fans (mode 6) are unrolled
-//! into triangle lists, with strips' odd triangles flipped to keep their
-//! winding. Morph targets are not applied: the base mesh is what is read.
+//! linear by glTF's rule), `JOINTS_0`/`WEIGHTS_0` and `JOINTS_1`/`WEIGHTS_1`,
+//! of any component type the accessor reader knows (quantized ones
+//! included), the morph targets' `POSITION` and `NORMAL` displacements and
+//! the mesh's default weights, and the indices (or `0..n` without them).
+//! Strips (mode 5) and fans (mode 6) are unrolled into triangle lists, with
+//! strips' odd triangles flipped to keep their winding. Morph targets are
+//! read, not applied: the baker decides.
 //!
 //! Rejects: points and lines (modes 0 to 3; a character is made of
 //! triangles), a missing `POSITION`, an attribute whose count differs from
@@ -14,7 +16,7 @@
 //! a colour outside 0..=1, an index out of range, a triangle list whose
 //! length is not a multiple of 3.
 
-use crate::model::material::{Mesh, Primitive};
+use crate::model::material::{Mesh, MorphTarget, Primitive};
 
 use super::json;
 use super::{Asset, Error};
@@ -43,6 +45,7 @@ pub(crate) fn read(asset: &Asset<'_>, index: usize) -> Result<Mesh, Error> {
     Ok(Mesh {
         name: mesh.name.clone(),
         primitives,
+        weights: mesh.weights.clone().unwrap_or_default(),
     })
 }
 
@@ -122,40 +125,39 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             Some(out)
         }
     };
-    let joints = match p.attributes.get("JOINTS_0") {
-        None => None,
-        Some(&a) => {
-            let (v, width) = asset
-                .accessor_u32(a)
-                .map_err(|e| e.context("attributes.JOINTS_0"))?;
-            if width != 4 {
-                return Err(Error::at("attributes.JOINTS_0", "JOINTS_0 is VEC4"));
-            }
-            let mut out = Vec::with_capacity(v.len() / 4);
-            for (k, j) in v.chunks_exact(4).enumerate() {
-                let mut four = [0u16; 4];
-                for (slot, &x) in four.iter_mut().zip(j) {
-                    *slot = u16::try_from(x).map_err(|_| {
-                        Error::at(
-                            format!("attributes.JOINTS_0[{k}]"),
-                            format!("joint {x} is above 65535"),
-                        )
-                    })?;
+    let joints = joint_set(asset, p, "JOINTS_0", n)?;
+    let weights = weight_set(asset, p, "WEIGHTS_0", n)?;
+    let joints_1 = joint_set(asset, p, "JOINTS_1", n)?;
+    let weights_1 = weight_set(asset, p, "WEIGHTS_1", n)?;
+    if joints_1.is_some() != weights_1.is_some() || joints.is_some() != weights.is_some() {
+        return Err(Error::at(
+            "attributes",
+            "JOINTS_n and WEIGHTS_n come in pairs: one is missing its twin",
+        ));
+    }
+    let mut targets = Vec::with_capacity(p.targets.len());
+    for (t, target) in p.targets.iter().enumerate() {
+        let read = |name: &str| -> Result<Option<Vec<[f32; 3]>>, Error> {
+            match target.get(name) {
+                None => Ok(None),
+                Some(&a) => {
+                    let v: Vec<[f32; 3]> =
+                        floats(asset, a, name).map_err(|e| e.context(format!("targets[{t}]")))?;
+                    if v.len() != n {
+                        return Err(Error::at(
+                            format!("targets[{t}].{name}"),
+                            format!("{} values, but POSITION has {n}", v.len()),
+                        ));
+                    }
+                    Ok(Some(v))
                 }
-                out.push(four);
             }
-            counted("JOINTS_0", out.len())?;
-            Some(out)
-        }
-    };
-    let weights = match p.attributes.get("WEIGHTS_0") {
-        None => None,
-        Some(&a) => {
-            let v: Vec<[f32; 4]> = floats(asset, a, "WEIGHTS_0")?;
-            counted("WEIGHTS_0", v.len())?;
-            Some(v)
-        }
-    };
+        };
+        targets.push(MorphTarget {
+            positions: read("POSITION")?,
+            normals: read("NORMAL")?,
+        });
+    }
     let raw: Vec<u32> = match p.indices {
         None => (0..n as u32).collect(),
         Some(a) => {
@@ -181,8 +183,65 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
         colors,
         joints,
         weights,
+        joints_1,
+        weights_1,
+        targets,
         indices,
     })
+}
+
+/// `JOINTS_n`: four joint indices per vertex, as many as positions (`n`).
+fn joint_set(
+    asset: &Asset<'_>,
+    p: &json::Primitive,
+    name: &str,
+    n: usize,
+) -> Result<Option<Vec<[u16; 4]>>, Error> {
+    let Some(&a) = p.attributes.get(name) else {
+        return Ok(None);
+    };
+    let path = format!("attributes.{name}");
+    let (v, width) = asset.accessor_u32(a).map_err(|e| e.context(&path))?;
+    if width != 4 {
+        return Err(Error::at(&path, format!("{name} is VEC4")));
+    }
+    let mut out = Vec::with_capacity(v.len() / 4);
+    for (k, j) in v.chunks_exact(4).enumerate() {
+        let mut four = [0u16; 4];
+        for (slot, &x) in four.iter_mut().zip(j) {
+            *slot = u16::try_from(x).map_err(|_| {
+                Error::at(format!("{path}[{k}]"), format!("joint {x} is above 65535"))
+            })?;
+        }
+        out.push(four);
+    }
+    if out.len() != n {
+        return Err(Error::at(
+            &path,
+            format!("{} values, but POSITION has {n}", out.len()),
+        ));
+    }
+    Ok(Some(out))
+}
+
+/// `WEIGHTS_n`: four weights per vertex, as many as positions (`n`).
+fn weight_set(
+    asset: &Asset<'_>,
+    p: &json::Primitive,
+    name: &str,
+    n: usize,
+) -> Result<Option<Vec<[f32; 4]>>, Error> {
+    let Some(&a) = p.attributes.get(name) else {
+        return Ok(None);
+    };
+    let v: Vec<[f32; 4]> = floats(asset, a, name)?;
+    if v.len() != n {
+        return Err(Error::at(
+            format!("attributes.{name}"),
+            format!("{} values, but POSITION has {n}", v.len()),
+        ));
+    }
+    Ok(Some(v))
 }
 
 /// Accessor `a` as finite `N`-wide floats.

@@ -92,11 +92,26 @@ pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<
     let asset = Asset::from_source(source, externals, Reading::Scene)?;
     let hierarchy = scene::read(&asset)?;
     let clips = animation::read(&asset, &hierarchy.nodes)?;
+    let instances = asset
+        .document()
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(node, n)| {
+            Some(crate::model::Instance {
+                node,
+                mesh: n.mesh?,
+                skin: n.skin,
+                morph_weights: n.weights.clone(),
+            })
+        })
+        .collect();
     Ok(Scene {
         nodes: hierarchy.nodes,
         roots: hierarchy.roots,
         skins: hierarchy.skins,
         clips,
+        instances,
     })
 }
 

@@ -116,4 +116,5 @@ kinds! {
     pose_caches => PoseCache(pose_cache),
     model_bundles => ModelBundle(model_bundle),
     styles => Style(style),
+    characters => Characters(characters),
 }

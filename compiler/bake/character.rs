@@ -1,0 +1,1022 @@
+//! Compiled characters: a glTF scene, its meshes and their atlas into a
+//! KCHR model, and glTF clips into a KCHR bank (`formats::kchr`).
+//!
+//! Stages, in the order the characters kind calls them:
+//! [`node_names`] (unique, non-empty, at most 128 bytes, the same for a
+//! file whether it gives a model or clips) -> [`select`] (the skin and the
+//! mesh instances a model draws) -> [`model`] (the node hierarchy those
+//! need, decomposed to TRS; one merged mesh with the atlas's UVs, morph
+//! targets baked, flat normals where none; the palette of joints that carry
+//! weight and their inverse binds) -> [`clip`] (tracks by node name, times
+//! from 0, CUBICSPLINE resampled, keys reduced within a tolerance measured
+//! at a distance from the joint) -> [`bind`] (a model file's node names
+//! matched to its bank's, by a node map, before [`model`] takes them).
+//!
+//! Pure: bytes were read by the caller. All arithmetic is f64 with IEEE
+//! basic operations (and `libm` for one cosine), so the output is the same
+//! on every machine.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::bake::atlas::Atlas;
+use crate::formats::kchr;
+use crate::model::material::{Meshes, Primitive};
+use crate::model::math::{self, Mat4, Quat};
+use crate::model::sample::{self, Evaluation};
+use crate::model::{Channel, Clip, Interpolation, LocalTransform, Scene, Target};
+
+/// Why a stage failed (the caller names the file and the setting).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Error(pub String);
+
+fn err<T>(m: impl Into<String>) -> Result<T, Error> {
+    Err(Error(m.into()))
+}
+
+// ------------------------------------------------------------ node names
+
+/// Every node's name in the compiled document: the source's name, or
+/// `node<i>` without one; cut to [`kchr::MAX_NAME`] bytes on a character
+/// boundary; a name taken by an earlier node gets `~2`, `~3`, … (the first
+/// free). Over every node of the file in index order, so a file names its
+/// nodes alike whether it gives a model or a bank's clips.
+pub fn node_names(scene: &Scene) -> Vec<String> {
+    let mut taken = BTreeSet::new();
+    let mut out = Vec::with_capacity(scene.nodes.len());
+    for (i, node) in scene.nodes.iter().enumerate() {
+        let base = match node.name.as_deref() {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => format!("node{i}"),
+        };
+        let mut name = cut(&base, kchr::MAX_NAME);
+        let mut k = 2u32;
+        while taken.contains(&name) {
+            let suffix = format!("~{k}");
+            name = cut(&base, kchr::MAX_NAME - suffix.len()) + &suffix;
+            k += 1;
+        }
+        taken.insert(name.clone());
+        out.push(name);
+    }
+    out
+}
+
+fn cut(s: &str, max: usize) -> String {
+    let mut end = s.len().min(max);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+// ------------------------------------------------------------ selection
+
+/// What a model draws: the skin (if any) and the scene's mesh instances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    /// The skins the model's instances use: one, or several over the same
+    /// joints (a rig split into parts, as RobotExpressive's hands are).
+    pub skins: Vec<usize>,
+    /// Indices into `scene.instances`, in node order.
+    pub instances: Vec<usize>,
+    /// The meshes those instances draw, ascending, each once (what to
+    /// import).
+    pub meshes: Vec<usize>,
+}
+
+/// The model's skins and instances: instances skinned by `skin`, and
+/// every unskinned instance (rigid parts, bound to their node). Without
+/// `skin`, the skins the file draws with, if they are all over the same
+/// joints (else the caller must choose). Instances of other skins are left
+/// out, with a warning.
+pub fn select(scene: &Scene, skin: Option<usize>) -> Result<(Selection, Vec<String>), Error> {
+    let used: BTreeSet<usize> = scene.instances.iter().filter_map(|i| i.skin).collect();
+    let joint_set = |s: usize| {
+        scene.skins[s]
+            .joints
+            .iter()
+            .copied()
+            .collect::<BTreeSet<_>>()
+    };
+    let same_joints = used
+        .iter()
+        .all(|&s| Some(joint_set(s)) == used.first().map(|&f| joint_set(f)));
+    let skins: Vec<usize> = match skin {
+        Some(s) if s >= scene.skins.len() => {
+            return err(format!(
+                "skin {s} does not exist (the file has {} skins)",
+                scene.skins.len()
+            ));
+        }
+        Some(s) => vec![s],
+        None if used.len() > 1 && !same_joints => {
+            return err(format!(
+                "the file draws meshes with {} skins ({}): choose one with `skin:`",
+                used.len(),
+                used.iter()
+                    .map(|s| skin_label(scene, *s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        None => used.iter().copied().collect(),
+    };
+    let mut warnings = Vec::new();
+    let mut instances = Vec::new();
+    for (k, inst) in scene.instances.iter().enumerate() {
+        match inst.skin {
+            Some(s) if !skins.contains(&s) => warnings.push(format!(
+                "node {} draws its mesh with {}, not the model's skin: left out",
+                inst.node,
+                skin_label(scene, s)
+            )),
+            _ => instances.push(k),
+        }
+    }
+    if instances.is_empty() {
+        return err("the file has no node with a mesh: a character needs one");
+    }
+    let meshes: BTreeSet<usize> = instances.iter().map(|&k| scene.instances[k].mesh).collect();
+    Ok((
+        Selection {
+            skins,
+            instances,
+            meshes: meshes.into_iter().collect(),
+        },
+        warnings,
+    ))
+}
+
+fn skin_label(scene: &Scene, s: usize) -> String {
+    match scene.skins.get(s).and_then(|k| k.name.as_deref()) {
+        Some(n) => format!("skin {s} \"{n}\""),
+        None => format!("skin {s}"),
+    }
+}
+
+// ------------------------------------------------------------ the model
+
+/// What [`model`] made, with what a user should know.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledModel {
+    /// `id` and `bank` are the caller's to set.
+    pub model: kchr::Model,
+    pub warnings: Vec<String>,
+    /// Vertices whose weights did not sum to 1 (renormalised).
+    pub renormalised: usize,
+    /// Vertices that had more than 4 influences (the 4 largest kept).
+    pub truncated: usize,
+}
+
+/// How far a decomposed matrix may differ from the matrix, relative to its
+/// largest element, and still be TRS.
+const TRS_TOLERANCE: f64 = 1e-5;
+/// Weights summing this close to 1 are not counted as renormalised.
+const WEIGHT_SUM_TOLERANCE: f64 = 1e-5;
+
+/// The model from `scene` (its nodes named `names`), the instances `sel`
+/// picked, `meshes` (imported for `sel.meshes`, in that order) and `atlas`
+/// (built over the instances' primitives in [`primitives`] order), holding
+/// also the nodes `animated` (what its bank animates, from [`bind`]).
+pub fn model(
+    scene: &Scene,
+    names: &[String],
+    sel: &Selection,
+    meshes: &Meshes,
+    atlas: &Atlas,
+    animated: &[usize],
+) -> Result<CompiledModel, Error> {
+    let mut warnings = Vec::new();
+    // Palette candidates: each skin's joints in its order (a joint with
+    // the same node and inverse bind as an earlier one is that one), then
+    // each rigid instance's node (identity inverse bind: its vertices are
+    // in the node's space).
+    let mut candidates: Vec<(usize, [f32; 16])> = Vec::new();
+    let mut seen: BTreeMap<(usize, [u32; 16]), usize> = BTreeMap::new();
+    let mut skin_slots: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &s in &sel.skins {
+        let skin = &scene.skins[s];
+        let slots = skin
+            .joints
+            .iter()
+            .enumerate()
+            .map(|(j, &node)| {
+                let ibm = skin.inverse_bind[j];
+                *seen
+                    .entry((node, ibm.map(f32::to_bits)))
+                    .or_insert_with(|| {
+                        candidates.push((node, ibm));
+                        candidates.len() - 1
+                    })
+            })
+            .collect();
+        skin_slots.insert(s, slots);
+    }
+    let mut rigid_slot = BTreeMap::new();
+    for &k in &sel.instances {
+        let inst = &scene.instances[k];
+        if inst.skin.is_none() && !rigid_slot.contains_key(&inst.node) {
+            rigid_slot.insert(inst.node, candidates.len());
+            candidates.push((inst.node, IDENTITY));
+        }
+    }
+
+    // Vertices, with influences as candidate indices.
+    let mut vertices: Vec<[f32; 16]> = Vec::new();
+    let mut influences: Vec<[(usize, f32); 4]> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut renormalised = 0;
+    let mut truncated = 0;
+    let mut region = 0;
+    for &k in &sel.instances {
+        let inst = &scene.instances[k];
+        let m = sel
+            .meshes
+            .binary_search(&inst.mesh)
+            .map_err(|_| Error("a selected mesh was not imported".into()))?;
+        let mesh = &meshes.meshes[m];
+        let weights = inst.morph_weights.as_deref().unwrap_or(&mesh.weights);
+        let targets = mesh
+            .primitives
+            .iter()
+            .map(|p| p.targets.len())
+            .max()
+            .unwrap_or(0);
+        if targets > 0 {
+            warnings.push(format!(
+                "mesh {}{}: {targets} morph targets baked at the default weights {weights:?}",
+                inst.mesh,
+                mesh.name
+                    .as_ref()
+                    .map(|n| format!(" \"{n}\""))
+                    .unwrap_or_default()
+            ));
+        }
+        for prim in &mesh.primitives {
+            let remap = &atlas.primitives[region];
+            region += 1;
+            let (positions, normals) = morphed(prim, weights);
+            let base = vertices.len();
+            let rigid = rigid_slot.get(&inst.node).copied();
+            let flat = normals.is_none();
+            // Flat normals need one vertex per triangle corner.
+            let corners: Vec<usize> = if flat {
+                (0..remap.indices.len()).collect()
+            } else {
+                (0..remap.vertices.len()).collect()
+            };
+            for &c in &corners {
+                let new = if flat { remap.indices[c] as usize } else { c };
+                let src = remap.vertices[new] as usize;
+                let normal = match &normals {
+                    Some(n) => normalized(n[src]),
+                    None => {
+                        let t = c / 3 * 3;
+                        let p = |i: usize| {
+                            positions[remap.vertices[remap.indices[t + i] as usize] as usize]
+                        };
+                        face_normal(p(0), p(1), p(2))
+                    }
+                };
+                // A selected instance is rigid or of a selected skin.
+                let infl = match (rigid, inst.skin.and_then(|s| skin_slots.get(&s))) {
+                    (Some(slot), _) => [(slot, 1.0), (0, 0.0), (0, 0.0), (0, 0.0)],
+                    (None, None) => return err("a selected instance has no skin and no slot"),
+                    (None, Some(slots)) => {
+                        let (infl, off, cut) = vertex_influences(prim, src, slots)
+                            .map_err(|e| Error(format!("mesh {}: {e}", inst.mesh)))?;
+                        renormalised += usize::from(off);
+                        truncated += usize::from(cut);
+                        infl
+                    }
+                };
+                let p = positions[src];
+                let uv = remap.uv[new];
+                vertices.push([
+                    p[0] as f32,
+                    p[1] as f32,
+                    p[2] as f32,
+                    normal[0] as f32,
+                    normal[1] as f32,
+                    normal[2] as f32,
+                    uv[0],
+                    uv[1],
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    infl[0].1,
+                    infl[1].1,
+                    infl[2].1,
+                    infl[3].1,
+                ]);
+                influences.push(infl);
+            }
+            if flat {
+                indices.extend((0..corners.len()).map(|c| (base + c) as u32));
+            } else {
+                indices.extend(remap.indices.iter().map(|&i| base as u32 + i));
+            }
+        }
+    }
+    if vertices.len() > kchr::MAX_VERTICES {
+        return err(format!(
+            "the merged mesh has {} vertices, more than the {} a compiled model holds (flat normals and vertex-colour baking split vertices; simplify the mesh or give it normals)",
+            vertices.len(),
+            kchr::MAX_VERTICES
+        ));
+    }
+    if indices.len() > kchr::MAX_INDICES {
+        return err(format!(
+            "the merged mesh has {} triangle indices, more than the {} a compiled model holds",
+            indices.len(),
+            kchr::MAX_INDICES
+        ));
+    }
+    if renormalised > 0 {
+        warnings.push(format!(
+            "{renormalised} vertices' weights did not sum to 1: renormalised"
+        ));
+    }
+    if truncated > 0 {
+        warnings.push(format!(
+            "{truncated} vertices had more than 4 influences: the 4 largest kept, renormalised"
+        ));
+    }
+
+    // The palette: candidates that carry weight, in candidate order.
+    let mut weighted = vec![false; candidates.len()];
+    for infl in &influences {
+        for &(c, w) in infl {
+            if w > 0.0 {
+                weighted[c] = true;
+            }
+        }
+    }
+    let retained: Vec<usize> = (0..candidates.len()).filter(|&c| weighted[c]).collect();
+    if retained.len() > kchr::MAX_JOINTS {
+        return err(format!(
+            "the rig has {} joints that carry weight; a compiled model holds at most {} (split the character or merge joints)",
+            retained.len(),
+            kchr::MAX_JOINTS
+        ));
+    }
+    let mut palette_of = vec![0usize; candidates.len()];
+    for (p, &c) in retained.iter().enumerate() {
+        palette_of[c] = p;
+    }
+    for (v, infl) in vertices.iter_mut().zip(&influences) {
+        for (slot, &(c, w)) in infl.iter().enumerate() {
+            v[8 + slot] = if w > 0.0 { palette_of[c] as f32 } else { 0.0 };
+        }
+    }
+
+    // Nodes: the palette's, the instances' and those the bank animates,
+    // with their ancestors.
+    let mut wanted: Vec<usize> = sel
+        .instances
+        .iter()
+        .map(|&k| scene.instances[k].node)
+        .collect();
+    wanted.extend(retained.iter().map(|&c| candidates[c].0));
+    wanted.extend_from_slice(animated);
+    let order = scene.with_ancestors(&wanted);
+    let mut index_of = vec![u32::MAX; scene.nodes.len()];
+    for (i, &n) in order.iter().enumerate() {
+        index_of[n] = i as u32;
+    }
+    let nodes = order
+        .iter()
+        .map(|&n| node(scene, names, n, &index_of))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut inverse_bind = Vec::with_capacity(retained.len());
+    for &c in &retained {
+        inverse_bind.push(affine(candidates[c].1).ok_or_else(|| {
+            Error(format!(
+                "the inverse-bind matrix of joint node {} \"{}\" is not affine (its last row is not 0 0 0 1)",
+                candidates[c].0, names[candidates[c].0]
+            ))
+        })?);
+    }
+    let image = kchr::Image {
+        width: atlas.image.width,
+        height: atlas.image.height,
+        qoi: crate::bake::atlas::encode_qoi(&atlas.image),
+    };
+    let model = kchr::Model {
+        id: String::new(),
+        bank: 0,
+        nodes,
+        mesh_node: index_of[scene.instances[sel.instances[0]].node],
+        joints: retained
+            .iter()
+            .map(|&c| index_of[candidates[c].0])
+            .collect(),
+        inverse_bind,
+        vertices,
+        indices: indices.into_iter().map(|i| i as u16).collect(),
+        image,
+    };
+    Ok(CompiledModel {
+        model,
+        warnings,
+        renormalised,
+        truncated,
+    })
+}
+
+/// The primitives of the selected instances, in the order [`model`] reads
+/// them (what the atlas is built over).
+pub fn primitives<'a>(scene: &Scene, sel: &Selection, meshes: &'a Meshes) -> Vec<&'a Primitive> {
+    let mut out = Vec::new();
+    for &k in &sel.instances {
+        let mesh = scene.instances[k].mesh;
+        if let Ok(m) = sel.meshes.binary_search(&mesh) {
+            out.extend(meshes.meshes[m].primitives.iter());
+        }
+    }
+    out
+}
+
+const IDENTITY: [f32; 16] = [
+    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+];
+
+/// The matrix with its last row made exactly `0 0 0 1`, if it is that
+/// within rounding.
+fn affine(mut m: [f32; 16]) -> Option<[f32; 16]> {
+    for (i, want) in [(3, 0.0), (7, 0.0), (11, 0.0), (15, 1.0)] {
+        if (m[i] - want).abs() > 1e-6 {
+            return None;
+        }
+        m[i] = want;
+    }
+    Some(m)
+}
+
+/// Positions and normals with the morph targets applied at `weights`.
+#[allow(clippy::type_complexity)]
+fn morphed(prim: &Primitive, weights: &[f32]) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
+    let mut positions: Vec<[f64; 3]> = prim.positions.iter().map(|p| p.map(f64::from)).collect();
+    let mut normals: Option<Vec<[f64; 3]>> = prim
+        .normals
+        .as_ref()
+        .map(|n| n.iter().map(|v| v.map(f64::from)).collect());
+    for (t, target) in prim.targets.iter().enumerate() {
+        let w = f64::from(weights.get(t).copied().unwrap_or(0.0));
+        if w == 0.0 {
+            continue;
+        }
+        if let Some(d) = &target.positions {
+            for (p, d) in positions.iter_mut().zip(d) {
+                for i in 0..3 {
+                    p[i] += w * f64::from(d[i]);
+                }
+            }
+        }
+        if let (Some(n), Some(d)) = (&mut normals, &target.normals) {
+            for (v, d) in n.iter_mut().zip(d) {
+                for i in 0..3 {
+                    v[i] += w * f64::from(d[i]);
+                }
+            }
+        }
+    }
+    (positions, normals)
+}
+
+fn normalized(v: [f64; 3]) -> [f64; 3] {
+    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    if len > 0.0 && len.is_finite() {
+        [v[0] / len, v[1] / len, v[2] / len]
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+fn face_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    normalized([
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ])
+}
+
+/// The vertex's four largest influences (candidate index, weight), summed
+/// per joint over `JOINTS_0`/`WEIGHTS_0` and `JOINTS_1`/`WEIGHTS_1`
+/// (joint `j` is candidate `slots[j]`), renormalised; whether the sum was off 1, whether more than 4 were cut.
+#[allow(clippy::type_complexity)]
+fn vertex_influences(
+    prim: &Primitive,
+    v: usize,
+    slots: &[usize],
+) -> Result<([(usize, f32); 4], bool, bool), String> {
+    let joints = slots.len();
+    let mut all: BTreeMap<usize, f64> = BTreeMap::new();
+    let sets = [
+        (prim.joints.as_ref(), prim.weights.as_ref()),
+        (prim.joints_1.as_ref(), prim.weights_1.as_ref()),
+    ];
+    for (j, w) in sets {
+        let (Some(j), Some(w)) = (j, w) else { continue };
+        for slot in 0..4 {
+            let weight = f64::from(w[v][slot]);
+            if weight < -1e-6 {
+                return Err(format!("vertex {v} has a negative weight {weight}"));
+            }
+            if weight <= 0.0 {
+                continue;
+            }
+            let joint = usize::from(j[v][slot]);
+            if joint >= joints {
+                return Err(format!(
+                    "vertex {v} names joint {joint}, but the skin has {joints}"
+                ));
+            }
+            *all.entry(slots[joint]).or_insert(0.0) += weight;
+        }
+    }
+    if prim.joints.is_none() {
+        return Err("a skinned mesh's primitive has no JOINTS_0/WEIGHTS_0".into());
+    }
+    let mut list: Vec<(usize, f64)> = all.into_iter().collect();
+    // Largest first; equal weights by joint index (the map's order).
+    list.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let cut = list.len() > 4;
+    list.truncate(4);
+    let sum: f64 = list.iter().map(|x| x.1).sum();
+    if sum <= 0.0 {
+        return Err(format!("vertex {v} has no weight on any joint"));
+    }
+    let off = cut || (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE;
+    let mut out = [(0usize, 0.0f32); 4];
+    for (slot, &(j, w)) in list.iter().enumerate() {
+        out[slot] = (j, (w / sum) as f32);
+    }
+    Ok((out, off && !cut, cut))
+}
+
+fn node(scene: &Scene, names: &[String], n: usize, index_of: &[u32]) -> Result<kchr::Node, Error> {
+    let src = &scene.nodes[n];
+    let (translation, rotation, scale) = match src.local {
+        LocalTransform::Trs(t) => {
+            let q = math::quat_normalize(t.rotation.map(f64::from));
+            (t.translation, q.map(|c| c as f32), t.scale)
+        }
+        LocalTransform::Matrix(m) => {
+            let m = m.map(f64::from);
+            let (t, q, s) = math::mat4_decompose(&m);
+            let back = math::mat4_from_trs(t, q, s);
+            let big = m.iter().fold(1.0f64, |a, v| a.max(v.abs()));
+            if m.iter()
+                .zip(&back)
+                .any(|(a, b)| (a - b).abs() > TRS_TOLERANCE * big)
+            {
+                return err(format!(
+                    "node {n} \"{}\": its matrix is not a translation, rotation and scale (it shears or projects); re-export it with TRS",
+                    names[n]
+                ));
+            }
+            (
+                t.map(|c| c as f32),
+                q.map(|c| c as f32),
+                s.map(|c| c as f32),
+            )
+        }
+    };
+    Ok(kchr::Node {
+        name: names[n].clone(),
+        parent: src.parent.map(|p| index_of[p]),
+        translation,
+        rotation,
+        scale,
+    })
+}
+
+// ------------------------------------------------------------ clips
+
+/// Key reduction's tolerances.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// World-space error of any joint, in metres.
+    pub position_m: f64,
+    /// Rotation error of a joint, in degrees.
+    pub rotation_deg: f64,
+    /// Scale error of a joint (a factor's difference).
+    pub scale: f64,
+}
+
+/// How a bank's clips are made.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipSettings {
+    /// Rate for resampling CUBICSPLINE tracks (and every track when
+    /// `resample_all`).
+    pub resample_hz: f64,
+    pub resample_all: bool,
+    /// `None`: keys stay as they are.
+    pub tolerance: Option<Tolerance>,
+}
+
+/// What [`clip`] made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledClip {
+    /// `name` is the caller's to set.
+    pub clip: kchr::Clip,
+    /// Keys after resampling, before reduction.
+    pub keys_before: usize,
+    /// Morph weight channels left out (KCHR has no morph targets).
+    pub dropped_weights: usize,
+    pub warnings: Vec<String>,
+}
+
+/// Reach below this counts as this (metres): a leaf joint's rotation still
+/// moves the skin around it.
+const MIN_REACH_M: f64 = 0.1;
+
+/// The clip `clip` of `scene` as a bank's clip: one track per channel, by
+/// node name (`names`), times from 0, rotations normalized, CUBICSPLINE
+/// evaluated (Hermite with its tangents) at `resample_hz` into LINEAR
+/// keys, then keys reduced within the tolerance. Morph weight channels are
+/// dropped (and counted): KCHR has no morph targets.
+pub fn clip(
+    scene: &Scene,
+    names: &[String],
+    clip: &Clip,
+    settings: &ClipSettings,
+) -> Result<CompiledClip, Error> {
+    let mut warnings = Vec::new();
+    let start = clip
+        .channels
+        .iter()
+        .filter_map(|c| c.times_s.first())
+        .fold(f32::INFINITY, |a, &t| a.min(t));
+    let start = if start.is_finite() {
+        f64::from(start)
+    } else {
+        0.0
+    };
+    if start != 0.0 {
+        warnings.push(format!("keys start at {start} s: shifted to start at 0"));
+    }
+    let reach = settings.tolerance.map(|_| reach(scene));
+    let mut tracks = Vec::new();
+    let mut dropped = 0;
+    let mut keys_before = 0;
+    for channel in &clip.channels {
+        let path = match channel.target {
+            Target::Translation => kchr::Path::Translation,
+            Target::Rotation => kchr::Path::Rotation,
+            Target::Scale => kchr::Path::Scale,
+            Target::Weights { .. } => {
+                dropped += 1;
+                continue;
+            }
+        };
+        let (times, values, step) = keys(channel, path, start, settings)?;
+        keys_before += times.len();
+        let (times, values) = match (&settings.tolerance, &reach) {
+            (Some(tol), Some(reach)) if !step => {
+                let (reach, parent_scale) = reach[channel.node];
+                reduce(&times, &values, path, tol, reach, parent_scale)
+            }
+            _ => (times, values),
+        };
+        tracks.push(kchr::Track {
+            node: names[channel.node].clone(),
+            path,
+            step,
+            times_s: times.iter().map(|&t| t as f32).collect(),
+            values: values.iter().map(|&v| v as f32).collect(),
+        });
+    }
+    tracks.sort_by(|a, b| (a.node.as_bytes(), a.path).cmp(&(b.node.as_bytes(), b.path)));
+    if let Some(w) = tracks
+        .windows(2)
+        .find(|w| w[0].node == w[1].node && w[0].path == w[1].path)
+    {
+        return err(format!(
+            "two channels animate the {} of node \"{}\"",
+            w[0].path.name(),
+            w[0].node
+        ));
+    }
+    // Times were shifted in f64 and rounded once: check they still
+    // increase (two keys closer than a float32 step at their time would
+    // merge).
+    for t in &tracks {
+        if t.times_s.windows(2).any(|w| w[1] <= w[0]) {
+            return err(format!(
+                "node \"{}\" {}: two keys fall on one float32 time once the clip starts at 0",
+                t.node,
+                t.path.name()
+            ));
+        }
+    }
+    let duration = tracks
+        .iter()
+        .filter_map(|t| t.times_s.last().copied())
+        .fold(0.0f32, f32::max);
+    if duration > kchr::MAX_DURATION_S {
+        return err(format!(
+            "the clip lasts {duration} s, more than the {} s a compiled clip may",
+            kchr::MAX_DURATION_S
+        ));
+    }
+    Ok(CompiledClip {
+        clip: kchr::Clip {
+            name: String::new(),
+            duration_s: duration,
+            tracks,
+        },
+        keys_before,
+        dropped_weights: dropped,
+        warnings,
+    })
+}
+
+/// A channel's keys as (times from 0, flat values, step), in f64:
+/// STEP and LINEAR as they are (rotations normalized), CUBICSPLINE (or any,
+/// with `resample_all`) evaluated at `resample_hz` from its first key to
+/// its last (which is always a key).
+fn keys(
+    channel: &Channel,
+    path: kchr::Path,
+    start: f64,
+    settings: &ClipSettings,
+) -> Result<(Vec<f64>, Vec<f64>, bool), Error> {
+    let width = path.width();
+    let first = f64::from(channel.times_s[0]);
+    let last = f64::from(*channel.times_s.last().expect("a channel has keys"));
+    let resample = channel.interpolation == Interpolation::CubicSpline
+        || (settings.resample_all && channel.interpolation == Interpolation::Linear);
+    let sample = |t: f64, tol: f64| -> Vec<f64> {
+        match path {
+            kchr::Path::Rotation => sample::sample_rotation(channel, t, tol).to_vec(),
+            _ => sample::sample3(channel, t, tol).to_vec(),
+        }
+    };
+    if !resample {
+        let mut values = Vec::with_capacity(channel.times_s.len() * width);
+        for &t in &channel.times_s {
+            values.extend(sample(f64::from(t), 0.0));
+        }
+        let times = channel
+            .times_s
+            .iter()
+            .map(|&t| f64::from(t) - start)
+            .collect();
+        return Ok((times, values, channel.interpolation == Interpolation::Step));
+    }
+    let rate = settings.resample_hz;
+    let span = last - first;
+    let steps = (span * rate).ceil();
+    if !(steps.is_finite() && steps <= (kchr::MAX_KEYS as f64)) {
+        return err(format!(
+            "resampling {span} s at {rate} Hz makes more than {} keys",
+            kchr::MAX_KEYS
+        ));
+    }
+    let n = steps as usize;
+    let mut times = Vec::with_capacity(n + 1);
+    let mut values = Vec::with_capacity((n + 1) * width);
+    for k in 0..=n {
+        let t = if k == n {
+            last
+        } else {
+            first + k as f64 / rate
+        };
+        times.push(t - start);
+        values.extend(sample(t, 0.0));
+    }
+    Ok((times, values, false))
+}
+
+/// For each node: how far below it (in the bind pose, world space) its
+/// farthest descendant is (at least [`MIN_REACH_M`]), and the largest
+/// world scale of its parent (which turns a local translation error into a
+/// world one).
+fn reach(scene: &Scene) -> Vec<(f64, f64)> {
+    let empty = Clip {
+        name: None,
+        channels: vec![],
+    };
+    let all: Vec<usize> = (0..scene.nodes.len()).collect();
+    let mut eval = Evaluation::new(scene, &empty, &all);
+    eval.evaluate(0.0, 0.0);
+    let world: Vec<Mat4> = all.iter().map(|&n| *eval.world(n)).collect();
+    let pos = |n: usize| math::mat4_translation(&world[n]);
+    let mut reach = vec![MIN_REACH_M; scene.nodes.len()];
+    for d in 0..scene.nodes.len() {
+        let pd = pos(d);
+        let mut a = scene.nodes[d].parent;
+        while let Some(n) = a {
+            let pn = pos(n);
+            let dist =
+                ((pd[0] - pn[0]).powi(2) + (pd[1] - pn[1]).powi(2) + (pd[2] - pn[2]).powi(2))
+                    .sqrt();
+            reach[n] = reach[n].max(dist);
+            a = scene.nodes[n].parent;
+        }
+    }
+    let scale = |m: &Mat4| {
+        (0..3)
+            .map(|c| {
+                (m[4 * c] * m[4 * c] + m[4 * c + 1] * m[4 * c + 1] + m[4 * c + 2] * m[4 * c + 2])
+                    .sqrt()
+            })
+            .fold(0.0f64, f64::max)
+    };
+    (0..scene.nodes.len())
+        .map(|n| {
+            let parent = scene.nodes[n].parent.map_or(1.0, |p| scale(&world[p]));
+            (reach[n], parent)
+        })
+        .collect()
+}
+
+/// Most keys one reduced segment may span: bounds the work of a track to
+/// `keys × MAX_SPAN` error checks.
+const MAX_SPAN: usize = 1024;
+
+/// Removes keys that linear interpolation between the kept ones reproduces
+/// within `tol` (greedy, from the first key, each segment as long as it
+/// holds). The error of a key is measured where it matters: a translation
+/// error in world metres (times the parent's scale), a rotation's and a
+/// scale's also by how far they move a point `reach` away. A track whose
+/// keys all equal its first within the tolerance keeps one key.
+fn reduce(
+    times: &[f64],
+    values: &[f64],
+    path: kchr::Path,
+    tol: &Tolerance,
+    reach: f64,
+    parent_scale: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let w = path.width();
+    let n = times.len();
+    if n <= 2 {
+        return (times.to_vec(), values.to_vec());
+    }
+    let key = |i: usize| &values[i * w..(i + 1) * w];
+    let cos_half = libm::cos(tol.rotation_deg.to_radians() / 2.0);
+    let close = |a: &[f64], b: &[f64]| -> bool {
+        match path {
+            kchr::Path::Translation => {
+                let d: f64 = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
+                d * parent_scale <= tol.position_m
+            }
+            kchr::Path::Scale => (0..3).all(|i| {
+                let d = (a[i] - b[i]).abs();
+                d <= tol.scale && d * reach <= tol.position_m
+            }),
+            kchr::Path::Rotation => {
+                let dot = math::quat_dot([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]])
+                    .abs()
+                    .min(1.0);
+                // The angle between them is 2·acos(dot); a point at `reach`
+                // moves by 2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach.
+                dot >= cos_half && 2.0 * (1.0 - dot * dot).sqrt() * reach <= tol.position_m
+            }
+        }
+    };
+    let lerp = |a: usize, b: usize, t: f64| -> Vec<f64> {
+        let u = (t - times[a]) / (times[b] - times[a]);
+        match path {
+            kchr::Path::Rotation => {
+                let q = |i: usize| -> Quat {
+                    let k = key(i);
+                    [k[0], k[1], k[2], k[3]]
+                };
+                math::quat_slerp(q(a), q(b), u).to_vec()
+            }
+            _ => (0..3)
+                .map(|i| key(a)[i] + (key(b)[i] - key(a)[i]) * u)
+                .collect(),
+        }
+    };
+    if (1..n).all(|i| close(key(i), key(0))) {
+        return (vec![times[0]], key(0).to_vec());
+    }
+    let mut kept = vec![0usize];
+    let mut a = 0;
+    while a < n - 1 {
+        // The farthest b such that every key between a and b is reproduced.
+        let mut b = a + 1;
+        while b + 1 < n && b + 1 - a <= MAX_SPAN {
+            let c = b + 1;
+            if ((a + 1)..c).all(|i| close(&lerp(a, c, times[i]), key(i))) {
+                b = c;
+            } else {
+                break;
+            }
+        }
+        kept.push(b);
+        a = b;
+    }
+    let t = kept.iter().map(|&i| times[i]).collect();
+    let v = kept.iter().flat_map(|&i| key(i).to_vec()).collect();
+    (t, v)
+}
+
+// ------------------------------------------------------------ binding
+
+/// How a bank's track names find a model's nodes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeMap {
+    /// Characters ignored when comparing names (e.g. `"."`: `Foot.L`
+    /// finds `FootL`).
+    pub ignore: String,
+    /// Model node name -> bank track name, taking precedence.
+    pub pairs: BTreeMap<String, String>,
+}
+
+/// The file's node names (`names`, from [`node_names`]) renamed to the
+/// names `bank` animates them by, under `map`, and the nodes the bank
+/// animates (which the model must hold). Every name the bank animates must
+/// be a node of the file, or the error lists those missing.
+pub fn bind(
+    names: &[String],
+    bank: &kchr::Bank,
+    map: &NodeMap,
+) -> Result<(Vec<String>, Vec<usize>), Error> {
+    let animated: BTreeSet<&str> = bank
+        .clips
+        .iter()
+        .flat_map(|c| c.tracks.iter().map(|t| t.node.as_str()))
+        .collect();
+    let mut renamed = names.to_vec();
+    if !map.ignore.is_empty() || !map.pairs.is_empty() {
+        let strip =
+            |s: &str| -> String { s.chars().filter(|c| !map.ignore.contains(*c)).collect() };
+        // Bank names by their stripped form; a stripped form two names
+        // share is ambiguous and matches nothing.
+        let mut by_key: BTreeMap<String, Option<&str>> = BTreeMap::new();
+        for &a in &animated {
+            by_key
+                .entry(strip(a))
+                .and_modify(|v| *v = None)
+                .or_insert(Some(a));
+        }
+        for from in map.pairs.keys() {
+            if !names.contains(from) {
+                return err(format!(
+                    "node_map pairs name node \"{from}\", which the model's file does not have"
+                ));
+            }
+        }
+        for name in &mut renamed {
+            let target = match map.pairs.get(name.as_str()) {
+                Some(t) => Some(t.clone()),
+                None if animated.contains(name.as_str()) => None,
+                None if map.ignore.is_empty() => None,
+                None => by_key
+                    .get(&strip(name))
+                    .copied()
+                    .flatten()
+                    .map(str::to_string),
+            };
+            if let Some(t) = target {
+                *name = t;
+            }
+        }
+        let mut seen = BTreeMap::new();
+        for (i, n) in renamed.iter().enumerate() {
+            if let Some(first) = seen.insert(n.as_str(), i) {
+                return err(format!(
+                    "node_map gives nodes {first} (\"{}\") and {i} (\"{}\") the one name \"{n}\"",
+                    names[first], names[i]
+                ));
+            }
+        }
+    }
+    let index: BTreeMap<&str, usize> = renamed
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let missing: Vec<&str> = animated
+        .iter()
+        .copied()
+        .filter(|a| !index.contains_key(a))
+        .collect();
+    if !missing.is_empty() {
+        let shown: Vec<String> = missing
+            .iter()
+            .take(20)
+            .map(|m| format!("\"{m}\""))
+            .collect();
+        return err(format!(
+            "the model lacks {} of the {} nodes its bank \"{}\" animates: {}{}; map them with `node_map` (pairs, or `ignore` characters)",
+            missing.len(),
+            animated.len(),
+            bank.id,
+            shown.join(", "),
+            if missing.len() > 20 { ", …" } else { "" }
+        ));
+    }
+    let nodes = animated.iter().map(|a| index[a]).collect();
+    Ok((renamed, nodes))
+}

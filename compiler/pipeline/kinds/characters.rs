@@ -1,0 +1,539 @@
+//! Kind `characters`: one level's compiled characters (manifest section
+//! `characters`, one entry per level), the level data entry
+//! `levels/<level>/@world/characters` (KCHR v1, `formats::kchr`) and the
+//! level's index `levels/<level>/level.json`, committed last.
+//!
+//! run: read every source once (each file's scene imported once, its node
+//! names made once) -> banks: each clip of each file, selected and renamed,
+//! compiled (`bake::character::clip`) -> models: select the skin and mesh
+//! instances -> import their meshes, materials and images -> the material
+//! stage (`sources::material_stage`) -> the model (`bake::character::model`)
+//! -> bind it to its bank by node name (`bake::character::bind`) -> encode
+//! (validates the document) -> write the entry, then `level.json`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::bake::atlas;
+use crate::bake::character::{self as bake, ClipSettings, NodeMap, Tolerance};
+use crate::formats::{hex, kchr};
+use crate::import::gltf;
+use crate::model::Scene;
+use crate::pipeline::job::{JobError, JobIo, Outputs};
+use crate::pipeline::manifest::{At, Pos};
+use crate::pipeline::paths::RelPath;
+use crate::pipeline::plan::Planner;
+use crate::pipeline::sources;
+
+pub const KIND: &str = "characters";
+
+/// Bump whenever the bytes this kind writes for the same inputs and
+/// settings would change.
+pub const VERSION: u32 = 1;
+
+/// Most resampling rate (Hz).
+pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
+
+/// One `characters` entry: a level. Documented key by key in
+/// docs/manifest.md.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The level: names the output folder, `levels/<level>/`.
+    #[serde(rename = "level")]
+    pub id: At<String>,
+    /// The animation banks, shared by the models (at most 8).
+    pub banks: At<Vec<At<BankEntry>>>,
+    /// The models (at most 8), each bound to one bank.
+    pub models: At<Vec<At<ModelEntry>>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct BankEntry {
+    pub id: At<String>,
+    /// Clip files, each with the animations it gives (default: all).
+    pub clips: Vec<At<ClipEntry>>,
+    /// Rate of the LINEAR keys CUBICSPLINE tracks are resampled into (and
+    /// every track, with `resample: all`). Default: 30.
+    #[serde(default = "default_resample_hz")]
+    pub resample_hz: At<f64>,
+    /// `cubic` (the default: CUBICSPLINE tracks only) or `all`.
+    #[serde(default = "default_resample")]
+    pub resample: At<Resample>,
+    /// Key reduction; default: none (keys stay as they are).
+    #[serde(default)]
+    pub tolerance: Option<At<ToleranceEntry>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Resample {
+    Cubic,
+    All,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToleranceEntry {
+    pub position_m: f64,
+    pub rotation_deg: f64,
+    pub scale: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClipEntry {
+    pub source: At<String>,
+    /// Animation names to take; default: every animation of the file.
+    #[serde(default)]
+    pub animations: Option<At<Vec<String>>>,
+    /// Source animation name -> clip name.
+    #[serde(default)]
+    pub rename: Option<At<BTreeMap<String, String>>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelEntry {
+    pub id: At<String>,
+    pub source: At<String>,
+    /// The bank's id.
+    pub bank: At<String>,
+    /// The skin, by index: needed only when the file draws with several.
+    #[serde(default)]
+    pub skin: Option<At<u64>>,
+    /// The material stage's settings.
+    #[serde(default)]
+    pub atlas: Option<At<AtlasEntry>>,
+    /// How the bank's track names find this model's nodes.
+    #[serde(default)]
+    pub node_map: Option<At<NodeMapEntry>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AtlasEntry {
+    #[serde(default = "default_max_size")]
+    pub max_size: u32,
+    #[serde(default = "default_padding")]
+    pub padding: u32,
+    #[serde(default = "default_max_tile_repeat")]
+    pub max_tile_repeat: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeMapEntry {
+    /// Characters ignored when comparing names.
+    #[serde(default)]
+    pub ignore: String,
+    /// Model node name -> the bank's name for it.
+    #[serde(default)]
+    pub pairs: BTreeMap<String, String>,
+}
+
+fn default_resample_hz() -> At<f64> {
+    At::unwritten(30.0)
+}
+
+fn default_resample() -> At<Resample> {
+    At::unwritten(Resample::Cubic)
+}
+
+fn default_max_size() -> u32 {
+    atlas::Settings::default().max_size
+}
+
+fn default_padding() -> u32 {
+    atlas::Settings::default().padding
+}
+
+fn default_max_tile_repeat() -> u32 {
+    atlas::Settings::default().max_tile_repeat
+}
+
+fn entry_path(level: &str) -> Result<RelPath, String> {
+    RelPath::parse(&format!("levels/{level}/{}", kchr::ENTRY_NAME))
+}
+
+fn index_path(level: &str) -> Result<RelPath, String> {
+    RelPath::parse(&format!("levels/{level}/level.json"))
+}
+
+/// Checks everything that can be checked without running; the outputs.
+pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
+    p.check_id(&e.id);
+    let banks = &e.banks.value;
+    let models = &e.models.value;
+    if banks.len() > kchr::MAX_BANKS {
+        p.fail(e.banks.pos, format!("{} banks; a level holds at most {}", banks.len(), kchr::MAX_BANKS));
+    }
+    if models.is_empty() || models.len() > kchr::MAX_MODELS {
+        p.fail(
+            e.models.pos,
+            format!("{} models; a level holds 1 to {}", models.len(), kchr::MAX_MODELS),
+        );
+    }
+    let mut bank_ids = BTreeMap::new();
+    for bank in banks {
+        let b = &bank.value;
+        check_name(p, &b.id, "bank id");
+        if bank_ids.insert(b.id.value.clone(), ()).is_some() {
+            p.fail(b.id.pos, format!("bank id {:?} appears twice in the level", b.id.value));
+        }
+        if b.clips.is_empty() {
+            p.fail(bank.pos, "a bank needs at least one clip source");
+        }
+        let hz = b.resample_hz.value;
+        if !(hz.is_finite() && hz > 0.0 && hz <= MAX_RESAMPLE_HZ) {
+            p.fail(b.resample_hz.pos, format!("resample_hz must be above 0 and at most {MAX_RESAMPLE_HZ}, found {hz}"));
+        }
+        if let Some(t) = &b.tolerance {
+            let v = t.value;
+            for (name, x) in [("position_m", v.position_m), ("rotation_deg", v.rotation_deg), ("scale", v.scale)] {
+                if !(x.is_finite() && x >= 0.0) {
+                    p.fail(t.pos, format!("tolerance {name} must be 0 or a positive number, found {x}"));
+                }
+            }
+        }
+        for clip in &b.clips {
+            let c = &clip.value;
+            p.input(&c.source, "clip source");
+            if let Some(a) = &c.animations
+                && a.value.is_empty()
+            {
+                p.fail(a.pos, "animations: an empty list takes nothing; leave it out to take every animation");
+            }
+            if let Some(r) = &c.rename {
+                for to in r.value.values() {
+                    if let Err(m) = name_rule("clip name", to) {
+                        p.fail(r.pos, m);
+                    }
+                }
+            }
+        }
+    }
+    let mut model_ids = BTreeMap::new();
+    for model in models {
+        let m = &model.value;
+        check_name(p, &m.id, "model id");
+        if model_ids.insert(m.id.value.clone(), ()).is_some() {
+            p.fail(m.id.pos, format!("model id {:?} appears twice in the level", m.id.value));
+        }
+        p.input(&m.source, "source");
+        if !bank_ids.contains_key(&m.bank.value) {
+            let known: Vec<&String> = bank_ids.keys().collect();
+            p.fail(m.bank.pos, format!("no bank {:?} in this level (banks: {known:?})", m.bank.value));
+        }
+        if let Some(a) = &m.atlas {
+            let v = a.value;
+            if !(1..=atlas::MAX_ATLAS_SIDE).contains(&v.max_size) {
+                p.fail(a.pos, format!("atlas max_size must be 1 to {}, found {}", atlas::MAX_ATLAS_SIDE, v.max_size));
+            }
+            if v.padding > atlas::MAX_PADDING {
+                p.fail(a.pos, format!("atlas padding must be at most {}, found {}", atlas::MAX_PADDING, v.padding));
+            }
+            if !(1..=atlas::MAX_TILE_REPEAT).contains(&v.max_tile_repeat) {
+                p.fail(a.pos, format!("atlas max_tile_repeat must be 1 to {}, found {}", atlas::MAX_TILE_REPEAT, v.max_tile_repeat));
+            }
+        }
+    }
+    let level = &e.id.value;
+    let (entry, index) = (entry_path(level).ok()?, index_path(level).ok()?);
+    Some(Outputs {
+        files: vec![entry, index.clone()],
+        index: Some(index),
+    })
+}
+
+fn name_rule(what: &str, name: &str) -> Result<(), String> {
+    if name.is_empty() || name.len() > kchr::MAX_NAME {
+        return Err(format!(
+            "{what} must be 1 to {} bytes of UTF-8, found {} bytes",
+            kchr::MAX_NAME,
+            name.len()
+        ));
+    }
+    Ok(())
+}
+
+fn check_name(p: &mut Planner, name: &At<String>, what: &str) {
+    if let Err(m) = name_rule(what, &name.value) {
+        p.fail(name.pos, m);
+    }
+}
+
+/// A source read once: its bytes, scene and node names.
+struct Source {
+    bytes: Vec<u8>,
+    scene: Scene,
+    names: Vec<String>,
+}
+
+fn load<'a>(
+    io: &mut JobIo,
+    cache: &'a mut BTreeMap<RelPath, Source>,
+    source: &At<String>,
+) -> Result<(RelPath, &'a Source), JobError> {
+    let path = RelPath::parse(&source.value).map_err(|m| JobError::at(source.pos, m))?;
+    if !cache.contains_key(&path) {
+        let bytes = io.read(&path, source.pos, gltf::MAX_FILE_BYTES)?;
+        let scene = sources::import_gltf(io, &path, source.pos, &bytes)?;
+        let names = bake::node_names(&scene);
+        cache.insert(path.clone(), Source { bytes, scene, names });
+    }
+    let src = &cache[&path];
+    Ok((path, src))
+}
+
+/// Per bank and clip: (name, source, keys before reduction, keys after).
+type ClipReport = (String, String, usize, usize);
+
+pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    let mut cache = BTreeMap::new();
+    let mut banks = Vec::new();
+    let mut reports: Vec<Vec<ClipReport>> = Vec::new();
+    for bank in &e.banks.value {
+        let (b, report) = compile_bank(io, &mut cache, &bank.value)?;
+        banks.push(b);
+        reports.push(report);
+    }
+    let mut models = Vec::new();
+    for model in &e.models.value {
+        models.push(compile_model(io, &mut cache, e, &model.value, &banks)?);
+    }
+    let doc = kchr::Document { models, banks };
+    let bytes = kchr::encode(&doc).map_err(|err| {
+        JobError::at(e.id.pos, format!("level {:?}: the compiled characters are not valid: {err}", e.id.value))
+    })?;
+    let level = &e.id.value;
+    let path = entry_path(level).map_err(JobError::job)?;
+    let mut out = io.create(&path)?;
+    out.write_all(&bytes)
+        .map_err(|err| JobError::job(format!("{path}: {err}")))?;
+    let (len, sha) = io.close(out)?;
+    let index = level_json(level, len, &sha, &doc, &reports);
+    io.write(&index_path(level).map_err(JobError::job)?, index.as_bytes())
+}
+
+fn compile_bank(
+    io: &mut JobIo,
+    cache: &mut BTreeMap<RelPath, Source>,
+    b: &BankEntry,
+) -> Result<(kchr::Bank, Vec<ClipReport>), JobError> {
+    let settings = ClipSettings {
+        resample_hz: b.resample_hz.value,
+        resample_all: b.resample.value == Resample::All,
+        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
+            position_m: t.value.position_m,
+            rotation_deg: t.value.rotation_deg,
+            scale: t.value.scale,
+        }),
+    };
+    let mut clips: Vec<kchr::Clip> = Vec::new();
+    let mut report = Vec::new();
+    let mut first_at: BTreeMap<String, Pos> = BTreeMap::new();
+    let mut dropped = (0, 0);
+    for entry in &b.clips {
+        let c = &entry.value;
+        let (path, src) = load(io, cache, &c.source)?;
+        let available: Vec<String> = src
+            .scene
+            .clips
+            .iter()
+            .enumerate()
+            .map(|(i, clip)| clip.name.clone().unwrap_or_else(|| format!("animation{i}")))
+            .collect();
+        let picked: Vec<usize> = match &c.animations {
+            None => (0..available.len()).collect(),
+            Some(list) => {
+                let mut out = Vec::new();
+                for name in &list.value {
+                    match available.iter().position(|a| a == name) {
+                        Some(i) => out.push(i),
+                        None => {
+                            return Err(JobError::at(
+                                list.pos,
+                                format!("{path} has no animation {name:?} (it has {available:?})"),
+                            ));
+                        }
+                    }
+                }
+                out
+            }
+        };
+        if picked.is_empty() {
+            return Err(JobError::at(c.source.pos, format!("{path} has no animation")));
+        }
+        if let Some(r) = &c.rename {
+            for from in r.value.keys() {
+                if !picked.iter().any(|&i| &available[i] == from) {
+                    return Err(JobError::at(
+                        r.pos,
+                        format!("rename names {from:?}, which is not an animation taken from {path} (taken: {:?})", picked.iter().map(|&i| &available[i]).collect::<Vec<_>>()),
+                    ));
+                }
+            }
+        }
+        for i in picked {
+            let source_name = &available[i];
+            let name = c
+                .rename
+                .as_ref()
+                .and_then(|r| r.value.get(source_name))
+                .unwrap_or(source_name)
+                .clone();
+            if name.len() > kchr::MAX_NAME {
+                return Err(JobError::at(c.source.pos, format!("{path}: animation name {name:?} is over {} bytes: rename it", kchr::MAX_NAME)));
+            }
+            if let Some(first) = first_at.insert(name.clone(), entry.pos) {
+                return Err(JobError::at(
+                    entry.pos,
+                    format!("bank {:?}: two clips are named {name:?} (the first from line {}); rename one", b.id.value, first.line),
+                ));
+            }
+            let compiled = bake::clip(&src.scene, &src.names, &src.scene.clips[i], &settings)
+                .map_err(|err| JobError::at(entry.pos, format!("{path}: animation {source_name:?}: {err}")))?;
+            for w in &compiled.warnings {
+                io.warn(format!("bank {:?}, clip {name:?} ({path}): {w}", b.id.value));
+            }
+            if compiled.dropped_weights > 0 {
+                dropped = (dropped.0 + 1, dropped.1 + compiled.dropped_weights);
+            }
+            let after: usize = compiled.clip.tracks.iter().map(|t| t.keys()).sum();
+            report.push((name.clone(), path.to_string(), compiled.keys_before, after));
+            clips.push(kchr::Clip { name, ..compiled.clip });
+        }
+    }
+    if dropped.0 > 0 {
+        io.warn(format!(
+            "bank {:?}: {} morph weight channels of {} clips left out (a compiled character has no morph targets)",
+            b.id.value, dropped.1, dropped.0
+        ));
+    }
+    if clips.len() > kchr::MAX_CLIPS {
+        return Err(JobError::at(
+            b.id.pos,
+            format!("bank {:?} has {} clips; a bank holds at most {} (pick some with `animations:`)", b.id.value, clips.len(), kchr::MAX_CLIPS),
+        ));
+    }
+    let keys: usize = report.iter().map(|r| r.3).sum();
+    if keys > kchr::MAX_KEYS {
+        return Err(JobError::at(
+            b.id.pos,
+            format!("bank {:?} holds {keys} keys; a bank holds at most {} (set a `tolerance:` to reduce them, or take fewer animations)", b.id.value, kchr::MAX_KEYS),
+        ));
+    }
+    Ok((
+        kchr::Bank {
+            id: b.id.value.clone(),
+            clips,
+        },
+        report,
+    ))
+}
+
+fn compile_model(
+    io: &mut JobIo,
+    cache: &mut BTreeMap<RelPath, Source>,
+    e: &Entry,
+    m: &ModelEntry,
+    banks: &[kchr::Bank],
+) -> Result<kchr::Model, JobError> {
+    let (path, src) = load(io, cache, &m.source)?;
+    let at_source = |err: String| JobError::at(m.source.pos, format!("model {:?}: {path}: {err}", m.id.value));
+    let skin = m
+        .skin
+        .as_ref()
+        .map(|s| usize::try_from(s.value).unwrap_or(usize::MAX));
+    let (sel, warnings) = bake::select(&src.scene, skin).map_err(|err| {
+        let pos = m.skin.as_ref().map_or(m.source.pos, |s| s.pos);
+        JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
+    })?;
+    let meshes = sources::import_meshes(io, &path, m.source.pos, &src.bytes, Some(&sel.meshes))?;
+    let prims = bake::primitives(&src.scene, &sel, &meshes);
+    let settings = m.atlas.as_ref().map_or(atlas::Settings::default(), |a| atlas::Settings {
+        max_size: a.value.max_size,
+        padding: a.value.padding,
+        max_tile_repeat: a.value.max_tile_repeat,
+    });
+    let atlas = sources::material_stage(&meshes, &prims, &settings).map_err(|err| {
+        let pos = m.atlas.as_ref().map_or(m.source.pos, |a| a.pos);
+        JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
+    })?;
+    let b = e
+        .banks
+        .value
+        .iter()
+        .position(|b| b.value.id.value == m.bank.value)
+        .ok_or_else(|| JobError::at(m.bank.pos, "planning checked the bank"))?;
+    let map = m.node_map.as_ref().map_or(NodeMap::default(), |n| NodeMap {
+        ignore: n.value.ignore.clone(),
+        pairs: n.value.pairs.clone(),
+    });
+    let (names, animated) = bake::bind(&src.names, &banks[b], &map).map_err(|err| {
+        let pos = m.node_map.as_ref().map_or(m.bank.pos, |n| n.pos);
+        JobError::at(pos, format!("model {:?} ({path}): {err}", m.id.value))
+    })?;
+    let compiled = bake::model(&src.scene, &names, &sel, &meshes, &atlas, &animated)
+        .map_err(|err| at_source(err.0))?;
+    for w in warnings.iter().chain(&atlas.warnings).chain(&compiled.warnings) {
+        io.warn(format!("model {:?} ({path}): {w}", m.id.value));
+    }
+    Ok(kchr::Model {
+        id: m.id.value.clone(),
+        bank: b as u32,
+        ..compiled.model
+    })
+}
+
+/// The level's index: each entry's name, feature, size and SHA-256, and
+/// what the compiler did (key counts before and after reduction).
+fn level_json(
+    level: &str,
+    len: u64,
+    sha: &[u8; 32],
+    doc: &kchr::Document,
+    reports: &[Vec<ClipReport>],
+) -> String {
+    let banks: Vec<serde_json::Value> = doc
+        .banks
+        .iter()
+        .zip(reports)
+        .map(|(b, r)| {
+            serde_json::json!({
+                "id": b.id,
+                "clips": r.iter().map(|(name, source, before, after)| serde_json::json!({
+                    "name": name, "source": source, "keys_source": before, "keys": after,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let value = serde_json::json!({
+        "level": level,
+        "entries": [{
+            "name": kchr::ENTRY_NAME,
+            "feature": kchr::FEATURE,
+            "bytes": len,
+            "sha256": hex(sha),
+        }],
+        "characters": {
+            "models": doc.models.iter().map(|m| serde_json::json!({
+                "id": m.id,
+                "bank": doc.banks[m.bank as usize].id,
+                "nodes": m.nodes.len(),
+                "joints": m.joints.len(),
+                "vertices": m.vertices.len(),
+                "triangles": m.indices.len() / 3,
+                "atlas": [m.image.width, m.image.height],
+            })).collect::<Vec<_>>(),
+            "banks": banks,
+        },
+    });
+    let mut s = serde_json::to_string_pretty(&value).expect("JSON");
+    s.push('\n');
+    s
+}
