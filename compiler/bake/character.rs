@@ -679,8 +679,7 @@ pub fn clip(
         keys_before += times.len();
         let (times, values) = match (&settings.tolerance, &reach) {
             (Some(tol), Some(reach)) if !step => {
-                let (reach, parent_scale) = reach[channel.node];
-                reduce(&times, &values, path, tol, reach, parent_scale)
+                reduce(&times, &values, path, tol, reach[channel.node])
             }
             _ => (times, values),
         };
@@ -795,10 +794,10 @@ fn keys(
 }
 
 /// For each node: how far below it (in the bind pose, world space) its
-/// farthest descendant is (at least [`MIN_REACH_M`]), and the largest
-/// world scale of its parent (which turns a local translation error into a
-/// world one).
-fn reach(scene: &Scene) -> Vec<(f64, f64)> {
+/// farthest descendant is (at least [`MIN_REACH_M`]), the largest world
+/// scale of its parent (which turns a local translation error into a world
+/// one), and its share of the position tolerance.
+fn reach(scene: &Scene) -> Vec<Reach> {
     let empty = Clip {
         name: None,
         channels: vec![],
@@ -829,12 +828,50 @@ fn reach(scene: &Scene) -> Vec<(f64, f64)> {
             })
             .fold(0.0f64, f64::max)
     };
-    (0..scene.nodes.len())
-        .map(|n| {
-            let parent = scene.nodes[n].parent.map_or(1.0, |p| scale(&world[p]));
-            (reach[n], parent)
+    // The longest root-to-leaf chain through each node: its nodes' errors
+    // add up along it, so each of a node's three channels gets a share of
+    // the tolerance no larger than 1 / (3 × that chain's length).
+    let n = scene.nodes.len();
+    let mut depth = vec![0usize; n];
+    for (i, d) in depth.iter_mut().enumerate() {
+        let mut a = scene.nodes[i].parent;
+        while let Some(p) = a {
+            *d += 1;
+            a = scene.nodes[p].parent;
+        }
+    }
+    let mut height = vec![0usize; n];
+    for i in 0..n {
+        // Walk up from every node, raising each ancestor's height.
+        let (mut child, mut a) = (i, scene.nodes[i].parent);
+        while let Some(p) = a {
+            height[p] = height[p].max(height[child] + 1);
+            child = p;
+            a = scene.nodes[p].parent;
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let parent = scene.nodes[i].parent.map_or(1.0, |p| scale(&world[p]));
+            let chain = (depth[i] + height[i] + 1) as f64;
+            Reach {
+                reach: reach[i],
+                parent_scale: parent,
+                share: 1.0 / (3.0 * chain),
+            }
         })
         .collect()
+}
+
+/// What an error at one node amounts to (see [`reach`]).
+#[derive(Clone, Copy, Debug)]
+struct Reach {
+    /// Bind-pose distance to its farthest descendant (world space).
+    reach: f64,
+    /// The largest world scale of its parent.
+    parent_scale: f64,
+    /// The share of `position_m` each of its channels may use.
+    share: f64,
 }
 
 /// Most keys one reduced segment may span: bounds the work of a track to
@@ -845,16 +882,19 @@ const MAX_SPAN: usize = 1024;
 /// within `tol` (greedy, from the first key, each segment as long as it
 /// holds). The error of a key is measured where it matters: a translation
 /// error in world metres (times the parent's scale), a rotation's and a
-/// scale's also by how far they move a point `reach` away. A track whose
+/// scale's also by how far they move a point `reach` away; each channel
+/// may use its node's share of `position_m`, so that the errors along any
+/// chain of joints add up to at most `position_m`. A track whose
 /// keys all equal its first within the tolerance keeps one key.
 fn reduce(
     times: &[f64],
     values: &[f64],
     path: kchr::Path,
     tol: &Tolerance,
-    reach: f64,
-    parent_scale: f64,
+    at: Reach,
 ) -> (Vec<f64>, Vec<f64>) {
+    let (reach, parent_scale) = (at.reach, at.parent_scale);
+    let position_m = tol.position_m * at.share;
     let w = path.width();
     let n = times.len();
     if n <= 2 {
@@ -866,11 +906,11 @@ fn reduce(
         match path {
             kchr::Path::Translation => {
                 let d: f64 = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
-                d * parent_scale <= tol.position_m
+                d * parent_scale <= position_m
             }
             kchr::Path::Scale => (0..3).all(|i| {
                 let d = (a[i] - b[i]).abs();
-                d <= tol.scale && d * reach <= tol.position_m
+                d <= tol.scale && d * reach <= position_m
             }),
             kchr::Path::Rotation => {
                 let dot = math::quat_dot([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]])
@@ -878,7 +918,7 @@ fn reduce(
                     .min(1.0);
                 // The angle between them is 2·acos(dot); a point at `reach`
                 // moves by 2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach.
-                dot >= cos_half && 2.0 * (1.0 - dot * dot).sqrt() * reach <= tol.position_m
+                dot >= cos_half && 2.0 * (1.0 - dot * dot).sqrt() * reach <= position_m
             }
         }
     };

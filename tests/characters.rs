@@ -1,0 +1,646 @@
+//! Compiled characters (`bake::character`, `bake::skinning`): every corpus
+//! character and its meshopt twins compiles to a valid KCHR document; the
+//! `.c` and `.q` twins give the same geometry; every compiled clip, skinned
+//! on the CPU at several times, matches the source glTF skinned by this
+//! file's own reference (its own sampler, matrices, slerp and skinning over
+//! the imported accessors, all eight influences); banks bind models whose
+//! node order differs, and models whose node names differ only through a
+//! node map.
+
+use kiln::bake::atlas::{self, Atlas};
+use kiln::bake::character::{self as bake, ClipSettings, NodeMap, Selection, Tolerance};
+use kiln::bake::skinning;
+use kiln::formats::kchr;
+use kiln::import::gltf;
+use kiln::model::material::Meshes;
+use kiln::model::{Channel, Interpolation, LocalTransform, Scene, Target};
+use kiln::pipeline::sources;
+
+fn corpus(rel: &str) -> Vec<u8> {
+    let path = format!("{}/tests/corpus/{rel}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A file compiled as a model with a bank of its own clips: what the
+/// characters kind does, without the files.
+struct Compiled {
+    scene: Scene,
+    sel: Selection,
+    meshes: Meshes,
+    atlas: Atlas,
+    doc: kchr::Document,
+    warnings: Vec<String>,
+}
+
+fn bank_of(rel: &str, settings: &ClipSettings) -> kchr::Bank {
+    let scene = gltf::import_scene(&corpus(rel), &[]).unwrap();
+    let names = bake::node_names(&scene);
+    let clips = scene
+        .clips
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let compiled = bake::clip(&scene, &names, c, settings)
+                .unwrap_or_else(|e| panic!("{rel} clip {i}: {e}"));
+            kchr::Clip {
+                name: c.name.clone().unwrap_or(format!("animation{i}")),
+                ..compiled.clip
+            }
+        })
+        .collect();
+    kchr::Bank {
+        id: "bank".into(),
+        clips,
+    }
+}
+
+fn compile_with(rel: &str, bank: kchr::Bank, map: &NodeMap) -> Result<Compiled, String> {
+    let bytes = corpus(rel);
+    let scene = gltf::import_scene(&bytes, &[]).map_err(|e| e.to_string())?;
+    let names = bake::node_names(&scene);
+    let (sel, mut warnings) = bake::select(&scene, None).map_err(|e| e.to_string())?;
+    let meshes = gltf::import_meshes(
+        gltf::Source::parse(&bytes).unwrap(),
+        &[],
+        &[],
+        Some(&sel.meshes),
+    )
+    .map_err(|e| e.to_string())?;
+    let prims = bake::primitives(&scene, &sel, &meshes);
+    let atlas = sources::material_stage(&meshes, &prims, &atlas::Settings::default())?;
+    let (names, animated) = bake::bind(&names, &bank, map).map_err(|e| e.to_string())?;
+    let compiled =
+        bake::model(&scene, &names, &sel, &meshes, &atlas, &animated).map_err(|e| e.to_string())?;
+    warnings.extend(compiled.warnings);
+    let doc = kchr::Document {
+        models: vec![kchr::Model {
+            id: "model".into(),
+            ..compiled.model
+        }],
+        banks: vec![bank],
+    };
+    Ok(Compiled {
+        scene,
+        sel,
+        meshes,
+        atlas,
+        doc,
+        warnings,
+    })
+}
+
+const RAW: ClipSettings = ClipSettings {
+    resample_hz: 30.0,
+    resample_all: false,
+    tolerance: None,
+};
+
+fn compile(rel: &str) -> Compiled {
+    compile_with(rel, bank_of(rel, &RAW), &NodeMap::default())
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every `.glb` of the corpus (plain, meshopt twins, variants).
+fn characters() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["glb", "glb-meshopt", "glb-variants"] {
+        let path = format!("{}/tests/corpus/{dir}", env!("CARGO_MANIFEST_DIR"));
+        for e in std::fs::read_dir(path).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            // Draco is refused (a test below says how).
+            if name.ends_with(".glb") && !name.contains(".draco.") {
+                out.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_corpus_character_and_twin_compiles_to_a_valid_document() {
+    let all = characters();
+    assert!(all.len() >= 30, "{all:?}");
+    for rel in &all {
+        let c = compile(rel);
+        let problems = kchr::validate(&c.doc);
+        assert!(problems.is_empty(), "{rel}: {problems:?}");
+        let bytes = kchr::encode(&c.doc).unwrap();
+        assert_eq!(kchr::decode(&bytes).unwrap(), c.doc, "{rel}");
+        let m = &c.doc.models[0];
+        assert!(!m.vertices.is_empty() && !m.joints.is_empty(), "{rel}");
+    }
+}
+
+#[test]
+fn compressed_and_quantized_twins_give_the_same_geometry() {
+    // `.c` is `.q` (gltfpack's quantization) with meshopt compression: the
+    // decoded attributes are the same numbers.
+    for name in [
+        "CesiumMan-blender",
+        "Fox",
+        "RiggedSimple-blender",
+        "RobotExpressive",
+        "SimpleSkin",
+        "MorphStressTest",
+    ] {
+        let c = compile(&format!("glb-meshopt/{name}.c.glb"));
+        let q = compile(&format!("glb-meshopt/{name}.q.glb"));
+        let (mc, mq) = (&c.doc.models[0], &q.doc.models[0]);
+        assert_eq!(mc.vertices.len(), mq.vertices.len(), "{name}");
+        // The compressed twin orders vertices for its codec: compare the
+        // triangles as a set, each by its corners' positions, normals and
+        // skin (not UVs: each twin has its own atlas), winding kept.
+        let triangles = |m: &kchr::Model| -> Vec<Vec<u32>> {
+            let joint = |v: &[f32; 16], k: usize| m.joints[v[8 + k] as usize];
+            let mut out: Vec<Vec<u32>> = m
+                .indices
+                .chunks_exact(3)
+                .map(|t| {
+                    let corner = |i: usize| -> Vec<u32> {
+                        let v = &m.vertices[t[i] as usize];
+                        let mut c: Vec<u32> = v[..6].iter().map(|x| x.to_bits()).collect();
+                        for k in 0..4 {
+                            if v[12 + k] > 0.0 {
+                                c.extend([joint(v, k), v[12 + k].to_bits()]);
+                            }
+                        }
+                        c
+                    };
+                    let mut cs = [corner(0), corner(1), corner(2)];
+                    let first = (0..3).min_by_key(|&i| cs[i].clone()).unwrap();
+                    cs.rotate_left(first);
+                    cs.concat()
+                })
+                .collect();
+            out.sort();
+            out
+        };
+        assert!(
+            triangles(mc) == triangles(mq),
+            "{name}: the triangles differ"
+        );
+        let names = |m: &kchr::Model| m.nodes.iter().map(|n| n.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(mc), names(mq), "{name}");
+    }
+}
+
+// ------------------------------------------------------- the reference
+
+/// The test's own quaternion slerp (shorter arc; std's trigonometry).
+fn slerp(a: [f64; 4], b: [f64; 4], t: f64) -> [f64; 4] {
+    let mut d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
+    let mut b = b;
+    if d < 0.0 {
+        d = -d;
+        b = b.map(|x| -x);
+    }
+    let (wa, wb) = if d > 0.9995 {
+        (1.0 - t, t)
+    } else {
+        let th = d.acos();
+        (((1.0 - t) * th).sin() / th.sin(), (t * th).sin() / th.sin())
+    };
+    norm4(std::array::from_fn(|i| wa * a[i] + wb * b[i]))
+}
+
+fn norm4(q: [f64; 4]) -> [f64; 4] {
+    let l = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+    q.map(|x| x / l)
+}
+
+/// A glTF channel at `t`, by glTF's rules, written here from the spec
+/// (rotations normalized: quantized ones are unit only to 16 bits).
+fn channel_at(c: &Channel, t: f64) -> Vec<f64> {
+    let v = channel_raw(c, t);
+    if c.target == Target::Rotation {
+        norm4([v[0], v[1], v[2], v[3]]).to_vec()
+    } else {
+        v
+    }
+}
+
+fn channel_raw(c: &Channel, t: f64) -> Vec<f64> {
+    let w = c.target.width();
+    let times: Vec<f64> = c.times_s.iter().map(|&x| f64::from(x)).collect();
+    let cubic = c.interpolation == Interpolation::CubicSpline;
+    let val = |k: usize, part: usize| -> Vec<f64> {
+        let base = if cubic { (3 * k + part) * w } else { k * w };
+        (0..w).map(|i| f64::from(c.values[base + i])).collect()
+    };
+    let n = times.len();
+    let mid = usize::from(cubic);
+    if t <= times[0] {
+        return val(0, mid);
+    }
+    if t >= times[n - 1] {
+        return val(n - 1, mid);
+    }
+    let k = times.iter().rposition(|&x| x <= t).unwrap();
+    let (t0, t1) = (times[k], times[k + 1]);
+    let u = (t - t0) / (t1 - t0);
+    match c.interpolation {
+        Interpolation::Step => val(k, 0),
+        Interpolation::Linear if c.target == Target::Rotation => {
+            let q = |v: Vec<f64>| norm4([v[0], v[1], v[2], v[3]]);
+            slerp(q(val(k, 0)), q(val(k + 1, 0)), u).to_vec()
+        }
+        Interpolation::Linear => {
+            let (a, b) = (val(k, 0), val(k + 1, 0));
+            (0..w).map(|i| a[i] + (b[i] - a[i]) * u).collect()
+        }
+        Interpolation::CubicSpline => {
+            let dt = t1 - t0;
+            let (v0, b0, a1, v1) = (val(k, 1), val(k, 2), val(k + 1, 0), val(k + 1, 1));
+            let (u2, u3) = (u * u, u * u * u);
+            let out: Vec<f64> = (0..w)
+                .map(|i| {
+                    (2.0 * u3 - 3.0 * u2 + 1.0) * v0[i]
+                        + (u3 - 2.0 * u2 + u) * dt * b0[i]
+                        + (-2.0 * u3 + 3.0 * u2) * v1[i]
+                        + (u3 - u2) * dt * a1[i]
+                })
+                .collect();
+            if c.target == Target::Rotation {
+                norm4([out[0], out[1], out[2], out[3]]).to_vec()
+            } else {
+                out
+            }
+        }
+    }
+}
+
+type M4 = [f64; 16];
+
+fn mul(a: &M4, b: &M4) -> M4 {
+    std::array::from_fn(|i| {
+        let (r, c) = (i % 4, i / 4);
+        (0..4).map(|k| a[4 * k + r] * b[4 * c + k]).sum()
+    })
+}
+
+fn trs(t: &[f64], q: &[f64], s: &[f64]) -> M4 {
+    let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
+    let r = [
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y + z * w),
+        2.0 * (x * z - y * w),
+        2.0 * (x * y - z * w),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z + x * w),
+        2.0 * (x * z + y * w),
+        2.0 * (y * z - x * w),
+        1.0 - 2.0 * (x * x + y * y),
+    ];
+    [
+        r[0] * s[0],
+        r[1] * s[0],
+        r[2] * s[0],
+        0.0,
+        r[3] * s[1],
+        r[4] * s[1],
+        r[5] * s[1],
+        0.0,
+        r[6] * s[2],
+        r[7] * s[2],
+        r[8] * s[2],
+        0.0,
+        t[0],
+        t[1],
+        t[2],
+        1.0,
+    ]
+}
+
+/// Every node's world matrix of the source scene at `t` of clip `clip`.
+fn source_world(scene: &Scene, clip: Option<usize>, t: f64) -> Vec<M4> {
+    let n = scene.nodes.len();
+    let mut local: Vec<M4> = Vec::with_capacity(n);
+    for (i, node) in scene.nodes.iter().enumerate() {
+        match node.local {
+            LocalTransform::Matrix(m) => local.push(m.map(f64::from)),
+            LocalTransform::Trs(x) => {
+                let mut tr = x.translation.map(f64::from).to_vec();
+                let mut ro = norm4(x.rotation.map(f64::from)).to_vec();
+                let mut sc = x.scale.map(f64::from).to_vec();
+                if let Some(c) = clip {
+                    for ch in scene.clips[c].channels.iter().filter(|ch| ch.node == i) {
+                        match ch.target {
+                            Target::Translation => tr = channel_at(ch, t),
+                            Target::Rotation => ro = channel_at(ch, t),
+                            Target::Scale => sc = channel_at(ch, t),
+                            Target::Weights { .. } => {}
+                        }
+                    }
+                }
+                local.push(trs(&tr, &ro, &sc));
+            }
+        }
+    }
+    let mut world: Vec<Option<M4>> = vec![None; n];
+    fn at(i: usize, scene: &Scene, local: &[M4], world: &mut Vec<Option<M4>>) -> M4 {
+        if let Some(m) = world[i] {
+            return m;
+        }
+        let m = match scene.nodes[i].parent {
+            Some(p) => mul(&at(p, scene, local, world), &local[i]),
+            None => local[i],
+        };
+        world[i] = Some(m);
+        m
+    }
+    (0..n).map(|i| at(i, scene, &local, &mut world)).collect()
+}
+
+fn apply(m: &M4, p: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i])
+}
+
+/// The source's skinned positions, in the compiled vertices' order: each
+/// compiled vertex comes from one source vertex of one primitive (in the
+/// order the model reads them: instances, primitives, the atlas's
+/// vertices, or triangle corners where flat normals were made).
+fn source_skinned(c: &Compiled, clip: Option<usize>, t: f64) -> Vec<[f64; 3]> {
+    let world = source_world(&c.scene, clip, t);
+    let mut out = Vec::new();
+    let mut region = 0;
+    for &k in &c.sel.instances {
+        let inst = &c.scene.instances[k];
+        let m = c.sel.meshes.binary_search(&inst.mesh).unwrap();
+        let mesh = &c.meshes.meshes[m];
+        for prim in &mesh.primitives {
+            let remap = &c.atlas.primitives[region];
+            region += 1;
+            let sources: Vec<usize> = if prim.normals.is_some() {
+                remap.vertices.iter().map(|&v| v as usize).collect()
+            } else {
+                remap
+                    .indices
+                    .iter()
+                    .map(|&i| remap.vertices[i as usize] as usize)
+                    .collect()
+            };
+            for v in sources {
+                // Morph targets at the default weights.
+                let weights = inst.morph_weights.as_deref().unwrap_or(&mesh.weights);
+                let mut p = prim.positions[v].map(f64::from);
+                for (ti, target) in prim.targets.iter().enumerate() {
+                    if let Some(d) = &target.positions {
+                        let w = f64::from(weights.get(ti).copied().unwrap_or(0.0));
+                        for i in 0..3 {
+                            p[i] += w * f64::from(d[v][i]);
+                        }
+                    }
+                }
+                let Some(skin) = inst.skin else {
+                    out.push(apply(&world[inst.node], p));
+                    continue;
+                };
+                let skin = &c.scene.skins[skin];
+                let mut acc = [0.0; 3];
+                let mut total = 0.0;
+                for (j, w) in [
+                    (&prim.joints, &prim.weights),
+                    (&prim.joints_1, &prim.weights_1),
+                ] {
+                    let (Some(j), Some(w)) = (j, w) else { continue };
+                    for s in 0..4 {
+                        let weight = f64::from(w[v][s]);
+                        if weight <= 0.0 {
+                            continue;
+                        }
+                        let joint = j[v][s] as usize;
+                        let m = mul(
+                            &world[skin.joints[joint]],
+                            &skin.inverse_bind[joint].map(f64::from),
+                        );
+                        let q = apply(&m, p);
+                        for i in 0..3 {
+                            acc[i] += weight * q[i];
+                        }
+                        total += weight;
+                    }
+                }
+                out.push(acc.map(|x| x / total));
+            }
+        }
+    }
+    out
+}
+
+/// Largest distance between the compiled skinning and the reference over
+/// several times of every clip, and the model's extent.
+fn worst_error(c: &Compiled) -> (f64, f64) {
+    let model = &c.doc.models[0];
+    let bank = &c.doc.banks[0];
+    let bind = source_skinned(c, None, 0.0);
+    let extent = bind
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |a, &x| a.max(x.abs()));
+    let mut worst = 0.0f64;
+    let mut check = |compiled: Vec<[f64; 3]>, reference: Vec<[f64; 3]>| {
+        assert_eq!(compiled.len(), reference.len());
+        for (a, b) in compiled.iter().zip(&reference) {
+            let d = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+            worst = worst.max(d);
+        }
+    };
+    check(skinning::pose(model, None, 0.0), bind);
+    for (i, clip) in bank.clips.iter().enumerate() {
+        // Times shifted to 0 in the bank: the source's first key.
+        let start = c.scene.clips[i]
+            .channels
+            .iter()
+            .map(|ch| f64::from(ch.times_s[0]))
+            .fold(f64::INFINITY, f64::min);
+        let d = f64::from(clip.duration_s);
+        for f in [0.0, 0.13, 0.5, 0.77, 1.0] {
+            // Resampled cubic tracks are exact at multiples of 1/30 s.
+            let t = (d * f * 30.0).round() / 30.0;
+            let t = t.min(d);
+            check(
+                skinning::pose(model, Some(clip), t),
+                source_skinned(c, Some(i), t + start),
+            );
+        }
+    }
+    (worst, extent)
+}
+
+#[test]
+fn compiled_clips_skin_like_the_source_at_every_sampled_time() {
+    // Float32 storage of positions, inverse binds and keys is the only
+    // difference: within 2e-7 of the model's extent (measured: at most
+    // 1e-7).
+    for rel in [
+        "glb/CesiumMan-blender.glb",
+        "glb/Fox.glb",
+        "glb/RiggedSimple-blender.glb",
+        "glb/SimpleSkin.glb",
+        "glb/RobotExpressive.glb",
+        "glb/MorphStressTest.glb",
+        "glb-meshopt/Fox.cc.glb",
+        "glb-meshopt/CesiumMan-blender.c.glb",
+        "glb-meshopt/RobotExpressive.cc.glb",
+    ] {
+        let c = compile(rel);
+        let (worst, extent) = worst_error(&c);
+        eprintln!("{rel}: worst {worst:.3e} of extent {extent:.3}");
+        assert!(
+            worst <= 2e-7 * extent.max(1.0),
+            "{rel}: {worst} of {extent}"
+        );
+    }
+}
+
+#[test]
+fn key_reduction_keeps_every_joint_within_the_tolerance() {
+    // The promise: every joint's world position, at any time, within
+    // `position_m` of where the unreduced clip puts it (sampled every
+    // 1/120 s, between keys too).
+    let tol = Tolerance {
+        position_m: 0.001,
+        rotation_deg: 0.5,
+        scale: 0.001,
+    };
+    let settings = ClipSettings {
+        tolerance: Some(tol),
+        ..RAW
+    };
+    for rel in [
+        "glb/CesiumMan-blender.glb",
+        "glb/Fox.glb",
+        "glb/RobotExpressive.glb",
+    ] {
+        let raw = bank_of(rel, &RAW);
+        let reduced = bank_of(rel, &settings);
+        let keys = |b: &kchr::Bank| -> usize {
+            b.clips
+                .iter()
+                .flat_map(|c| &c.tracks)
+                .map(|t| t.keys())
+                .sum()
+        };
+        let model = compile(rel).doc.models.remove(0);
+        let mut worst = 0.0f64;
+        for (a, b) in raw.clips.iter().zip(&reduced.clips) {
+            assert_eq!(a.duration_s, b.duration_s);
+            let frames = (f64::from(a.duration_s) * 120.0).ceil() as usize;
+            for f in 0..=frames {
+                let t = (f as f64 / 120.0).min(f64::from(a.duration_s));
+                let wa =
+                    skinning::world_matrices(&model, &skinning::local_poses(&model, Some(a), t));
+                let wb =
+                    skinning::world_matrices(&model, &skinning::local_poses(&model, Some(b), t));
+                for (x, y) in wa.iter().zip(&wb) {
+                    let d = (12..15).map(|i| (x[i] - y[i]).powi(2)).sum::<f64>().sqrt();
+                    worst = worst.max(d);
+                }
+            }
+        }
+        eprintln!(
+            "{rel}: keys {} -> {}, worst joint error {worst:.3e}",
+            keys(&raw),
+            keys(&reduced)
+        );
+        assert!(keys(&reduced) < keys(&raw), "{rel}: nothing reduced");
+        assert!(worst <= tol.position_m, "{rel}: a joint moved {worst}");
+    }
+}
+
+#[test]
+fn a_bank_from_fox_binds_the_fox_whose_nodes_gltfpack_reordered() {
+    let bank = bank_of("glb/Fox.glb", &RAW);
+    let c = compile_with("glb-meshopt/Fox.cc.glb", bank.clone(), &NodeMap::default()).unwrap();
+    assert!(kchr::validate(&c.doc).is_empty());
+    // Same names, other indices: the bank's tracks find them by name.
+    let own = compile("glb/Fox.glb");
+    let names = |d: &kchr::Document| -> Vec<String> {
+        let mut n: Vec<String> = d.models[0].nodes.iter().map(|n| n.name.clone()).collect();
+        n.sort();
+        n
+    };
+    let order = |d: &kchr::Document| -> Vec<String> {
+        d.models[0].nodes.iter().map(|n| n.name.clone()).collect()
+    };
+    assert_ne!(order(&c.doc), order(&own.doc), "gltfpack reorders nodes");
+    assert!(names(&own.doc).iter().all(|n| names(&c.doc).contains(n)));
+    // Posed by the same clips, every node of the two foxes is in the same
+    // place: the tracks found their nodes by name.
+    let world = |d: &kchr::Document, clip: usize, t: f64| -> Vec<(String, [f64; 3])> {
+        let m = &d.models[0];
+        let local = skinning::local_poses(m, Some(&bank.clips[clip]), t);
+        let w = skinning::world_matrices(m, &local);
+        let mut out: Vec<(String, [f64; 3])> = m
+            .nodes
+            .iter()
+            .zip(&w)
+            .map(|(n, w)| (n.name.clone(), [w[12], w[13], w[14]]))
+            .collect();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    };
+    let mut worst = 0.0f64;
+    for clip in 0..bank.clips.len() {
+        for t in [0.0, 0.3, 0.71] {
+            let (a, b) = (world(&own.doc, clip, t), world(&c.doc, clip, t));
+            for (x, y) in a
+                .iter()
+                .filter_map(|x| b.iter().find(|y| y.0 == x.0).map(|y| (x, y)))
+            {
+                let d = (0..3)
+                    .map(|i| (x.1[i] - y.1[i]).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                worst = worst.max(d);
+            }
+        }
+    }
+    assert!(worst < 1e-3, "nodes differ by {worst}");
+}
+
+#[test]
+fn renamed_rigs_bind_only_through_a_node_map() {
+    let bank = bank_of("glb/RobotExpressive.glb", &RAW);
+    let three = "glb/RobotExpressive-threeexporter.glb";
+    let e = compile_with(three, bank.clone(), &NodeMap::default())
+        .err()
+        .unwrap();
+    assert!(
+        e.contains(
+            "the model lacks 22 of the 25 nodes its bank \"bank\" animates: \"Foot.L\", \"Foot.R\""
+        ),
+        "{e}"
+    );
+    let map = NodeMap {
+        ignore: ".".into(),
+        ..NodeMap::default()
+    };
+    let c = compile_with(three, bank.clone(), &map).unwrap_or_else(|e| panic!("{e}"));
+    assert!(kchr::validate(&c.doc).is_empty());
+    // Explicit pairs work too, and a pair naming a node the file lacks is
+    // refused.
+    let bad = NodeMap {
+        pairs: [("Nope".to_string(), "Foot.L".to_string())].into(),
+        ..NodeMap::default()
+    };
+    let e = compile_with(three, bank, &bad).err().unwrap();
+    assert!(e.contains("node_map pairs name node \"Nope\""), "{e}");
+}
+
+#[test]
+fn node_names_are_unique_non_empty_and_short() {
+    let c = compile("glb-variants/Fox.unnamed.glb");
+    for n in &c.doc.models[0].nodes {
+        assert!(!n.name.is_empty() && n.name.len() <= kchr::MAX_NAME);
+    }
+    let robot = gltf::import_scene(&corpus("glb/RobotExpressive.glb"), &[]).unwrap();
+    let names = bake::node_names(&robot);
+    assert_eq!(names[3], "Foot.L");
+    assert_eq!(names[4], "Foot.L~2");
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len());
+}
