@@ -644,3 +644,46 @@ fn node_names_are_unique_non_empty_and_short() {
     sorted.dedup();
     assert_eq!(sorted.len(), names.len());
 }
+
+#[test]
+fn what_the_compiler_changed_is_said() {
+    let morph = compile("glb/MorphStressTest.glb");
+    assert!(
+        morph
+            .warnings
+            .iter()
+            .any(|w| w.contains("morph targets baked at the default weights")),
+        "{:?}",
+        morph.warnings
+    );
+    // RobotExpressive's exporter wrote weights that do not sum to 1:
+    // renormalised, and counted.
+    let q = compile("glb/RobotExpressive.glb");
+    assert!(
+        q.warnings
+            .iter()
+            .any(|w| w == "752 vertices' weights did not sum to 1: renormalised"),
+        "{:?}",
+        q.warnings
+    );
+    for v in &q.doc.models[0].vertices {
+        let sum: f64 = v[12..16].iter().map(|&w| f64::from(w)).sum();
+        assert!((sum - 1.0).abs() <= 1e-6, "{sum}");
+    }
+}
+
+#[test]
+fn draco_meshes_are_refused_with_what_to_do() {
+    let e = compile_with(
+        "glb-variants/Fox.draco.glb",
+        kchr::Bank {
+            id: "b".into(),
+            clips: vec![],
+        },
+        &NodeMap::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(e.contains("KHR_draco_mesh_compression"), "{e}");
+    assert!(e.contains("gltf-transform"), "{e}");
+}

@@ -15,7 +15,12 @@ fn demo_job_count() -> usize {
     let mut n = 0;
     for entry in fs::read_dir(Path::new(REPO).join("manifests")).unwrap() {
         let text = fs::read_to_string(entry.unwrap().path()).unwrap();
-        n += text.matches("- id:").count();
+        // One job per entry of a section: `  - id:` (or a level's
+        // `  - level:`), not the ids nested inside an entry.
+        n += text
+            .lines()
+            .filter(|l| l.starts_with("  - id:") || l.starts_with("  - level:"))
+            .count();
     }
     n
 }
@@ -40,6 +45,22 @@ fn clean_build_builds_every_job_and_reports_true_hashes() {
             "pose_cache" => drop(kiln::formats::ospc::decode(&bytes).unwrap()),
             "model_bundle" => {
                 drop(kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap())
+            }
+            "characters" => {
+                let doc = kiln::formats::kchr::decode(&bytes).unwrap();
+                assert!(!doc.models.is_empty());
+                // The level's index, written last, records the entry.
+                let index = &job["outputs"][1];
+                assert!(index["path"].as_str().unwrap().ends_with("/level.json"));
+                let level: serde_json::Value = serde_json::from_slice(
+                    &fs::read(p.path(index["path"].as_str().unwrap())).unwrap(),
+                )
+                .unwrap();
+                let entry = &level["entries"][0];
+                assert_eq!(entry["name"], "@world/characters");
+                assert_eq!(entry["feature"], "world/characters@1");
+                assert_eq!(entry["bytes"], bytes.len());
+                assert_eq!(entry["sha256"], sha.as_str());
             }
             other => panic!("a demo job of kind {other}"),
         }
@@ -101,7 +122,7 @@ fn touching_a_source_rebuilds_nothing_and_editing_it_rebuilds_only_its_jobs() {
     .unwrap();
     let (report, out) = p.build_json(&["--explain"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(ids_with(&report, "built"), ["simple-skin"]);
+    assert_eq!(ids_with(&report, "built"), ["sandbox", "simple-skin"]);
     let job = report["jobs"]
         .as_array()
         .unwrap()
@@ -141,10 +162,13 @@ fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
     let outputs = |p: &Project| {
         let mut all = snapshot_bytes(&p.path("out/poses"));
         all.extend(snapshot_bytes(&p.path("out/models")));
+        all.extend(snapshot_bytes(&p.path("out/levels")));
         all
     };
     let (oa, ob) = (outputs(&a), outputs(&b));
-    assert_eq!(oa.len(), demo_job_count());
+    // A level writes two files (its entry and level.json).
+    let levels = 2;
+    assert_eq!(oa.len(), demo_job_count() + levels);
     assert!(
         oa == ob,
         "outputs differ between -j 1 and -j 2 in two roots"
@@ -168,6 +192,11 @@ fn demo_outputs_match_their_golden_hashes() {
             "models",
             "model_bundle",
             kiln::pipeline::kinds::model_bundle::VERSION,
+        ),
+        (
+            "levels",
+            "characters",
+            kiln::pipeline::kinds::characters::VERSION,
         ),
     ];
     for (folder, kind, version) in kinds {
@@ -872,4 +901,97 @@ fn inspect_draws_the_atlas_and_reads_qoi() {
     let out = p.kiln(&["inspect", "--png", "y.png", "sources/characters/Fox.glb"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("--atlas-png"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_level_compiles_inspects_verifies_and_its_errors_point_at_the_manifest() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let entry = "out/levels/forest/@world/characters";
+    // inspect: models, palette, banks, clips with key counts before and
+    // after reduction (from level.json).
+    let out = p.kiln(&["inspect", entry]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("4 models, 3 banks"), "{text}");
+    assert!(text.contains("model fox: bank fox-anims"), "{text}");
+    assert!(text.contains("before reduction)"), "{text}");
+    let out = p.kiln(&["inspect", "--json", entry]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["feature"], "world/characters@1");
+    let clip = &v["banks"][0]["clips"][0];
+    assert!(clip["keys"].as_u64().unwrap() <= clip["keys_source"].as_u64().unwrap());
+    // verify runs the full validation.
+    let out = p.kiln(&["verify", entry]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("valid compiled characters"));
+    // --atlas-png writes each model's atlas.
+    let out = p.kiln(&["inspect", "--atlas-png", "atlas.png", entry]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for id in ["fox", "cesium-man", "robot", "robot-compressed"] {
+        let png = fs::read(p.path(&format!("atlas-{id}.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "{id}");
+    }
+    // A damaged entry: verify names the offset.
+    let mut bytes = fs::read(p.path(entry)).unwrap();
+    bytes.truncate(bytes.len() - 1);
+    p.write_bytes("broken-characters", &bytes);
+    let out = p.kiln(&["verify", "broken-characters"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("at byte 12: document length says"),
+        "{}",
+        stderr(&out)
+    );
+
+    // The three.js export of the robot renamed its nodes: binding the
+    // robot's bank fails at the model's `bank`, listing what is missing...
+    p.write_bytes(
+        "sources/characters/RobotExpressive-threeexporter.glb",
+        &fs::read(Path::new(REPO).join("tests/corpus/glb/RobotExpressive-threeexporter.glb"))
+            .unwrap(),
+    );
+    let level = "characters:
+  - level: yard
+    banks:
+      - id: robot-anims
+        clips:
+          - source: sources/characters/RobotExpressive.glb
+            animations: [Idle]
+    models:
+      - id: three
+        source: sources/characters/RobotExpressive-threeexporter.glb
+        bank: robot-anims
+";
+    p.write("manifests/yard.yaml", level);
+    let out = p.kiln(&["build", "--quiet"]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("manifests/yard.yaml:11:15"), "{err}");
+    assert!(
+        err.contains(
+            "the model lacks 4 of the 6 nodes its bank \"robot-anims\" animates: \"LowerLeg.L\""
+        ),
+        "{err}"
+    );
+    // ... and succeeds with a node map.
+    p.write(
+        "manifests/yard.yaml",
+        &format!("{level}        node_map: {{ ignore: \".\" }}\n"),
+    );
+    let out = p.kiln(&["build", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("out/levels/yard/@world/characters").is_file());
+    // A bank that does not exist is a planning error at the line.
+    p.edit(
+        "manifests/yard.yaml",
+        "bank: robot-anims",
+        "bank: robot-anim",
+    );
+    let out = p.kiln(&["build", "--quiet"]);
+    assert!(
+        stderr(&out).contains("manifests/yard.yaml:11:15: no bank \"robot-anim\" in this level"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -7,12 +7,15 @@ use serde_json::{Value, json};
 use super::EXIT_FAILURE;
 use crate::bake::atlas::{self, Atlas, RegionKind};
 use crate::formats::gguf::{self, Array, Value as Gv};
+use crate::formats::kchr;
 use crate::formats::mbreplay::{self, Replay};
 use crate::formats::mbstyle::Style;
 use crate::formats::ospc::{self, PoseCache, Shape};
 use crate::formats::qoi;
 use crate::formats::safetensors;
-use crate::pipeline::files::{self, BundleCheck, FileKind, GgufFile, GltfSummary, load};
+use crate::pipeline::files::{
+    self, BundleCheck, CharactersFile, FileKind, GgufFile, GltfSummary, load,
+};
 
 pub fn run(file: &Path, as_json: bool) -> u8 {
     let kind = match load(file) {
@@ -31,6 +34,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         FileKind::Safetensors(h) => safetensors_json(h),
         FileKind::Bundle(b) => bundle_json(b),
         FileKind::Qoi(q) => qoi_json(q),
+        FileKind::Characters(c) => characters_json(c),
     };
     if as_json {
         out!("{value}");
@@ -44,6 +48,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
             FileKind::Safetensors(h) => print_safetensors(file, h),
             FileKind::Bundle(b) => print_bundle(file, b),
             FileKind::Qoi(q) => print_qoi(file, q),
+            FileKind::Characters(c) => print_characters(file, c),
         }
     }
     0
@@ -606,6 +611,9 @@ fn atlas_json(a: &Atlas) -> Value {
 /// `kiln inspect --atlas-png OUT FILE`: the material stage on a glTF
 /// asset, its atlas written as a PNG.
 pub fn atlas(file: &Path, out: &Path, as_json: bool) -> u8 {
+    if let Ok(FileKind::Characters(c)) = load(file) {
+        return characters_atlases(file, &c, out, as_json);
+    }
     let result = files::atlas_of(file, &atlas::Settings::default());
     let a = match result {
         Ok(a) => a,
@@ -651,6 +659,155 @@ pub fn atlas(file: &Path, out: &Path, as_json: bool) -> u8 {
     }
     for w in &a.warnings {
         out!("  warning: {w}");
+    }
+    0
+}
+
+/// Key counts before reduction, from `level.json`: (bank, clip) -> keys.
+fn source_keys(c: &CharactersFile, bank: &str, clip: &str) -> Option<u64> {
+    let banks = c.level.as_ref()?["characters"]["banks"].as_array()?;
+    let b = banks.iter().find(|b| b["id"] == bank)?;
+    let clips = b["clips"].as_array()?;
+    clips.iter().find(|x| x["name"] == clip)?["keys_source"].as_u64()
+}
+
+fn clip_keys(clip: &kchr::Clip) -> usize {
+    clip.tracks.iter().map(|t| t.keys()).sum()
+}
+
+fn characters_json(c: &CharactersFile) -> Value {
+    let doc = &c.doc;
+    json!({
+        "format": "compiled characters",
+        "version": kchr::VERSION,
+        "feature": kchr::FEATURE,
+        "bytes": c.bytes,
+        "models": doc.models.iter().map(|m| json!({
+            "id": m.id,
+            "bank": doc.banks[m.bank as usize].id,
+            "nodes": m.nodes.iter().map(|n| json!({
+                "name": n.name,
+                "parent": n.parent.map(|p| m.nodes[p as usize].name.clone()),
+            })).collect::<Vec<_>>(),
+            "mesh_node": m.nodes[m.mesh_node as usize].name,
+            "palette": m.joints.iter().map(|&j| m.nodes[j as usize].name.clone()).collect::<Vec<_>>(),
+            "vertices": m.vertices.len(),
+            "triangles": m.indices.len() / 3,
+            "atlas": {"width": m.image.width, "height": m.image.height, "qoi_bytes": m.image.qoi.len()},
+        })).collect::<Vec<_>>(),
+        "banks": doc.banks.iter().map(|b| json!({
+            "id": b.id,
+            "clips": b.clips.iter().map(|clip| json!({
+                "name": clip.name,
+                "duration_s": clip.duration_s,
+                "keys": clip_keys(clip),
+                "keys_source": source_keys(c, &b.id, &clip.name),
+                "tracks": clip.tracks.iter().map(|t| json!({
+                    "node": t.node,
+                    "path": t.path.name(),
+                    "interpolation": if t.step { "step" } else { "linear" },
+                    "keys": t.keys(),
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_characters(file: &Path, c: &CharactersFile) {
+    let doc = &c.doc;
+    out!(
+        "{}: compiled characters (KCHR v{}, {}), {} bytes: {} models, {} banks",
+        file.display(),
+        kchr::VERSION,
+        kchr::FEATURE,
+        c.bytes,
+        doc.models.len(),
+        doc.banks.len()
+    );
+    for m in &doc.models {
+        out!(
+            "  model {}: bank {}, {} nodes, {} joints in the palette, {} vertices, {} triangles, atlas {} x {}",
+            m.id,
+            doc.banks[m.bank as usize].id,
+            m.nodes.len(),
+            m.joints.len(),
+            m.vertices.len(),
+            m.indices.len() / 3,
+            m.image.width,
+            m.image.height
+        );
+        let palette: Vec<&str> = m
+            .joints
+            .iter()
+            .map(|&j| m.nodes[j as usize].name.as_str())
+            .collect();
+        out!("    palette: {}", palette.join(", "));
+    }
+    for b in &doc.banks {
+        let keys: usize = b.clips.iter().map(clip_keys).sum();
+        out!("  bank {}: {} clips, {keys} keys", b.id, b.clips.len());
+        for clip in &b.clips {
+            let before = source_keys(c, &b.id, &clip.name)
+                .map(|k| format!(" ({k} before reduction)"))
+                .unwrap_or_default();
+            out!(
+                "    clip {}: {:.3} s, {} tracks, {} keys{before}",
+                clip.name,
+                clip.duration_s,
+                clip.tracks.len(),
+                clip_keys(clip)
+            );
+        }
+    }
+}
+
+/// `kiln inspect --atlas-png OUT ENTRY`: each model's atlas, as
+/// `OUT` with the model's id before the extension (`atlas-fox.png`).
+fn characters_atlases(file: &Path, c: &CharactersFile, out: &Path, as_json: bool) -> u8 {
+    let mut written = Vec::new();
+    for m in &c.doc.models {
+        let stem = out
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let ext = out
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or("png".into());
+        let path = out.with_file_name(format!("{stem}-{}.{ext}", m.id));
+        // The document was validated: its images decode.
+        let image = match qoi::decode(&m.image.qoi) {
+            Ok(q) => crate::model::material::Rgba8 {
+                width: q.header.width,
+                height: q.header.height,
+                pixels: q.rgba,
+            },
+            Err(e) => {
+                eprintln!("error: {}: model {}: {e}", file.display(), m.id);
+                return EXIT_FAILURE;
+            }
+        };
+        if let Err(e) = files::write_png(&path, &image) {
+            eprintln!("error: {e}");
+            return EXIT_FAILURE;
+        }
+        written.push((m.id.clone(), path, image.width, image.height));
+    }
+    if as_json {
+        out!(
+            "{}",
+            json!({"atlases": written.iter().map(|(id, p, w, h)| json!({
+                "model": id, "png": p.display().to_string(), "width": w, "height": h,
+            })).collect::<Vec<_>>()})
+        );
+    } else {
+        for (id, p, w, h) in &written {
+            out!(
+                "{}: model {id}: atlas {w} x {h}; wrote {}",
+                file.display(),
+                p.display()
+            );
+        }
     }
     0
 }

@@ -53,6 +53,13 @@ fn verify(file: &Path) -> Result<String, String> {
             "valid QOI image ({} x {}, {} channels, colorspace {})",
             q.header.width, q.header.height, q.header.channels as u8, q.header.colorspace as u8
         )),
+        FileKind::Characters(c) => Ok(format!(
+            "valid compiled characters (KCHR v1, {}): {} models, {} banks, {} clips",
+            crate::formats::kchr::FEATURE,
+            c.doc.models.len(),
+            c.doc.banks.len(),
+            c.doc.banks.iter().map(|b| b.clips.len()).sum::<usize>()
+        )),
         FileKind::Style(s) => Ok(format!(
             "valid MotionBricks style v1 {:?} ({} frames, speed {} m/s) the runtime loads",
             s.name,

@@ -8,6 +8,7 @@ use super::input;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::formats::gguf;
+use crate::formats::kchr;
 use crate::formats::mbreplay::{self, Replay};
 use crate::formats::mbstyle::{self, Style};
 use crate::formats::ospc::{self, PoseCache};
@@ -28,7 +29,19 @@ pub enum FileKind {
     /// A folder holding a MotionBricks bundle.
     Bundle(BundleCheck),
     Qoi(qoi::Image),
+    /// A compiled characters entry (KCHR v1), valid, with its level's
+    /// `level.json` when one is beside its folder (`levels/<level>/`).
+    Characters(CharactersFile),
 }
+
+pub struct CharactersFile {
+    pub doc: kchr::Document,
+    pub bytes: usize,
+    pub level: Option<serde_json::Value>,
+}
+
+/// Largest `level.json` read beside an entry.
+const MAX_LEVEL_JSON_BYTES: u64 = 16 << 20;
 
 /// Largest `.qoi` file read: 64 MiB (a compiled character document's
 /// limit, and far beyond a 2,048-texel atlas).
@@ -267,6 +280,24 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
             .map(FileKind::Qoi)
             .map_err(|e| format!("invalid QOI image: {e}"));
     }
+    if magic == kchr::MAGIC {
+        let bytes = read(file, kchr::MAX_BYTES as u64)?;
+        let doc = kchr::decode(&bytes)
+            .map_err(|e| format!("invalid compiled characters (KCHR v1): {e}"))?;
+        // `levels/<level>/@world/characters` -> `levels/<level>/level.json`.
+        let level = file
+            .parent()
+            .and_then(Path::parent)
+            .map(|d| d.join("level.json"))
+            .filter(|p| p.is_file())
+            .and_then(|p| read(&p, MAX_LEVEL_JSON_BYTES).ok())
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        return Ok(FileKind::Characters(CharactersFile {
+            doc,
+            bytes: bytes.len(),
+            level,
+        }));
+    }
     if file.extension().is_some_and(|e| e == "safetensors") {
         return load_safetensors(file).map(FileKind::Safetensors);
     }
@@ -283,7 +314,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let externals = read_beside(file, uris, "buffer")?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
-    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi or a model bundle folder)".into())
+    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi, a compiled characters entry or a model bundle folder)".into())
 }
 
 /// Runs the material stage on a glTF asset: every primitive of every mesh

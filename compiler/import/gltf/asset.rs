@@ -164,7 +164,7 @@ fn check_required_extensions(doc: &Document, reading: Reading) -> Result<(), Err
             || (mesh_only && reading == Reading::Scene);
         if !known {
             let why = if mesh_only {
-                " (kiln does not decode its mesh data; what reads only nodes, skins and animations, such as a pose cache, still works)"
+                " (kiln does not decode its mesh data; what reads only nodes, skins and animations, such as a pose cache, still works); to compile its meshes, re-export it without Draco, or rewrite it with glTF-Transform: `gltf-transform meshopt in.glb out.glb` swaps Draco for meshopt compression, which kiln reads"
             } else {
                 ""
             };
