@@ -53,7 +53,7 @@ enum Command {
         kiln build --explain                say why each rebuilt job was dirty")]
     Build(build::BuildArgs),
     /// Show what a file holds (glTF sources, pose caches, GGUF, safetensors,
-    /// styles, replays, QOI images, bundle folders)
+    /// styles, replays, QOI images, compiled characters entries, bundle folders)
     #[command(after_help = "Examples:\n  \
         kiln inspect sources/characters/Fox.glb              nodes, skins, clips\n  \
         kiln inspect --atlas-png fox.png sources/characters/Fox.glb\n                                                       \
