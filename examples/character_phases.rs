@@ -66,8 +66,7 @@ fn main() {
             mark(1, &mut times);
             let (sel, _) = bake::select(&scene, None).expect("select");
             let source = gltf::Source::parse(&bytes).expect("parse");
-            let meshes =
-                gltf::import_meshes(source, &[], &[], Some(&sel.meshes)).expect("meshes");
+            let meshes = gltf::import_meshes(source, &[], &[], Some(&sel.meshes)).expect("meshes");
             let prims = bake::primitives(&scene, &sel, &meshes);
             mark(2, &mut times);
             let decoded: Vec<Option<Rgba8>> = meshes
@@ -77,8 +76,8 @@ fn main() {
                 .collect();
             mark(3, &mut times);
             let settings = Settings::default();
-            let atlas = atlas::build(&prims, &meshes.materials, &decoded, &settings)
-                .expect("atlas");
+            let atlas =
+                atlas::build(&prims, &meshes.materials, &decoded, &settings).expect("atlas");
             mark(4, &mut times);
             let (names, animated) = bake::bind(&names, &bank, &NodeMap::default()).expect("bind");
             let mut compiled =

@@ -1178,14 +1178,12 @@ fn remap(
 /// colorspace 0 (sRGB colour, linear alpha).
 pub fn encode_qoi(image: &Rgba8) -> Vec<u8> {
     use crate::formats::qoi;
-    let image = qoi::Image {
-        header: qoi::Header {
-            width: image.width,
-            height: image.height,
-            channels: qoi::Channels::Rgba,
-            colorspace: qoi::Colorspace::Srgb,
-        },
-        rgba: image.pixels.clone(),
+    let header = qoi::Header {
+        width: image.width,
+        height: image.height,
+        channels: qoi::Channels::Rgba,
+        colorspace: qoi::Colorspace::Srgb,
     };
-    qoi::encode(&image).expect("an atlas is at most 2048 x 2048 with 4 bytes a texel")
+    qoi::encode_pixels(&header, &image.pixels)
+        .expect("an atlas is at most 2048 x 2048 with 4 bytes a texel")
 }

@@ -421,7 +421,10 @@ fn decode_piece(
 /// What is wrong with `image` as something to encode: dimensions out of
 /// range or a pixel buffer of the wrong length.
 pub fn validate(image: &Image) -> Vec<String> {
-    let h = &image.header;
+    validate_parts(&image.header, image.rgba.len())
+}
+
+fn validate_parts(h: &Header, rgba_len: usize) -> Vec<String> {
     let mut problems = Vec::new();
     if h.width == 0 || h.height == 0 {
         problems.push(format!(
@@ -435,56 +438,96 @@ pub fn validate(image: &Image) -> Vec<String> {
             h.width, h.height
         ));
     }
-    if image.rgba.len() as u64 != h.pixels() * 4 {
+    if rgba_len as u64 != h.pixels() * 4 {
         problems.push(format!(
             "rgba holds {} bytes, expected width x height x 4 = {}",
-            image.rgba.len(),
+            rgba_len,
             h.pixels() * 4
         ));
     }
     problems
 }
 
-/// Encodes `image` exactly as the reference encoder does.
-pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
-    let problems = validate(image);
-    if !problems.is_empty() {
-        return Err(Error::Invalid(problems));
-    }
-    let h = &image.header;
-    let total = h.pixels() as usize;
-    // Written into a buffer of the worst case (5 bytes a pixel), then cut
-    // to length: no growth checks in the loop.
-    let mut out = vec![0u8; HEADER_BYTES + 5 * total + END_MARKER.len()];
+/// The header's 14 bytes.
+fn header_bytes(h: &Header) -> [u8; HEADER_BYTES] {
+    let mut out = [0u8; HEADER_BYTES];
     out[..4].copy_from_slice(&MAGIC);
     out[4..8].copy_from_slice(&h.width.to_be_bytes());
     out[8..12].copy_from_slice(&h.height.to_be_bytes());
     out[12] = h.channels as u8;
     out[13] = h.colorspace as u8;
+    out
+}
+
+/// Encodes `image` exactly as the reference encoder does.
+pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
+    encode_pixels(&image.header, &image.rgba)
+}
+
+/// [`encode`] of the image `header` describes with pixels `rgba` (RGBA8,
+/// rows top first), for a caller that holds them elsewhere.
+pub fn encode_pixels(header: &Header, rgba: &[u8]) -> Result<Vec<u8>, Error> {
+    let problems = validate_parts(header, rgba.len());
+    if !problems.is_empty() {
+        return Err(Error::Invalid(problems));
+    }
+    let total = header.pixels() as usize;
+    // Room for the worst case (5 bytes a pixel) reserved, not written: the
+    // pages the ops never reach are never touched.
+    let mut out = Vec::with_capacity(HEADER_BYTES + 5 * total + END_MARKER.len());
+    out.extend_from_slice(&header_bytes(header));
+    reference_ops(rgba.as_chunks::<4>().0, |op| {
+        out.extend_from_slice(op);
+        true
+    });
+    out.extend_from_slice(&END_MARKER);
+    Ok(out)
+}
+
+/// Whether `bytes` are exactly what [`encode`] writes for `image` (the one
+/// canonical encoding of its pixels): compared op by op as the reference
+/// encoder makes them, without writing an encoding, stopping at the first
+/// difference.
+pub fn is_reference_encoding(image: &Image, bytes: &[u8]) -> bool {
+    if !validate(image).is_empty() || !bytes.starts_with(&header_bytes(&image.header)) {
+        return false;
+    }
     let mut pos = HEADER_BYTES;
+    let same = reference_ops(image.rgba.as_chunks::<4>().0, |op| {
+        let hit = bytes[pos..].starts_with(op);
+        pos += op.len();
+        hit
+    });
+    same && bytes[pos..] == END_MARKER
+}
+
+/// The reference encoder's ops for `pixels`, in order, each handed to
+/// `emit` (which returns false to stop; then so does this).
+fn reference_ops(pixels: &[[u8; 4]], mut emit: impl FnMut(&[u8]) -> bool) -> bool {
+    let total = pixels.len();
     let mut index = [[0u8; 4]; 64];
     let mut prev = [0u8, 0, 0, 255];
     let mut run = 0u8;
-    let pixels = image.rgba.as_chunks::<4>().0;
     for (i, &px) in pixels.iter().enumerate() {
         if px == prev {
             run += 1;
             if run == 62 || i + 1 == total {
-                out[pos] = OP_RUN | (run - 1);
-                pos += 1;
+                if !emit(&[OP_RUN | (run - 1)]) {
+                    return false;
+                }
                 run = 0;
             }
             continue;
         }
         if run > 0 {
-            out[pos] = OP_RUN | (run - 1);
-            pos += 1;
+            if !emit(&[OP_RUN | (run - 1)]) {
+                return false;
+            }
             run = 0;
         }
         let at = hash(px);
-        if index[at] == px {
-            out[pos] = OP_INDEX | at as u8;
-            pos += 1;
+        let ok = if index[at] == px {
+            emit(&[OP_INDEX | at as u8])
         } else {
             index[at] = px;
             if px[3] == prev[3] {
@@ -494,30 +537,29 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
                 let vg_r = i16::from(vr) - i16::from(vg);
                 let vg_b = i16::from(vb) - i16::from(vg);
                 if (-2..=1).contains(&vr) && (-2..=1).contains(&vg) && (-2..=1).contains(&vb) {
-                    out[pos] = OP_DIFF
+                    emit(&[OP_DIFF
                         | (((vr + 2) as u8) << 4)
                         | (((vg + 2) as u8) << 2)
-                        | ((vb + 2) as u8);
-                    pos += 1;
+                        | ((vb + 2) as u8)])
                 } else if (-8..=7).contains(&vg_r)
                     && (-32..=31).contains(&vg)
                     && (-8..=7).contains(&vg_b)
                 {
-                    out[pos] = OP_LUMA | ((vg + 32) as u8);
-                    out[pos + 1] = (((vg_r + 8) as u8) << 4) | ((vg_b + 8) as u8);
-                    pos += 2;
+                    emit(&[
+                        OP_LUMA | ((vg + 32) as u8),
+                        (((vg_r + 8) as u8) << 4) | ((vg_b + 8) as u8),
+                    ])
                 } else {
-                    out[pos..pos + 4].copy_from_slice(&[OP_RGB, px[0], px[1], px[2]]);
-                    pos += 4;
+                    emit(&[OP_RGB, px[0], px[1], px[2]])
                 }
             } else {
-                out[pos..pos + 5].copy_from_slice(&[OP_RGBA, px[0], px[1], px[2], px[3]]);
-                pos += 5;
+                emit(&[OP_RGBA, px[0], px[1], px[2], px[3]])
             }
+        };
+        if !ok {
+            return false;
         }
         prev = px;
     }
-    out[pos..pos + END_MARKER.len()].copy_from_slice(&END_MARKER);
-    out.truncate(pos + END_MARKER.len());
-    Ok(out)
+    true
 }
