@@ -1060,3 +1060,192 @@ pub fn bind(
     let nodes = animated.iter().map(|a| index[a]).collect();
     Ok((renamed, nodes))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Node, Skin, Trs};
+
+    fn scene_named(names: &[Option<&str>]) -> Scene {
+        Scene {
+            nodes: names
+                .iter()
+                .map(|n| Node {
+                    name: n.map(str::to_string),
+                    parent: None,
+                    children: vec![],
+                    local: LocalTransform::Trs(Trs::IDENTITY),
+                })
+                .collect(),
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn names_are_made_unique_non_empty_and_short_the_same_way_every_time() {
+        let long = "é".repeat(70); // 140 bytes
+        let s = scene_named(&[
+            Some("a"),
+            Some("a"),
+            None,
+            Some(""),
+            Some("a"),
+            Some("a~2"),
+            Some(&long),
+            Some(&long),
+        ]);
+        let n = node_names(&s);
+        assert_eq!(&n[..6], ["a", "a~2", "node2", "node3", "a~3", "a~2~2"]);
+        assert_eq!(n[6], "é".repeat(64));
+        // Cut to leave room for the suffix, on a character boundary.
+        assert_eq!(n[7], "é".repeat(63) + "~2");
+        assert!(n.iter().all(|x| x.len() <= kchr::MAX_NAME));
+        assert_eq!(node_names(&s), n);
+    }
+
+    #[test]
+    fn skins_over_different_joints_need_a_choice_and_the_same_joints_merge() {
+        let mut s = scene_named(&[Some("a"), Some("b"), Some("c"), Some("m1"), Some("m2")]);
+        let skin = |joints: Vec<usize>| Skin {
+            name: None,
+            inverse_bind: vec![IDENTITY; joints.len()],
+            joints,
+            skeleton: None,
+        };
+        s.skins = vec![skin(vec![0, 1]), skin(vec![1, 0]), skin(vec![2])];
+        let inst = |node, skin| crate::model::Instance {
+            node,
+            mesh: node - 3,
+            skin: Some(skin),
+            morph_weights: None,
+        };
+        s.instances = vec![inst(3, 0), inst(4, 1)];
+        let (sel, warnings) = select(&s, None).unwrap();
+        assert_eq!(sel.skins, [0, 1]);
+        assert_eq!(sel.instances, [0, 1]);
+        assert!(warnings.is_empty());
+        s.instances[1].skin = Some(2);
+        let e = select(&s, None).unwrap_err();
+        assert_eq!(
+            e.0,
+            "the file draws meshes with 2 skins (skin 0, skin 2): choose one with `skin:`"
+        );
+        let (sel, warnings) = select(&s, Some(2)).unwrap();
+        assert_eq!(
+            (sel.skins, sel.instances, sel.meshes),
+            (vec![2], vec![1], vec![1])
+        );
+        assert_eq!(warnings.len(), 1);
+        assert!(select(&s, Some(3)).is_err());
+    }
+
+    fn tol() -> Tolerance {
+        Tolerance {
+            position_m: 0.01,
+            rotation_deg: 1.0,
+            scale: 0.01,
+        }
+    }
+
+    const AT: Reach = Reach {
+        reach: 1.0,
+        parent_scale: 1.0,
+        share: 1.0,
+    };
+
+    #[test]
+    fn reduction_keeps_what_linear_interpolation_cannot_reproduce() {
+        let times: Vec<f64> = (0..5).map(f64::from).collect();
+        // A ramp: its ends reproduce it.
+        let ramp: Vec<f64> = (0..5).flat_map(|k| [f64::from(k), 0.0, 0.0]).collect();
+        let (t, v) = reduce(&times, &ramp, kchr::Path::Translation, &tol(), AT);
+        assert_eq!((t, v), (vec![0.0, 4.0], vec![0.0, 0.0, 0.0, 4.0, 0.0, 0.0]));
+        // A kink at key 2 stays; a wobble within the tolerance does not.
+        let kink = [0.0, 1.0, 2.0, 1.0, 0.0];
+        let v: Vec<f64> = kink.iter().flat_map(|&x| [x, 0.0, 0.0]).collect();
+        let (t, _) = reduce(&times, &v, kink_path(), &tol(), AT);
+        assert_eq!(t, [0.0, 2.0, 4.0]);
+        let wobble = [0.0, 0.005, 0.0, -0.005, 0.0];
+        let v: Vec<f64> = wobble.iter().flat_map(|&x| [x, 0.0, 0.0]).collect();
+        let (t, v) = reduce(&times, &v, kink_path(), &tol(), AT);
+        assert_eq!(
+            (t, v),
+            (vec![0.0], vec![0.0, 0.0, 0.0]),
+            "constant within tolerance: one key"
+        );
+        // The share scales the tolerance: at a tenth of it the wobble
+        // stays, but for key 2, which its neighbours' lerp gives exactly.
+        let tight = Reach { share: 0.1, ..AT };
+        let v: Vec<f64> = wobble.iter().flat_map(|&x| [x, 0.0, 0.0]).collect();
+        assert_eq!(
+            reduce(&times, &v, kink_path(), &tol(), tight).0,
+            [0.0, 1.0, 3.0, 4.0]
+        );
+        // Two keys are never reduced.
+        assert_eq!(
+            reduce(&times[..2], &ramp[..6], kink_path(), &tol(), AT)
+                .0
+                .len(),
+            2
+        );
+    }
+
+    fn kink_path() -> kchr::Path {
+        kchr::Path::Translation
+    }
+
+    #[test]
+    fn a_rotation_error_counts_at_the_reach() {
+        let times = [0.0, 1.0, 2.0];
+        // 0°, 0.5°, 0° about z: within 1° locally, but at a reach of 10 m
+        // the middle key moves a point by 2·sin(0.25°)·10 ≈ 8.7 cm.
+        let h = (0.5f64.to_radians() / 2.0).sin();
+        let c = (0.5f64.to_radians() / 2.0).cos();
+        let v = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, h, c, 0.0, 0.0, 0.0, 1.0];
+        let near = reduce(
+            &times,
+            &v,
+            kchr::Path::Rotation,
+            &tol(),
+            Reach { reach: 0.1, ..AT },
+        );
+        assert_eq!(near.0.len(), 1);
+        let far = reduce(
+            &times,
+            &v,
+            kchr::Path::Rotation,
+            &tol(),
+            Reach { reach: 10.0, ..AT },
+        );
+        assert_eq!(far.0.len(), 3);
+    }
+
+    #[test]
+    fn cubic_tracks_are_resampled_to_the_rate_ending_on_the_last_key() {
+        let channel = Channel {
+            node: 0,
+            target: Target::Translation,
+            interpolation: Interpolation::CubicSpline,
+            times_s: vec![0.5, 1.55],
+            // (in, value, out) per key.
+            values: vec![0.0; 9]
+                .into_iter()
+                .chain([0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 0.0, 0.0, 0.0])
+                .collect(),
+        };
+        let settings = ClipSettings {
+            resample_hz: 10.0,
+            resample_all: false,
+            tolerance: None,
+        };
+        let (t, v, step) = keys(&channel, kchr::Path::Translation, 0.5, &settings).unwrap();
+        assert!(!step);
+        // 1.05 s at 10 Hz: 0, 0.1, …, 1.0 and the last key at 1.05.
+        assert_eq!(t.len(), 12);
+        assert_eq!(t[0], 0.0);
+        assert!((t[10] - 1.0).abs() < 1e-12);
+        assert!((t[11] - 1.05).abs() < 1e-6);
+        assert_eq!(&v[33..36], &[1.0, 2.0, 3.0]);
+        assert_eq!(&v[..3], &[0.0, 0.0, 0.0]);
+    }
+}
