@@ -16,6 +16,7 @@ use kiln::model::material::Meshes;
 use kiln::model::{Channel, Interpolation, LocalTransform, Scene, Target};
 use kiln::pipeline::sources;
 
+#[allow(dead_code)]
 mod gltf_support;
 use gltf_support::Fixture;
 use serde_json::json;
