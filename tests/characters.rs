@@ -864,3 +864,37 @@ fn eight_influences_cubic_splines_and_flat_normals_compile_and_skin_like_the_sou
         .fold(0.0, f64::max);
     assert!(err > 0.0 && err < 2e-2, "{err}");
 }
+
+#[test]
+fn morph_targets_are_baked_at_the_default_weights() {
+    // MorphStressTest with default weights that are not zero: the compiled
+    // bind pose is the morphed mesh (the reference applies the targets
+    // itself).
+    let bytes = gltf_support::patched("glb/MorphStressTest.glb", |j| {
+        j["meshes"][0]["weights"] = json!([0.5, 0.25, 0.0, 0.0, 1.0, 0.0, 0.0, 0.75]);
+    });
+    let c = compile_bytes(
+        &bytes,
+        kchr::Bank {
+            id: "b".into(),
+            clips: vec![],
+        },
+        &NodeMap::default(),
+    )
+    .unwrap();
+    let (worst, extent) = worst_error(&c);
+    assert!(worst <= 2e-7 * extent.max(1.0), "{worst}");
+    let plain = compile("glb/MorphStressTest.glb");
+    let moved = c.doc.models[0]
+        .vertices
+        .iter()
+        .zip(&plain.doc.models[0].vertices)
+        .filter(|(a, b)| a[..3] != b[..3])
+        .count();
+    assert!(moved > 100, "the targets moved {moved} vertices");
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("[0.5, 0.25, 0.0, 0.0, 1.0, 0.0, 0.0, 0.75]"))
+    );
+}

@@ -1290,3 +1290,82 @@ fn the_fuzz_property_holds_on_every_byte_of_the_sample() {
     }
     assert!(accepted > 0, "some changes are valid documents");
 }
+
+#[test]
+fn counts_under_their_limit_are_bounded_by_each_items_least_size() {
+    use kiln::formats::cursor::Error as Bytes;
+    let past_end = |b: &[u8]| match kchr::decode(b) {
+        Err(Error::Bytes(Bytes::PastEnd {
+            item_bytes, count, ..
+        })) => (count, item_bytes),
+        other => panic!("{other:?}"),
+    };
+    // The header alone, claiming one model (then one bank): the least
+    // model is 38 bytes (a 1-byte name and nine u32), the least bank 6.
+    let mut header = kchr::encode(&Document::default()).unwrap();
+    header[16] = 1;
+    assert_eq!(past_end(&header), (1, 38));
+    header[16] = 0;
+    header[18] = 1;
+    assert_eq!(past_end(&header), (1, 6));
+    // A bank of one clip with one translation track of one key.
+    let doc = Document {
+        models: vec![],
+        banks: vec![Bank {
+            id: "b".into(),
+            clips: vec![Clip {
+                name: "c".into(),
+                duration_s: 1.0,
+                tracks: vec![Track {
+                    node: "n".into(),
+                    path: Path::Translation,
+                    step: false,
+                    times_s: vec![0.0],
+                    values: vec![0.0; 3],
+                }],
+            }],
+        }],
+    };
+    let good = kchr::encode(&doc).unwrap();
+    let set = |at: usize, n: u32| {
+        let mut b = good.clone();
+        b[at..at + 4].copy_from_slice(&n.to_le_bytes());
+        b
+    };
+    let clips = 20 + 2;
+    let tracks = clips + 4 + 2 + 4;
+    let keys = tracks + 4 + 2 + 4;
+    assert_eq!(
+        u32::from_le_bytes(good[keys..keys + 4].try_into().unwrap()),
+        1
+    );
+    // A clip is at least 10 bytes (name, duration, track count), a track
+    // 10 (name, path, step, reserved, key count), a translation key 16.
+    assert_eq!(past_end(&set(clips, 32)), (32, 10));
+    assert_eq!(past_end(&set(tracks, 1536)), (1536, 10));
+    assert_eq!(past_end(&set(keys, 99_999)), (99_999, 16));
+    // A rotation key is 20.
+    let mut rot = set(keys, 99_999);
+    rot[tracks + 4 + 2] = 1;
+    assert_eq!(past_end(&rot), (99_999, 20));
+    // A node is at least 46 bytes: the sample's node count set to 512.
+    let bytes = kchr::encode(&sample()).unwrap();
+    let mut b = bytes.clone();
+    let nodes = 20 + 4 + 4;
+    b[nodes..nodes + 4].copy_from_slice(&512u32.to_le_bytes());
+    assert_eq!(past_end(&b), (512, 46));
+    // The image's byte length: at its limit it is only past the end; one
+    // more is over the limit.
+    let image = bytes.windows(4).position(|w| w == b"qoif").unwrap() - 4;
+    let mut b = bytes.clone();
+    b[image..image + 4].copy_from_slice(&(kchr::MAX_IMAGE_BYTES as u32).to_le_bytes());
+    assert_eq!(past_end(&b), (kchr::MAX_IMAGE_BYTES as u64, 1));
+    b[image..image + 4].copy_from_slice(&(kchr::MAX_IMAGE_BYTES as u32 + 1).to_le_bytes());
+    assert!(matches!(
+        kchr::decode(&b),
+        Err(Error::Bytes(Bytes::TooMany {
+            limit: 20_971_542,
+            ..
+        }))
+    ));
+}

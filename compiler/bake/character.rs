@@ -1248,4 +1248,68 @@ mod tests {
         assert_eq!(&v[33..36], &[1.0, 2.0, 3.0]);
         assert_eq!(&v[..3], &[0.0, 0.0, 0.0]);
     }
+    fn one_node_clip(times: Vec<f32>, values: Vec<f32>) -> (Scene, Clip) {
+        let scene = scene_named(&[Some("a")]);
+        let clip = Clip {
+            name: Some("c".into()),
+            channels: vec![Channel {
+                node: 0,
+                target: Target::Translation,
+                interpolation: Interpolation::Linear,
+                times_s: times,
+                values,
+            }],
+        };
+        (scene, clip)
+    }
+
+    #[test]
+    fn a_clip_starts_at_zero_and_lasts_at_most_600_s() {
+        let settings = ClipSettings {
+            resample_hz: 30.0,
+            resample_all: false,
+            tolerance: None,
+        };
+        let (scene, c) = one_node_clip(vec![0.25, 1.25], vec![0.0; 6]);
+        let names = node_names(&scene);
+        let out = clip(&scene, &names, &c, &settings).unwrap();
+        assert_eq!(out.clip.tracks[0].times_s, [0.0, 1.0]);
+        assert_eq!(out.clip.duration_s, 1.0);
+        assert_eq!(
+            out.warnings,
+            ["keys start at 0.25 s: shifted to start at 0"]
+        );
+        let (scene, c) = one_node_clip(vec![0.0, 600.0], vec![0.0; 6]);
+        assert!(clip(&scene, &names, &c, &settings).is_ok());
+        let (scene, c) = one_node_clip(vec![0.0, 600.5], vec![0.0; 6]);
+        let e = clip(&scene, &names, &c, &settings).unwrap_err();
+        assert_eq!(
+            e.0,
+            "the clip lasts 600.5 s, more than the 600 s a compiled clip may"
+        );
+    }
+
+    #[test]
+    fn a_matrix_node_is_decomposed_and_one_that_shears_is_refused() {
+        let mut scene = scene_named(&[Some("m")]);
+        // Translation (1, 2, 3), 90° about z, scale 2: TRS.
+        scene.nodes[0].local = LocalTransform::Matrix([
+            0.0, 2.0, 0.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 2.0, 3.0, 1.0,
+        ]);
+        let names = node_names(&scene);
+        let n = node(&scene, &names, 0, &[0]).unwrap();
+        assert_eq!(n.translation, [1.0, 2.0, 3.0]);
+        assert_eq!(n.scale, [2.0, 2.0, 2.0]);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        assert!((n.rotation[2] - h).abs() < 1e-6 && (n.rotation[3] - h).abs() < 1e-6);
+        // A shear: x' = x + 0.5 y.
+        scene.nodes[0].local = LocalTransform::Matrix([
+            1.0, 0.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        let e = node(&scene, &names, 0, &[0]).unwrap_err();
+        assert!(
+            e.0.contains("node 0 \"m\": its matrix is not a translation, rotation and scale"),
+            "{e}"
+        );
+    }
 }
