@@ -898,3 +898,65 @@ fn morph_targets_are_baked_at_the_default_weights() {
             .any(|w| w.contains("[0.5, 0.25, 0.0, 0.0, 1.0, 0.0, 0.0, 0.75]"))
     );
 }
+
+/// A rigid grid mesh of exactly `n` vertices (with normals, so none is
+/// split), in rows of 256.
+fn grid_fixture(n: usize) -> Vec<u8> {
+    let mut f = Fixture::new();
+    let (mut pos, mut nrm) = (Vec::with_capacity(3 * n), Vec::with_capacity(3 * n));
+    for k in 0..n {
+        pos.extend([(k % 256) as f32, (k / 256) as f32, 0.0]);
+        nrm.extend([0.0f32, 0.0, 1.0]);
+    }
+    let p = f.floats(&pos, "VEC3", 3);
+    let q = f.floats(&nrm, "VEC3", 3);
+    let mut idx: Vec<u32> = Vec::new();
+    for k in 0..n.saturating_sub(257) {
+        if k % 256 != 255 {
+            let k = k as u32;
+            idx.extend([k, k + 1, k + 257]);
+        }
+    }
+    let bytes: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let ia = f.accessor(&bytes, 5125, "SCALAR", idx.len(), false);
+    f.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": p, "NORMAL": q}, "indices": ia}]}),
+    );
+    f.push("nodes", json!({"name": "grid", "mesh": 0}));
+    f.glb()
+}
+
+#[test]
+fn a_model_holds_exactly_65536_vertices_and_no_more() {
+    let empty = || kchr::Bank {
+        id: "b".into(),
+        clips: vec![],
+    };
+    let c = compile_bytes(
+        &grid_fixture(kchr::MAX_VERTICES),
+        empty(),
+        &NodeMap::default(),
+    )
+    .unwrap();
+    let m = &c.doc.models[0];
+    assert_eq!(m.vertices.len(), 65_536);
+    assert!(
+        m.indices.iter().any(|&i| i == u16::MAX),
+        "the last vertex is reached"
+    );
+    assert!(kchr::validate(&c.doc).is_empty());
+    let e = compile_bytes(
+        &grid_fixture(kchr::MAX_VERTICES + 1),
+        empty(),
+        &NodeMap::default(),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.starts_with(
+            "the merged mesh has 65537 vertices, more than the 65536 a compiled model holds"
+        ),
+        "{e}"
+    );
+}
