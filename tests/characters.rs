@@ -941,10 +941,7 @@ fn a_model_holds_exactly_65536_vertices_and_no_more() {
     .unwrap();
     let m = &c.doc.models[0];
     assert_eq!(m.vertices.len(), 65_536);
-    assert!(
-        m.indices.iter().any(|&i| i == u16::MAX),
-        "the last vertex is reached"
-    );
+    assert!(m.indices.contains(&u16::MAX), "the last vertex is reached");
     assert!(kchr::validate(&c.doc).is_empty());
     let e = compile_bytes(
         &grid_fixture(kchr::MAX_VERTICES + 1),
