@@ -38,11 +38,15 @@ struct Compiled {
 }
 
 fn bank_of(rel: &str, settings: &ClipSettings) -> kchr::Bank {
-    bank_of_bytes(&corpus(rel), settings)
+    bank_of_named(rel, &corpus(rel), settings)
 }
 
 fn bank_of_bytes(bytes: &[u8], settings: &ClipSettings) -> kchr::Bank {
-    let rel = "fixture";
+    bank_of_named("a fixture", bytes, settings)
+}
+
+/// A bank of every clip of `bytes` (`what` names them in a failure).
+fn bank_of_named(what: &str, bytes: &[u8], settings: &ClipSettings) -> kchr::Bank {
     let scene = gltf::import_scene(bytes, &[]).unwrap();
     let names = bake::node_names(&scene);
     let clips = scene
@@ -51,7 +55,7 @@ fn bank_of_bytes(bytes: &[u8], settings: &ClipSettings) -> kchr::Bank {
         .enumerate()
         .map(|(i, c)| {
             let compiled = bake::clip(&scene, &names, c, settings)
-                .unwrap_or_else(|e| panic!("{rel} clip {i}: {e}"));
+                .unwrap_or_else(|e| panic!("{what} clip {i}: {e}"));
             kchr::Clip {
                 name: c.name.clone().unwrap_or(format!("animation{i}")),
                 ..compiled.clip
