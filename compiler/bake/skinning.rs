@@ -12,6 +12,7 @@
 
 use crate::formats::kchr;
 use crate::model::math::{self, Mat4, Quat};
+use crate::model::sample;
 
 /// The local TRS of every node at `time_s` under `clip` (`None`: the bind
 /// pose).
@@ -109,22 +110,8 @@ pub fn pose(model: &kchr::Model, clip: Option<&kchr::Clip>, time_s: f64) -> Vec<
     skin(model, &world_matrices(model, &local))
 }
 
-/// The key before `t` and the blend towards the next (0 when clamped).
-fn locate(times: &[f32], t: f64) -> (usize, f64) {
-    let last = times.len() - 1;
-    if t <= f64::from(times[0]) {
-        return (0, 0.0);
-    }
-    if t >= f64::from(times[last]) {
-        return (last, 0.0);
-    }
-    let next = times.partition_point(|&k| f64::from(k) <= t);
-    let (t0, t1) = (f64::from(times[next - 1]), f64::from(times[next]));
-    (next - 1, (t - t0) / (t1 - t0))
-}
-
 fn sample3(track: &kchr::Track, t: f64) -> [f64; 3] {
-    let (k, u) = locate(&track.times_s, t);
+    let (k, u, _) = sample::locate(&track.times_s, t, 0.0);
     let v = |i: usize| -> [f64; 3] { std::array::from_fn(|c| f64::from(track.values[3 * i + c])) };
     if u == 0.0 || track.step {
         return v(k);
@@ -134,7 +121,7 @@ fn sample3(track: &kchr::Track, t: f64) -> [f64; 3] {
 }
 
 fn sample_rotation(track: &kchr::Track, t: f64) -> Quat {
-    let (k, u) = locate(&track.times_s, t);
+    let (k, u, _) = sample::locate(&track.times_s, t, 0.0);
     let q = |i: usize| -> Quat {
         math::quat_normalize(std::array::from_fn(|c| f64::from(track.values[4 * i + c])))
     };

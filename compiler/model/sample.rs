@@ -170,7 +170,7 @@ fn local_rest(local: &LocalTransform) -> LocalPose {
 /// Index of the last key at or before `t`, and the blend factor towards the
 /// next key (0 when clamped, or when a key is within `tol` of `t`: that key
 /// is then the answer).
-fn locate(times: &[f32], t: f64, tol: f64) -> (usize, f64, f64) {
+pub fn locate(times: &[f32], t: f64, tol: f64) -> (usize, f64, f64) {
     let last = times.len() - 1;
     if t <= f64::from(times[0]) {
         return (0, 0.0, 0.0);
