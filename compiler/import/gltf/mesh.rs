@@ -70,21 +70,12 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
     };
     let positions: Vec<[f32; 3]> = floats(asset, position, "POSITION")?;
     let n = positions.len();
-    let counted = |name: &str, got: usize| {
-        if got == n {
-            Ok(())
-        } else {
-            Err(Error::at(
-                format!("attributes.{name}"),
-                format!("{got} values, but POSITION has {n}"),
-            ))
-        }
-    };
+    let attribute = |name: &str, got: usize| counted(&format!("attributes.{name}"), got, n);
     let normals = match p.attributes.get("NORMAL") {
         None => None,
         Some(&a) => {
             let v: Vec<[f32; 3]> = floats(asset, a, "NORMAL")?;
-            counted("NORMAL", v.len())?;
+            attribute("NORMAL", v.len())?;
             Some(v)
         }
     };
@@ -92,7 +83,7 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
     while let Some(&a) = p.attributes.get(&format!("TEXCOORD_{}", tex_coords.len())) {
         let name = format!("TEXCOORD_{}", tex_coords.len());
         let v: Vec<[f32; 2]> = floats(asset, a, &name)?;
-        counted(&name, v.len())?;
+        attribute(&name, v.len())?;
         tex_coords.push(v);
     }
     let colors = match p.attributes.get("COLOR_0") {
@@ -121,7 +112,7 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
                 }
                 out.push(rgba);
             }
-            counted("COLOR_0", out.len())?;
+            attribute("COLOR_0", out.len())?;
             Some(out)
         }
     };
@@ -143,12 +134,7 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
                 Some(&a) => {
                     let v: Vec<[f32; 3]> =
                         floats(asset, a, name).map_err(|e| e.context(format!("targets[{t}]")))?;
-                    if v.len() != n {
-                        return Err(Error::at(
-                            format!("targets[{t}].{name}"),
-                            format!("{} values, but POSITION has {n}", v.len()),
-                        ));
-                    }
+                    counted(&format!("targets[{t}].{name}"), v.len(), n)?;
                     Ok(Some(v))
                 }
             }
@@ -215,12 +201,7 @@ fn joint_set(
         }
         out.push(four);
     }
-    if out.len() != n {
-        return Err(Error::at(
-            &path,
-            format!("{} values, but POSITION has {n}", out.len()),
-        ));
-    }
+    counted(&path, out.len(), n)?;
     Ok(Some(out))
 }
 
@@ -235,13 +216,20 @@ fn weight_set(
         return Ok(None);
     };
     let v: Vec<[f32; 4]> = floats(asset, a, name)?;
-    if v.len() != n {
-        return Err(Error::at(
-            format!("attributes.{name}"),
-            format!("{} values, but POSITION has {n}", v.len()),
-        ));
-    }
+    counted(&format!("attributes.{name}"), v.len(), n)?;
     Ok(Some(v))
+}
+
+/// An attribute at `path` must hold as many values as POSITION (`n`).
+fn counted(path: &str, got: usize, n: usize) -> Result<(), Error> {
+    if got == n {
+        Ok(())
+    } else {
+        Err(Error::at(
+            path,
+            format!("{got} values, but POSITION has {n}"),
+        ))
+    }
 }
 
 /// Accessor `a` as finite `N`-wide floats.
