@@ -852,9 +852,11 @@ fn check(doc: &Document, offset: &dyn Fn(Loc) -> Option<usize>) -> Vec<Problem> 
     };
     check_document(doc, &mut p);
     for (m, model) in doc.models.iter().enumerate() {
-        check_model(m, model, &mut p);
+        // Which nodes reach a root: both checks skip the others.
+        let rooted = rooted(&model.nodes);
+        check_model(m, model, &rooted, &mut p);
         if let Some(bank) = doc.banks.get(model.bank as usize) {
-            check_binding(m, model, bank, &mut p);
+            check_binding(m, model, bank, &rooted, &mut p);
         }
     }
     for (b, bank) in doc.banks.iter().enumerate() {
@@ -876,16 +878,20 @@ fn check(doc: &Document, offset: &dyn Fn(Loc) -> Option<usize>) -> Vec<Problem> 
     p.list
 }
 
+/// What is wrong with `name` as an id, clip or node name (its length),
+/// if anything: "must be 1 to 128 bytes of UTF-8, found N bytes".
+pub fn name_problem(name: &str) -> Option<String> {
+    (name.is_empty() || name.len() > MAX_NAME).then(|| {
+        format!(
+            "must be 1 to {MAX_NAME} bytes of UTF-8, found {} bytes",
+            name.len()
+        )
+    })
+}
+
 fn check_name(p: &mut Problems, loc: Loc, field: &str, name: &str) {
-    if name.is_empty() || name.len() > MAX_NAME {
-        p.add(
-            loc,
-            field,
-            format!(
-                "must be 1 to {MAX_NAME} bytes of UTF-8, found {} bytes",
-                name.len()
-            ),
-        );
+    if let Some(m) = name_problem(name) {
+        p.add(loc, field, m);
     }
 }
 
@@ -970,14 +976,14 @@ fn finite_all(p: &mut Problems, loc: Loc, field: &str, values: &[f32]) -> bool {
     true
 }
 
-fn is_unit_quaternion(q: &[f32]) -> bool {
-    let n: f64 = q.iter().map(|&c| f64::from(c) * f64::from(c)).sum();
-    (n - 1.0).abs() <= UNIT_TOLERANCE
+/// The squared length of `v`, in f64.
+fn norm2(v: &[f32]) -> f64 {
+    v.iter().map(|&c| f64::from(c) * f64::from(c)).sum()
 }
 
 fn check_unit(p: &mut Problems, loc: Loc, field: &str, q: &[f32]) {
-    if q.iter().all(|c| c.is_finite()) && !is_unit_quaternion(q) {
-        let n: f64 = q.iter().map(|&c| f64::from(c) * f64::from(c)).sum();
+    let n = norm2(q);
+    if q.iter().all(|c| c.is_finite()) && (n - 1.0).abs() > UNIT_TOLERANCE {
         p.add(
             loc,
             field,
@@ -1013,7 +1019,7 @@ fn rooted(nodes: &[Node]) -> Vec<bool> {
     ok
 }
 
-fn check_model(m: usize, model: &Model, p: &mut Problems) {
+fn check_model(m: usize, model: &Model, rooted: &[bool], p: &mut Problems) {
     let here = Loc::Model(m);
     check_name(p, here, "id", &model.id);
     let n_nodes = model.nodes.len();
@@ -1047,7 +1053,6 @@ fn check_model(m: usize, model: &Model, p: &mut Problems) {
         );
     }
     // A node is on a cycle when following parents from it comes back to it.
-    let rooted = rooted(&model.nodes);
     for (n, _) in rooted.iter().enumerate().filter(|(_, ok)| !**ok) {
         let mut node = n;
         for _ in 0..n_nodes {
@@ -1417,7 +1422,7 @@ fn check_clip(b: usize, c: usize, clip: &Clip, p: &mut Problems) {
 
 /// Every track of `bank` names a node of `model`, and the accumulated
 /// bounds hold for every combination of its clips.
-fn check_binding(m: usize, model: &Model, bank: &Bank, p: &mut Problems) {
+fn check_binding(m: usize, model: &Model, bank: &Bank, rooted: &[bool], p: &mut Problems) {
     let index: std::collections::BTreeMap<&str, usize> = model
         .nodes
         .iter()
@@ -1431,16 +1436,12 @@ fn check_binding(m: usize, model: &Model, bank: &Bank, p: &mut Problems) {
     let mut smin = vec![f64::INFINITY; n_nodes];
     let mut smax = vec![0.0f64; n_nodes];
     let mut tmax = vec![0.0f64; n_nodes];
-    let len3 = |v: &[f32]| {
-        let s: f64 = v.iter().map(|&c| f64::from(c) * f64::from(c)).sum();
-        s.sqrt()
-    };
     for (n, node) in model.nodes.iter().enumerate() {
         for &s in &node.scale {
             smin[n] = smin[n].min(f64::from(s).abs());
             smax[n] = smax[n].max(f64::from(s).abs());
         }
-        tmax[n] = len3(&node.translation);
+        tmax[n] = norm2(&node.translation).sqrt();
     }
     // A bank's bounds rules are checked per model, against the bank's
     // locations: the keys are the bank's.
@@ -1455,7 +1456,7 @@ fn check_binding(m: usize, model: &Model, bank: &Bank, p: &mut Problems) {
             for (k, value) in track.values.chunks_exact(width).enumerate() {
                 match track.path {
                     Path::Rotation => {}
-                    Path::Translation => tmax[n] = tmax[n].max(len3(value)),
+                    Path::Translation => tmax[n] = tmax[n].max(norm2(value).sqrt()),
                     Path::Scale => {
                         for (axis, &s) in value.iter().enumerate() {
                             let bind = model.nodes[n].scale[axis];
@@ -1493,7 +1494,6 @@ fn check_binding(m: usize, model: &Model, bank: &Bank, p: &mut Problems) {
     }
     // Accumulate along each chain, parents first (nodes on a cycle or under
     // a bad parent are reported elsewhere and skipped here).
-    let rooted = rooted(&model.nodes);
     let mut acc: Vec<Option<(f64, f64, f64)>> = vec![None; n_nodes];
     for start in 0..n_nodes {
         if !rooted[start] || acc[start].is_some() {

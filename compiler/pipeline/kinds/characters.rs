@@ -11,7 +11,7 @@
 //! -> bind it to its bank by node name (`bake::character::bind`) -> encode
 //! (validates the document) -> write the entry, then `level.json`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
@@ -177,11 +177,11 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
             format!("{} models; a level holds 1 to {}", models.len(), kchr::MAX_MODELS),
         );
     }
-    let mut bank_ids = BTreeMap::new();
+    let mut bank_ids = BTreeSet::new();
     for bank in banks {
         let b = &bank.value;
         check_name(p, &b.id, "bank id");
-        if bank_ids.insert(b.id.value.clone(), ()).is_some() {
+        if !bank_ids.insert(b.id.value.clone()) {
             p.fail(b.id.pos, format!("bank id {:?} appears twice in the level", b.id.value));
         }
         if b.clips.is_empty() {
@@ -216,16 +216,16 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
             }
         }
     }
-    let mut model_ids = BTreeMap::new();
+    let mut model_ids = BTreeSet::new();
     for model in models {
         let m = &model.value;
         check_name(p, &m.id, "model id");
-        if model_ids.insert(m.id.value.clone(), ()).is_some() {
+        if !model_ids.insert(m.id.value.clone()) {
             p.fail(m.id.pos, format!("model id {:?} appears twice in the level", m.id.value));
         }
         p.input(&m.source, "source");
-        if !bank_ids.contains_key(&m.bank.value) {
-            let known: Vec<&String> = bank_ids.keys().collect();
+        if !bank_ids.contains(&m.bank.value) {
+            let known: Vec<&String> = bank_ids.iter().collect();
             p.fail(m.bank.pos, format!("no bank {:?} in this level (banks: {known:?})", m.bank.value));
         }
         if let Some(a) = &m.atlas {
@@ -250,14 +250,10 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
 }
 
 fn name_rule(what: &str, name: &str) -> Result<(), String> {
-    if name.is_empty() || name.len() > kchr::MAX_NAME {
-        return Err(format!(
-            "{what} must be 1 to {} bytes of UTF-8, found {} bytes",
-            kchr::MAX_NAME,
-            name.len()
-        ));
+    match kchr::name_problem(name) {
+        Some(m) => Err(format!("{what} {m}")),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn check_name(p: &mut Planner, name: &At<String>, what: &str) {
