@@ -507,7 +507,8 @@ fn face_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
 
 /// The vertex's four largest influences (candidate index, weight), summed
 /// per joint over `JOINTS_0`/`WEIGHTS_0` and `JOINTS_1`/`WEIGHTS_1`
-/// (joint `j` is candidate `slots[j]`), renormalised; whether the sum was off 1, whether more than 4 were cut.
+/// (joint `j` is candidate `slots[j]`), renormalised; whether the sum was off
+/// 1 (of those not cut), whether more than 4 were cut.
 #[allow(clippy::type_complexity)]
 fn vertex_influences(
     prim: &Primitive,
@@ -551,12 +552,12 @@ fn vertex_influences(
     if sum <= 0.0 {
         return Err(format!("vertex {v} has no weight on any joint"));
     }
-    let off = cut || (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE;
+    let off = !cut && (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE;
     let mut out = [(0usize, 0.0f32); 4];
     for (slot, &(j, w)) in list.iter().enumerate() {
         out[slot] = (j, (w / sum) as f32);
     }
-    Ok((out, off && !cut, cut))
+    Ok((out, off, cut))
 }
 
 fn node(scene: &Scene, names: &[String], n: usize, index_of: &[u32]) -> Result<kchr::Node, Error> {
