@@ -548,11 +548,7 @@ fn print_qoi(file: &Path, q: &qoi::Image) {
 /// `kiln inspect --png OUT FILE`: a QOI image as a PNG.
 pub fn to_png(file: &Path, out: &Path, as_json: bool) -> u8 {
     let image = match load(file) {
-        Ok(FileKind::Qoi(q)) => crate::model::material::Rgba8 {
-            width: q.header.width,
-            height: q.header.height,
-            pixels: q.rgba,
-        },
+        Ok(FileKind::Qoi(q)) => files::rgba8(q),
         Ok(_) => {
             eprintln!(
                 "error: {}: --png converts a .qoi image (for a .glb or .gltf, --atlas-png runs the material stage)",
@@ -764,34 +760,28 @@ fn print_characters(file: &Path, c: &CharactersFile) {
 /// `kiln inspect --atlas-png OUT ENTRY`: each model's atlas, as
 /// `OUT` with the model's id before the extension (`atlas-fox.png`).
 fn characters_atlases(file: &Path, c: &CharactersFile, out: &Path, as_json: bool) -> u8 {
+    let atlases = match files::character_atlases(c) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("error: {}: {e}", file.display());
+            return EXIT_FAILURE;
+        }
+    };
+    let stem = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = out
+        .extension()
+        .map_or("png".into(), |e| e.to_string_lossy().into_owned());
     let mut written = Vec::new();
-    for m in &c.doc.models {
-        let stem = out
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let ext = out
-            .extension()
-            .map(|e| e.to_string_lossy().into_owned())
-            .unwrap_or("png".into());
-        let path = out.with_file_name(format!("{stem}-{}.{ext}", m.id));
-        // The document was validated: its images decode.
-        let image = match qoi::decode(&m.image.qoi) {
-            Ok(q) => crate::model::material::Rgba8 {
-                width: q.header.width,
-                height: q.header.height,
-                pixels: q.rgba,
-            },
-            Err(e) => {
-                eprintln!("error: {}: model {}: {e}", file.display(), m.id);
-                return EXIT_FAILURE;
-            }
-        };
+    for (id, image) in atlases {
+        let path = out.with_file_name(format!("{stem}-{id}.{ext}"));
         if let Err(e) = files::write_png(&path, &image) {
             eprintln!("error: {e}");
             return EXIT_FAILURE;
         }
-        written.push((m.id.clone(), path, image.width, image.height));
+        written.push((id, path, image.width, image.height));
     }
     if as_json {
         out!(

@@ -333,6 +333,30 @@ pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String
     super::sources::material_stage(&meshes, &primitives, settings)
 }
 
+/// A decoded QOI image as the RGBA8 the PNG writer takes.
+pub fn rgba8(q: qoi::Image) -> crate::model::material::Rgba8 {
+    crate::model::material::Rgba8 {
+        width: q.header.width,
+        height: q.header.height,
+        pixels: q.rgba,
+    }
+}
+
+/// Each model's atlas of a compiled characters file: (model id, pixels).
+pub fn character_atlases(
+    c: &CharactersFile,
+) -> Result<Vec<(String, crate::model::material::Rgba8)>, String> {
+    c.doc
+        .models
+        .iter()
+        .map(|m| {
+            qoi::decode(&m.image.qoi)
+                .map(|q| (m.id.clone(), rgba8(q)))
+                .map_err(|e| format!("model {}: {e}", m.id))
+        })
+        .collect()
+}
+
 /// Writes `image` as a PNG at `path` (a preview the user asked for).
 pub fn write_png(path: &Path, image: &crate::model::material::Rgba8) -> Result<(), String> {
     let bytes = crate::import::image::encode_png(image).map_err(|e| e.to_string())?;
