@@ -45,9 +45,8 @@ for name in CesiumMan-blender Fox RobotExpressive RiggedSimple-blender SimpleSki
     P="$W/$name"
     mkdir -p "$P/manifests" "$P/sources"
     cp "$C/$name.glb" "$P/sources/"
-    # A file without animations still needs a bank: give it Fox's clips
-    # bound by name would fail, so such a file gets a bank of its own
-    # file, which must have a clip: MorphStressTest has one.
+    # Each model plays a bank of its own file's clips (every file here
+    # has at least one animation).
     cat > "$P/manifests/level.yaml" <<EOF
 characters:
   - level: bench
