@@ -1,5 +1,5 @@
 //! Compiled characters (`bake::character`, `bake::skinning`): every corpus
-//! character and its meshopt twins compiles to a valid KCHR document; the
+//! character and its meshopt and Draco twins compiles to a valid KCHR document; the
 //! `.c` and `.q` twins give the same geometry; every compiled clip, skinned
 //! on the CPU at several times, matches the source glTF skinned by this
 //! file's own reference (its own sampler, matrices, slerp and skinning over
@@ -124,8 +124,7 @@ fn characters() -> Vec<String> {
         let path = format!("{}/tests/corpus/{dir}", env!("CARGO_MANIFEST_DIR"));
         for e in std::fs::read_dir(path).unwrap() {
             let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            // Draco is refused (a test below says how).
-            if name.ends_with(".glb") && !name.contains(".draco.") {
+            if name.ends_with(".glb") {
                 out.push(format!("{dir}/{name}"));
             }
         }
@@ -511,6 +510,8 @@ fn compiled_clips_skin_like_the_source_at_every_sampled_time() {
         "glb-meshopt/Fox.cc.glb",
         "glb-meshopt/CesiumMan-blender.c.glb",
         "glb-meshopt/RobotExpressive.cc.glb",
+        "glb-variants/Fox.draco.glb",
+        "glb-variants/RobotExpressive.draco-valence.glb",
     ] {
         let c = compile(rel);
         let (worst, extent) = worst_error(&c);
@@ -698,22 +699,6 @@ fn what_the_compiler_changed_is_said() {
         let sum: f64 = v[12..16].iter().map(|&w| f64::from(w)).sum();
         assert!((sum - 1.0).abs() <= 1e-6, "{sum}");
     }
-}
-
-#[test]
-fn draco_meshes_are_refused_with_what_to_do() {
-    let e = compile_with(
-        "glb-variants/Fox.draco.glb",
-        kchr::Bank {
-            id: "b".into(),
-            clips: vec![],
-        },
-        &NodeMap::default(),
-    )
-    .err()
-    .unwrap();
-    assert!(e.contains("KHR_draco_mesh_compression"), "{e}");
-    assert!(e.contains("gltf-transform"), "{e}");
 }
 
 /// A chain of six joints skinning a strip without normals: eight

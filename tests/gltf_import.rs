@@ -4,7 +4,7 @@
 mod gltf_support;
 
 use gltf_support::*;
-use kiln::import::gltf::{Asset, Reading, external_uris, import_scene};
+use kiln::import::gltf::{Asset, external_uris, import_scene};
 use kiln::model::{Channel, Interpolation, LocalTransform, Scene, Target, Trs};
 use serde_json::json;
 
@@ -20,7 +20,7 @@ fn every_corpus_file_imports() {
             "{rel}"
         );
         let scene = import_scene(&bytes, &[]).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        let asset = Asset::load(&bytes, &[], Reading::Scene).unwrap();
+        let asset = Asset::load(&bytes, &[]).unwrap();
         for i in 0..asset.document().accessors.len() {
             asset.accessor(i).unwrap_or_else(|e| panic!("{rel}: {e}"));
         }
@@ -76,8 +76,8 @@ fn meshopt_decodes_match_reference_digests() {
             serde_json::from_slice(&read(&format!("glb-meshopt/decoded/{name}"))).unwrap();
         let compressed = read(&format!("glb-meshopt/{stem}.glb"));
         let reference = read(&format!("glb-meshopt/decoded/{stem}.decoded.glb"));
-        let ours = Asset::load(&compressed, &[], Reading::Everything).unwrap();
-        let theirs = Asset::load(&reference, &[], Reading::Everything).unwrap();
+        let ours = Asset::load(&compressed, &[]).unwrap();
+        let theirs = Asset::load(&reference, &[]).unwrap();
         assert_eq!(list.len(), ours.document().accessors.len(), "{stem}");
         for entry in &list {
             let i = entry["i"].as_u64().unwrap() as usize;
@@ -261,8 +261,8 @@ fn gltf_transform_meshopt_agrees_with_original() {
 fn khr_meshopt_equals_ext_meshopt() {
     let ext_bytes = read("glb-meshopt/Fox.cc.glb");
     let khr_bytes = read("glb-meshopt/Fox.cc-khr.glb");
-    let ext = Asset::load(&ext_bytes, &[], Reading::Everything).unwrap();
-    let khr = Asset::load(&khr_bytes, &[], Reading::Everything).unwrap();
+    let ext = Asset::load(&ext_bytes, &[]).unwrap();
+    let khr = Asset::load(&khr_bytes, &[]).unwrap();
     let n = ext.document().accessors.len();
     assert_eq!(n, khr.document().accessors.len());
     for i in 0..n {
@@ -331,8 +331,8 @@ fn sparse_accessors_equal_the_originals() {
     for m in ["MorphStressTest", "RobotExpressive"] {
         let orig_bytes = read(&format!("glb/{m}.glb"));
         let sparse_bytes = read(&format!("glb-variants/{m}.sparse.glb"));
-        let orig = Asset::load(&orig_bytes, &[], Reading::Everything).unwrap();
-        let sparse = Asset::load(&sparse_bytes, &[], Reading::Everything).unwrap();
+        let orig = Asset::load(&orig_bytes, &[]).unwrap();
+        let sparse = Asset::load(&sparse_bytes, &[]).unwrap();
         let doc = sparse.document();
         let n_sparse = doc.accessors.iter().filter(|a| a.sparse.is_some()).count();
         let n_zero = doc
@@ -508,7 +508,7 @@ fn corrupted_bytes_never_panic() {
                 Ok(_) => ok += 1,
                 Err(_) => err += 1,
             }
-            if let Ok(asset) = Asset::load(&b, &[], Reading::Everything) {
+            if let Ok(asset) = Asset::load(&b, &[]) {
                 for a in 0..asset.document().accessors.len() {
                     let _ = asset.accessor(a);
                 }
@@ -551,7 +551,7 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
     let base = "glb/SimpleSkin.glb";
     // Accessor 0 has a buffer view: its count must fit the view...
     let bytes = patched(base, |j| j["accessors"][0]["count"] = json!(1u64 << 27));
-    let asset = Asset::load(&bytes, &[], Reading::Everything).unwrap();
+    let asset = Asset::load(&bytes, &[]).unwrap();
     let e = asset.accessor(0).unwrap_err().to_string();
     assert!(
         e.starts_with("accessors[0]: byteOffset 0 + 134217728 elements"),
@@ -559,7 +559,7 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
     );
     // ... and the value limit holds before any range arithmetic.
     let bytes = patched(base, |j| j["accessors"][0]["count"] = json!(1u64 << 31));
-    let e = Asset::load(&bytes, &[], Reading::Everything)
+    let e = Asset::load(&bytes, &[])
         .unwrap()
         .accessor(0)
         .unwrap_err()
@@ -575,7 +575,7 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
         a.as_object_mut().unwrap().remove("bufferView");
         a["count"] = json!(1u64 << 31);
     });
-    let e = Asset::load(&bytes, &[], Reading::Everything)
+    let e = Asset::load(&bytes, &[])
         .unwrap()
         .accessor(0)
         .unwrap_err()
@@ -604,7 +604,7 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
     let bytes = patched(base, |j| {
         j["accessors"][0]["byteOffset"] = json!(u64::MAX - 3)
     });
-    let e = Asset::load(&bytes, &[], Reading::Everything)
+    let e = Asset::load(&bytes, &[])
         .unwrap()
         .accessor(0)
         .unwrap_err()
@@ -807,15 +807,10 @@ fn broken_animations_and_extensions_are_rejected() {
             "KHR_draco_mesh_compression"
         ]);
     });
-    // Draco only concerns meshes: the scene imports; a reader of meshes
-    // refuses it, naming the entry.
+    // Draco is decoded where a primitive uses it; a material-only
+    // extension changes nothing kiln reads.
     import_scene(&draco, &[]).unwrap();
-    let e = Asset::load(&draco, &[], Reading::Everything).err().unwrap();
-    assert!(
-        e.to_string()
-            .starts_with("extensionsRequired[1]: required extension KHR_draco_mesh_compression"),
-        "{e}"
-    );
+    Asset::load(&draco, &[]).unwrap();
 
     let uri = patched(base, |j| j["buffers"][0]["uri"] = json!("../secret.bin"));
     assert_rejected(&uri, &[], &["buffers[0].uri", "plain file name"]);
@@ -1070,7 +1065,7 @@ fn fixture_interleaved_views_and_component_types() {
         json!({"componentType": 5126, "type": "VEC2", "count": 3}),
     );
     let glb = f.glb();
-    let asset = Asset::load(&glb, &[], Reading::Everything).unwrap();
+    let asset = Asset::load(&glb, &[]).unwrap();
 
     assert_eq!(
         asset.accessor_f32(pos).unwrap(),
@@ -1111,7 +1106,7 @@ fn fixture_interleaved_views_and_component_types() {
     json["bufferViews"][view]["byteStride"] = json!(8);
     json["accessors"][u32s]["normalized"] = json!(true);
     let glb = make_glb(&json, &bin);
-    let asset = Asset::load(&glb, &[], Reading::Everything).unwrap();
+    let asset = Asset::load(&glb, &[]).unwrap();
     let e = asset.accessor(pos).unwrap_err().to_string();
     assert!(
         e.starts_with("accessors[0]: byteStride 8 is shorter"),
@@ -1147,7 +1142,7 @@ fn fixture_matrix_column_padding() {
         .collect();
     let a2s = f.accessor(&mat2s, 5123, "MAT2", 1, false);
     let glb = f.glb();
-    let asset = Asset::load(&glb, &[], Reading::Everything).unwrap();
+    let asset = Asset::load(&glb, &[]).unwrap();
     assert_eq!(
         asset.accessor_f32(a2).unwrap(),
         (vec![1.0, 2.0, 3.0, -1.0], 4)
@@ -1182,20 +1177,12 @@ fn fixture_sparse_rules() {
     };
     let (glb, a) = build(&[1, 3], 5121);
     assert_eq!(
-        Asset::load(&glb, &[], Reading::Everything)
-            .unwrap()
-            .accessor_f32(a)
-            .unwrap()
-            .0,
+        Asset::load(&glb, &[]).unwrap().accessor_f32(a).unwrap().0,
         [1.0, 20.0, 3.0, 40.0]
     );
     let (glb, a) = build(&[1, 0, 3, 0], 5123);
     assert_eq!(
-        Asset::load(&glb, &[], Reading::Everything)
-            .unwrap()
-            .accessor_f32(a)
-            .unwrap()
-            .0,
+        Asset::load(&glb, &[]).unwrap().accessor_f32(a).unwrap().0,
         [1.0, 20.0, 3.0, 40.0]
     );
     for (indices, want) in [
@@ -1213,7 +1200,7 @@ fn fixture_sparse_rules() {
         ),
     ] {
         let (glb, a) = build(indices, 5121);
-        let e = Asset::load(&glb, &[], Reading::Everything)
+        let e = Asset::load(&glb, &[])
             .unwrap()
             .accessor(a)
             .unwrap_err()
@@ -1221,7 +1208,7 @@ fn fixture_sparse_rules() {
         assert_eq!(e, want);
     }
     let (glb, a) = build(&[1, 3], 5126);
-    let e = Asset::load(&glb, &[], Reading::Everything)
+    let e = Asset::load(&glb, &[])
         .unwrap()
         .accessor(a)
         .unwrap_err()
@@ -1231,7 +1218,7 @@ fn fixture_sparse_rules() {
         "{e}"
     );
     let (glb, a) = build(&[1], 5121);
-    let e = Asset::load(&glb, &[], Reading::Everything)
+    let e = Asset::load(&glb, &[])
         .unwrap()
         .accessor(a)
         .unwrap_err()
@@ -1392,7 +1379,7 @@ mod layouts {
                        "type": ty, "count": count, "normalized": normalized}),
             );
             let glb = f.glb();
-            let asset = Asset::load(&glb, &[], Reading::Everything).unwrap();
+            let asset = Asset::load(&glb, &[]).unwrap();
             let (got, n) = asset.accessor_f32(a).unwrap();
             prop_assert_eq!(n, columns * rows);
             prop_assert_eq!(got, want);
@@ -1421,26 +1408,17 @@ fn meshopt_view_zero_fill_is_bounded_by_the_decoded_limit() {
     );
 }
 
-/// Where meshes are needed, a Draco file is still refused, saying why.
+/// An extension that changes nodes or animation is refused, naming it.
 #[test]
-fn draco_is_refused_where_meshes_are_read() {
-    let bytes = std::fs::read(corpus("glb-variants/Fox.draco.glb")).unwrap();
-    let e = Asset::load(&bytes, &[], Reading::Everything).err().unwrap();
-    let msg = e.to_string();
-    assert!(
-        msg.contains(
-            "extensionsRequired[0]: required extension KHR_draco_mesh_compression is not supported"
-        ) && msg.contains("pose cache"),
-        "{msg}"
-    );
-    assert!(Asset::load(&bytes, &[], Reading::Scene).is_ok());
-    // An extension that changes nodes or animation stays refused for both.
+fn extensions_that_change_nodes_or_animation_are_refused() {
     let patched = patched("glb/Fox.glb", |j| {
         j["extensionsRequired"] = serde_json::json!(["KHR_animation_pointer"]);
         j["extensionsUsed"] = serde_json::json!(["KHR_animation_pointer"]);
     });
-    for reading in [Reading::Scene, Reading::Everything] {
-        assert!(Asset::load(&patched, &[], reading).is_err());
-    }
+    let e = Asset::load(&patched, &[]).err().unwrap().to_string();
+    assert_eq!(
+        e,
+        "extensionsRequired[0]: required extension KHR_animation_pointer is not supported"
+    );
     assert!(import_scene(&patched, &[]).is_err());
 }

@@ -210,8 +210,6 @@ pub struct GltfSummary {
     pub generator: Option<String>,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
-    /// Required extensions whose (mesh) data kiln does not decode.
-    pub undecoded: Vec<String>,
     pub meshes: usize,
     pub primitives: usize,
     pub accessors: usize,
@@ -219,15 +217,18 @@ pub struct GltfSummary {
     pub buffers: usize,
 }
 
-/// Loads a glTF asset, reads every accessor (so a broken one anywhere is
-/// found, not just in what a pose cache needs) and imports its scene. Mesh
-/// data in an extension kiln does not decode (Draco) is listed, not read.
+/// Loads a glTF asset, reads every accessor and every mesh (Draco streams
+/// decoded), so a broken one anywhere is found, not just in what a pose
+/// cache needs, and imports its scene.
 fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummary, String> {
     let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
-    let asset = gltf::Asset::load(bytes, externals, gltf::Reading::Scene).map_err(invalid)?;
+    let asset = gltf::Asset::load(bytes, externals).map_err(invalid)?;
     let doc = asset.document();
     for i in 0..doc.accessors.len() {
         asset.accessor(i).map_err(invalid)?;
+    }
+    for i in 0..doc.meshes.len() {
+        asset.mesh(i).map_err(invalid)?;
     }
     let scene = gltf::import_scene(bytes, externals).map_err(invalid)?;
     Ok(GltfSummary {
@@ -235,12 +236,6 @@ fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummar
         generator: doc.asset.generator.clone(),
         extensions_used: doc.extensions_used.clone(),
         extensions_required: doc.extensions_required.clone(),
-        undecoded: doc
-            .extensions_required
-            .iter()
-            .filter(|e| gltf::MESH_ONLY_EXTENSIONS.contains(&e.as_str()))
-            .cloned()
-            .collect(),
         meshes: doc.meshes.len(),
         primitives: doc.meshes.iter().map(|m| m.primitives.len()).sum(),
         accessors: doc.accessors.len(),

@@ -201,6 +201,55 @@ pub(crate) fn read(
     views: &ViewSet<'_>,
 ) -> Result<Packed, Error> {
     let path = format!("accessors[{index}]");
+    let Header {
+        component_type,
+        element_type,
+        normalized,
+        count,
+    } = header(accessors, index)?;
+    let a = &accessors[index];
+    let values = count * element_type.components();
+    let layout = Layout {
+        element_type,
+        component_type,
+    };
+    let mut bytes = match a.buffer_view {
+        // Without a buffer view the values are zeros (then sparse).
+        None => vec![0u8; values * component_type.size()],
+        Some(view) => {
+            let (v, stride) =
+                view_bytes(views, view).map_err(|e| e.context(format!("{path}.bufferView")))?;
+            layout
+                .gather(v, a.byte_offset, stride, a.count)
+                .map_err(|e| e.context(&path))?
+        }
+    };
+    if let Some(sparse) = &a.sparse {
+        apply_sparse(&mut bytes, &layout, a.count, sparse, views)
+            .map_err(|e| e.context(format!("{path}.sparse")))?;
+    }
+    Ok(Packed {
+        component_type,
+        element_type,
+        normalized,
+        count,
+        bytes,
+    })
+}
+
+/// What an accessor declares, checked: its types, `normalized` and
+/// `count`, with `count * components` within [`MAX_ACCESSOR_VALUES`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Header {
+    pub component_type: ComponentType,
+    pub element_type: ElementType,
+    pub normalized: bool,
+    pub count: usize,
+}
+
+/// The checked [`Header`] of accessor `index`.
+pub(crate) fn header(accessors: &[json::Accessor], index: usize) -> Result<Header, Error> {
+    let path = format!("accessors[{index}]");
     let Some(a) = accessors.get(index) else {
         return Err(Error::at(
             &path,
@@ -236,7 +285,7 @@ pub(crate) fn read(
         .count
         .checked_mul(components)
         .filter(|&v| v <= MAX_ACCESSOR_VALUES);
-    let Some(values) = values else {
+    if values.is_none() {
         return Err(Error::at(
             format!("{path}.count"),
             format!(
@@ -244,32 +293,12 @@ pub(crate) fn read(
                 a.count
             ),
         ));
-    };
-    let layout = Layout {
-        element_type,
-        component_type,
-    };
-    let mut bytes = match a.buffer_view {
-        // Without a buffer view the values are zeros (then sparse).
-        None => vec![0u8; values * component_type.size()],
-        Some(view) => {
-            let (v, stride) =
-                view_bytes(views, view).map_err(|e| e.context(format!("{path}.bufferView")))?;
-            layout
-                .gather(v, a.byte_offset, stride, a.count)
-                .map_err(|e| e.context(&path))?
-        }
-    };
-    if let Some(sparse) = &a.sparse {
-        apply_sparse(&mut bytes, &layout, a.count, sparse, views)
-            .map_err(|e| e.context(format!("{path}.sparse")))?;
     }
-    Ok(Packed {
+    Ok(Header {
         component_type,
         element_type,
         normalized: a.normalized,
         count: a.count,
-        bytes,
     })
 }
 

@@ -2,30 +2,28 @@
 //! resolved, so any accessor can be read.
 //!
 //! Rejects an `extensionsRequired` entry that kiln does not support (see
-//! [`SUPPORTED_REQUIRED_EXTENSIONS`]) for what the caller reads
-//! ([`Reading`]): an extension that only concerns mesh data, such as
-//! `KHR_draco_mesh_compression`, does not stop a caller that reads no
-//! meshes. Plus everything the container, JSON, buffer and buffer view
-//! stages reject.
+//! [`SUPPORTED_REQUIRED_EXTENSIONS`]), plus everything the container, JSON,
+//! buffer and buffer view stages reject.
 
 use super::accessor::{self, Packed};
 use super::json::Document;
 use super::views::{self, ViewSet};
 use super::{Error, buffers, container};
 
-/// Required extensions kiln honours: it reads quantized attributes and
-/// decodes meshopt-compressed buffer views.
-pub const SUPPORTED_REQUIRED_EXTENSIONS: [&str; 3] = [
+/// Required extensions kiln honours: it reads quantized attributes,
+/// decodes meshopt-compressed buffer views and Draco-compressed primitives.
+pub const SUPPORTED_REQUIRED_EXTENSIONS: [&str; 4] = [
     "KHR_mesh_quantization",
     "EXT_meshopt_compression",
     "KHR_meshopt_compression",
+    "KHR_draco_mesh_compression",
 ];
 
 /// Required extensions that change only materials or textures, which the
 /// importer does not read, so requiring them changes nothing we produce.
 /// (Extensions that change geometry, nodes or animation, such as
-/// `KHR_draco_mesh_compression`, `EXT_mesh_gpu_instancing` or
-/// `KHR_animation_pointer`, are rejected when required.)
+/// `EXT_mesh_gpu_instancing` or `KHR_animation_pointer`, are rejected when
+/// required.)
 const MATERIAL_ONLY_EXTENSIONS: [&str; 5] = [
     "KHR_texture_transform",
     "KHR_texture_basisu",
@@ -34,21 +32,6 @@ const MATERIAL_ONLY_EXTENSIONS: [&str; 5] = [
     "KHR_materials_variants",
 ];
 const MATERIAL_ONLY_PREFIX: &str = "KHR_materials_";
-
-/// Required extensions that change only how mesh data is stored, which a
-/// reader of nodes, skins and animations never touches. kiln does not
-/// decode them, so a caller that needs meshes refuses them.
-pub const MESH_ONLY_EXTENSIONS: [&str; 1] = ["KHR_draco_mesh_compression"];
-
-/// What a caller will read of an asset, which decides the required
-/// extensions it can do without.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reading {
-    /// The node hierarchy, skins and animations only (a pose cache).
-    Scene,
-    /// Anything, meshes included.
-    Everything,
-}
 
 /// A glTF source with its container and JSON parsed, before its buffers
 /// are resolved: first ask it which external files it needs, then load it.
@@ -92,24 +75,19 @@ pub struct Asset<'a> {
 
 impl<'a> Asset<'a> {
     /// Parses the container and JSON, then [`Asset::from_source`].
-    pub fn load(
-        bytes: &'a [u8],
-        externals: &'a [(String, Vec<u8>)],
-        reading: Reading,
-    ) -> Result<Asset<'a>, Error> {
-        Asset::from_source(Source::parse(bytes)?, externals, reading)
+    pub fn load(bytes: &'a [u8], externals: &'a [(String, Vec<u8>)]) -> Result<Asset<'a>, Error> {
+        Asset::from_source(Source::parse(bytes)?, externals)
     }
 
-    /// Checks required extensions against what the caller reads, resolves
+    /// Checks required extensions, resolves
     /// buffers (`externals` holds (uri, bytes) for every name
     /// [`Source::external_uris`] returns) and decodes compressed views.
     pub fn from_source(
         source: Source<'a>,
         externals: &'a [(String, Vec<u8>)],
-        reading: Reading,
     ) -> Result<Asset<'a>, Error> {
         let Source { doc, bin } = source;
-        check_required_extensions(&doc, reading)?;
+        check_required_extensions(&doc)?;
         let buffers = buffers::resolve(&doc, bin, externals)?;
         let views = views::resolve(&doc, buffers)?;
         Ok(Asset { doc, views })
@@ -123,6 +101,12 @@ impl<'a> Asset<'a> {
     /// Buffer view `index`'s bytes (decoded, if compressed).
     pub fn view(&self, index: usize) -> Option<&[u8]> {
         self.views.get(index).map(|(bytes, _)| bytes)
+    }
+
+    /// Mesh `index` with its primitives' attributes and triangles (Draco
+    /// streams decoded).
+    pub fn mesh(&self, index: usize) -> Result<crate::model::material::Mesh, Error> {
+        super::mesh::read(self, index)
     }
 
     /// Accessor `index`, tightly packed, sparse substitution applied.
@@ -154,23 +138,16 @@ impl<'a> Asset<'a> {
     }
 }
 
-fn check_required_extensions(doc: &Document, reading: Reading) -> Result<(), Error> {
+fn check_required_extensions(doc: &Document) -> Result<(), Error> {
     for (i, name) in doc.extensions_required.iter().enumerate() {
         let name = name.as_str();
-        let mesh_only = MESH_ONLY_EXTENSIONS.contains(&name);
         let known = SUPPORTED_REQUIRED_EXTENSIONS.contains(&name)
             || MATERIAL_ONLY_EXTENSIONS.contains(&name)
-            || name.starts_with(MATERIAL_ONLY_PREFIX)
-            || (mesh_only && reading == Reading::Scene);
+            || name.starts_with(MATERIAL_ONLY_PREFIX);
         if !known {
-            let why = if mesh_only {
-                " (kiln does not decode its mesh data; what reads only nodes, skins and animations, such as a pose cache, still works); to compile its meshes, re-export it without Draco, or rewrite it with glTF-Transform: `gltf-transform meshopt in.glb out.glb` swaps Draco for meshopt compression, which kiln reads"
-            } else {
-                ""
-            };
             return Err(Error::at(
                 format!("extensionsRequired[{i}]"),
-                format!("required extension {name} is not supported{why}"),
+                format!("required extension {name} is not supported"),
             ));
         }
     }

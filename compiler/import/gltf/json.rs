@@ -85,6 +85,23 @@ pub struct Primitive {
     pub mode: Option<u32>,
     #[serde(default)]
     pub targets: Vec<BTreeMap<String, usize>>,
+    #[serde(default)]
+    pub extensions: PrimitiveExtensions,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct PrimitiveExtensions {
+    #[serde(rename = "KHR_draco_mesh_compression")]
+    pub draco: Option<DracoPrimitive>,
+}
+
+/// `KHR_draco_mesh_compression` on a primitive: the buffer view holding
+/// the Draco stream, and each glTF attribute's Draco attribute unique id.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DracoPrimitive {
+    pub buffer_view: usize,
+    pub attributes: BTreeMap<String, u32>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -16,10 +16,11 @@
 //! a colour outside 0..=1, an index out of range, a triangle list whose
 //! length is not a multiple of 3.
 
+use std::borrow::Cow;
+
 use crate::model::material::{Mesh, MorphTarget, Primitive};
 
-use super::json;
-use super::{Asset, Error};
+use super::{Asset, Error, Packed, draco, json};
 
 /// How far outside 0..=1 a float colour may be and still be read (clamped):
 /// writers round; a larger excursion is a broken file.
@@ -65,33 +66,37 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             format!("material {m} does not exist ({materials} materials)"),
         ));
     }
-    let Some(&position) = p.attributes.get("POSITION") else {
-        return Err(Error::at("attributes", "POSITION is required"));
+    let draco = match &p.extensions.draco {
+        None => None,
+        Some(ext) => Some(draco::decode(asset, p, ext)?),
     };
-    let positions: Vec<[f32; 3]> = floats(asset, position, "POSITION")?;
+    let reader = Attributes {
+        asset,
+        primitive: p,
+        draco: draco.as_ref(),
+    };
+    if !p.attributes.contains_key("POSITION") {
+        return Err(Error::at("attributes", "POSITION is required"));
+    }
+    let positions: Vec<[f32; 3]> = reader.floats("POSITION")?.unwrap_or_default();
     let n = positions.len();
     let attribute = |name: &str, got: usize| counted(&format!("attributes.{name}"), got, n);
-    let normals = match p.attributes.get("NORMAL") {
+    let normals = match reader.floats::<3>("NORMAL")? {
         None => None,
-        Some(&a) => {
-            let v: Vec<[f32; 3]> = floats(asset, a, "NORMAL")?;
+        Some(v) => {
             attribute("NORMAL", v.len())?;
             Some(v)
         }
     };
     let mut tex_coords = Vec::new();
-    while let Some(&a) = p.attributes.get(&format!("TEXCOORD_{}", tex_coords.len())) {
-        let name = format!("TEXCOORD_{}", tex_coords.len());
-        let v: Vec<[f32; 2]> = floats(asset, a, &name)?;
-        attribute(&name, v.len())?;
+    while let Some(v) = reader.floats::<2>(&format!("TEXCOORD_{}", tex_coords.len()))? {
+        attribute(&format!("TEXCOORD_{}", tex_coords.len()), v.len())?;
         tex_coords.push(v);
     }
-    let colors = match p.attributes.get("COLOR_0") {
+    let colors = match reader.packed("COLOR_0")? {
         None => None,
-        Some(&a) => {
-            let (v, width) = asset
-                .accessor_f32(a)
-                .map_err(|e| e.context("attributes.COLOR_0"))?;
+        Some(packed) => {
+            let (v, width) = (packed.to_f32(), packed.components());
             if width != 3 && width != 4 {
                 return Err(Error::at(
                     "attributes.COLOR_0",
@@ -116,10 +121,10 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             Some(out)
         }
     };
-    let joints = joint_set(asset, p, "JOINTS_0", n)?;
-    let weights = weight_set(asset, p, "WEIGHTS_0", n)?;
-    let joints_1 = joint_set(asset, p, "JOINTS_1", n)?;
-    let weights_1 = weight_set(asset, p, "WEIGHTS_1", n)?;
+    let joints = joint_set(&reader, "JOINTS_0", n)?;
+    let weights = weight_set(&reader, "WEIGHTS_0", n)?;
+    let joints_1 = joint_set(&reader, "JOINTS_1", n)?;
+    let weights_1 = weight_set(&reader, "WEIGHTS_1", n)?;
     if joints_1.is_some() != weights_1.is_some() || joints.is_some() != weights.is_some() {
         return Err(Error::at(
             "attributes",
@@ -132,8 +137,10 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             match target.get(name) {
                 None => Ok(None),
                 Some(&a) => {
-                    let v: Vec<[f32; 3]> =
-                        floats(asset, a, name).map_err(|e| e.context(format!("targets[{t}]")))?;
+                    let v: Vec<[f32; 3]> = asset
+                        .accessor(a)
+                        .and_then(|packed| floats(&packed, &format!("attributes.{name}")))
+                        .map_err(|e| e.context(format!("targets[{t}]")))?;
                     counted(&format!("targets[{t}].{name}"), v.len(), n)?;
                     Ok(Some(v))
                 }
@@ -144,9 +151,10 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             normals: read("NORMAL")?,
         });
     }
-    let raw: Vec<u32> = match p.indices {
-        None => (0..n as u32).collect(),
-        Some(a) => {
+    let raw: Vec<u32> = match (draco, p.indices) {
+        (Some(d), _) => d.indices,
+        (None, None) => (0..n as u32).collect(),
+        (None, Some(a)) => {
             let (v, width) = asset.accessor_u32(a).map_err(|e| e.context("indices"))?;
             if width != 1 {
                 return Err(Error::at("indices", "indices are SCALAR"));
@@ -176,18 +184,59 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
     })
 }
 
+/// Where a primitive's attributes come from: its accessors, or, for those
+/// its Draco stream holds, the decoded stream.
+struct Attributes<'a, 'b> {
+    asset: &'a Asset<'b>,
+    primitive: &'a json::Primitive,
+    draco: Option<&'a draco::Decoded>,
+}
+
+impl Attributes<'_, '_> {
+    /// Attribute `name`'s values, `None` when the primitive lacks it.
+    fn packed(&self, name: &str) -> Result<Option<Cow<'_, Packed>>, Error> {
+        let Some(&a) = self.primitive.attributes.get(name) else {
+            return Ok(None);
+        };
+        if let Some(packed) = self.draco.and_then(|d| d.attributes.get(name)) {
+            return Ok(Some(Cow::Borrowed(packed)));
+        }
+        let packed = self
+            .asset
+            .accessor(a)
+            .map_err(|e| e.context(format!("attributes.{name}")))?;
+        Ok(Some(Cow::Owned(packed)))
+    }
+
+    /// Attribute `name` as finite `N`-wide floats.
+    fn floats<const N: usize>(&self, name: &str) -> Result<Option<Vec<[f32; N]>>, Error> {
+        match self.packed(name)? {
+            None => Ok(None),
+            Some(packed) => floats(&packed, &format!("attributes.{name}")).map(Some),
+        }
+    }
+}
+
 /// `JOINTS_n`: four joint indices per vertex, as many as positions (`n`).
 fn joint_set(
-    asset: &Asset<'_>,
-    p: &json::Primitive,
+    reader: &Attributes<'_, '_>,
     name: &str,
     n: usize,
 ) -> Result<Option<Vec<[u16; 4]>>, Error> {
-    let Some(&a) = p.attributes.get(name) else {
+    let Some(packed) = reader.packed(name)? else {
         return Ok(None);
     };
     let path = format!("attributes.{name}");
-    let (v, width) = asset.accessor_u32(a).map_err(|e| e.context(&path))?;
+    let Some(v) = packed.to_u32() else {
+        return Err(Error::at(
+            &path,
+            format!(
+                "{:?} components cannot be read as unsigned integers",
+                packed.component_type
+            ),
+        ));
+    };
+    let width = packed.components();
     if width != 4 {
         return Err(Error::at(&path, format!("{name} is VEC4")));
     }
@@ -207,15 +256,13 @@ fn joint_set(
 
 /// `WEIGHTS_n`: four weights per vertex, as many as positions (`n`).
 fn weight_set(
-    asset: &Asset<'_>,
-    p: &json::Primitive,
+    reader: &Attributes<'_, '_>,
     name: &str,
     n: usize,
 ) -> Result<Option<Vec<[f32; 4]>>, Error> {
-    let Some(&a) = p.attributes.get(name) else {
+    let Some(v) = reader.floats::<4>(name)? else {
         return Ok(None);
     };
-    let v: Vec<[f32; 4]> = floats(asset, a, name)?;
     counted(&format!("attributes.{name}"), v.len(), n)?;
     Ok(Some(v))
 }
@@ -232,15 +279,11 @@ fn counted(path: &str, got: usize, n: usize) -> Result<(), Error> {
     }
 }
 
-/// Accessor `a` as finite `N`-wide floats.
-fn floats<const N: usize>(asset: &Asset<'_>, a: usize, name: &str) -> Result<Vec<[f32; N]>, Error> {
-    let path = format!("attributes.{name}");
-    let (flat, width) = asset.accessor_f32(a).map_err(|e| e.context(&path))?;
+/// `packed` (at `path`) as finite `N`-wide floats.
+fn floats<const N: usize>(packed: &Packed, path: &str) -> Result<Vec<[f32; N]>, Error> {
+    let (flat, width) = (packed.to_f32(), packed.components());
     if width != N {
-        return Err(Error::at(
-            &path,
-            format!("{width} components, expected {N}"),
-        ));
+        return Err(Error::at(path, format!("{width} components, expected {N}")));
     }
     if let Some(k) = flat.iter().position(|v| !v.is_finite()) {
         return Err(Error::at(

@@ -14,7 +14,9 @@
 //!    `KHR_meshopt_compression` views (`meshopt.rs`, `filters.rs`);
 //! 6. [`accessor`]: typed reads, sparse substitution, normalization;
 //!
-//! then [`import_scene`] builds the scene (`scene.rs`, `animation.rs`).
+//! then [`import_scene`] builds the scene (`scene.rs`, `animation.rs`) and
+//! [`import_meshes`] the meshes (`mesh.rs`, with `draco.rs` for
+//! `KHR_draco_mesh_compression` primitives) and materials (`material.rs`).
 //!
 //! Limits, each a named constant with its reason: [`MAX_DECODED_BYTES`]
 //! (meshopt output per asset), [`MAX_ACCESSOR_VALUES`], [`MAX_URI_BYTES`],
@@ -32,6 +34,7 @@ mod animation;
 mod asset;
 mod buffers;
 mod container;
+mod draco;
 mod filters;
 pub mod json;
 mod material;
@@ -46,7 +49,7 @@ mod views;
 pub const MAX_FILE_BYTES: u64 = 2 << 30;
 
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
-pub use asset::{Asset, MESH_ONLY_EXTENSIONS, Reading, SUPPORTED_REQUIRED_EXTENSIONS, Source};
+pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;
@@ -89,7 +92,7 @@ pub fn import_scene(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<Sce
 
 /// [`import_scene`] of an already parsed source.
 pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
-    let asset = Asset::from_source(source, externals, Reading::Scene)?;
+    let asset = Asset::from_source(source, externals)?;
     let hierarchy = scene::read(&asset)?;
     let clips = animation::read(&asset, &hierarchy.nodes)?;
     let instances = asset
@@ -127,7 +130,7 @@ pub fn import_meshes(
     image_files: &[(String, Vec<u8>)],
     meshes: Option<&[usize]>,
 ) -> Result<Meshes, Error> {
-    let asset = Asset::from_source(source, externals, Reading::Everything)?;
+    let asset = Asset::from_source(source, externals)?;
     let doc = asset.document();
     let picked: Vec<usize> = match meshes {
         Some(m) => m.to_vec(),
