@@ -130,3 +130,55 @@ fn moving_an_entry_within_its_manifest_rebuilds_nothing() {
     assert_eq!(report["totals"]["planned"], true);
     assert!(ids_with(&report, "built").is_empty());
 }
+
+/// (inode, mtime) of a file.
+fn identity(path: &std::path::Path) -> (u64, std::time::SystemTime) {
+    use std::os::unix::fs::MetadataExt as _;
+    let m = fs::metadata(path).unwrap();
+    (m.ino(), m.modified().unwrap())
+}
+
+#[test]
+fn an_output_whose_bytes_are_unchanged_is_left_in_place() {
+    let p = Project::demo();
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let small = [
+        "out/poses/fox-walk.ospc",
+        "out/levels/sandbox/@world/characters",
+        "out/levels/sandbox/level.json",
+    ];
+    let before: Vec<_> = small.iter().map(|r| identity(&p.path(r))).collect();
+    // A forced rebuild makes the same bytes: the files stay as they are
+    // (same inode, same time stamp), and the next build is a no-op.
+    let (report, out) = p.build_json(&["--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ids_with(&report, "built").contains(&"sandbox"), "{report}");
+    let after: Vec<_> = small.iter().map(|r| identity(&p.path(r))).collect();
+    assert_eq!(before, after);
+    let (report, _) = p.build_json(&[]);
+    assert!(ids_with(&report, "built").is_empty(), "{report}");
+    // An output changed in place (same size, other bytes) is noticed and
+    // replaced by the job's bytes, which are not the file's.
+    let entry = p.path(small[1]);
+    let good = fs::read(&entry).unwrap();
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 1;
+    fs::write(&entry, &bad).unwrap();
+    let (report, _) = p.build_json(&["--force"]);
+    assert!(ids_with(&report, "built").contains(&"sandbox"), "{report}");
+    assert_eq!(fs::read(&entry).unwrap(), good);
+    assert_ne!(identity(&entry).0, before[1].0, "renamed into place");
+    // An output that changes is replaced, and so is its level's index.
+    let (entry_before, index_before) = (identity(&entry), identity(&p.path(small[2])));
+    p.edit(
+        "manifests/levels.yaml",
+        "- id: simple-skin",
+        "- id: simple-skin-2",
+    );
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built"), ["sandbox"]);
+    assert_ne!(identity(&entry), entry_before);
+    assert_ne!(identity(&p.path(small[2])), index_before);
+}

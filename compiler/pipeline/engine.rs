@@ -437,7 +437,9 @@ fn save_state(
 }
 
 /// Runs the dirty jobs on `threads` workers (all cores when 0); each
-/// result carries its job's index. No pool is started for a no-op build.
+/// result carries its job's index. No pool is started for a no-op build,
+/// nor for one worker or one small job: those run on the calling thread
+/// (see [`sequential`]).
 fn run_dirty(
     dirty: Vec<Dirty>,
     jobs: &[Job],
@@ -448,24 +450,45 @@ fn run_dirty(
     if dirty.is_empty() {
         return Ok(Vec::new());
     }
+    let run = |(i, why): Dirty| {
+        let report = run_job(&jobs[i], why, shared);
+        on_event(Event::JobDone {
+            id: &jobs[i].id,
+            status: report.status,
+        });
+        (i, report)
+    };
+    let lone_job_bytes = || {
+        let job = &jobs[dirty[0].0];
+        job.inputs
+            .iter()
+            .filter_map(|p| shared.place.resolver.resolve(p).ok())
+            .map(|(_, stat)| stat.sig.size)
+            .sum()
+    };
+    if sequential(threads, dirty.len(), lone_job_bytes) {
+        return Ok(dirty.into_iter().map(run).collect());
+    }
     let threads = worker_threads(threads, std::thread::available_parallelism().ok());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| BuildError::Io(format!("cannot start {threads} worker threads: {e}")))?;
-    Ok(pool.install(|| {
-        dirty
-            .into_par_iter()
-            .map(|(i, why)| {
-                let report = run_job(&jobs[i], why, shared);
-                on_event(Event::JobDone {
-                    id: &jobs[i].id,
-                    status: report.status,
-                });
-                (i, report)
-            })
-            .collect()
-    }))
+    Ok(pool.install(|| dirty.into_par_iter().map(run).collect()))
+}
+
+/// A lone dirty job whose inputs hold at least this many bytes still runs
+/// on the worker pool: its hashing then runs beside its reads and writes
+/// (`job::side_by_side`), which for a big model conversion saves a third
+/// of its time. Below it, starting and stopping the pool's threads costs
+/// more than it gives (a small character's level: ~10 % of the build).
+pub const LONE_JOB_POOL_BYTES: u64 = 16 << 20;
+
+/// Whether a build runs its `dirty` jobs on the calling thread: one worker
+/// asked for, or one job whose inputs (`lone_job_bytes`, asked only then)
+/// are under [`LONE_JOB_POOL_BYTES`].
+fn sequential(threads: usize, dirty: usize, lone_job_bytes: impl FnOnce() -> u64) -> bool {
+    threads == 1 || (dirty == 1 && lone_job_bytes() < LONE_JOB_POOL_BYTES)
 }
 
 /// The pool size: `requested`, or every core when 0 (one if the number of
@@ -956,6 +979,11 @@ fn record_inputs(
     Ok(inputs)
 }
 
+/// Outputs of at most this many bytes are compared with the file already
+/// in place and, when their bytes are the same, kept as they are (see
+/// [`commit`]).
+pub const UNCHANGED_CHECK_BYTES: u64 = 1 << 20;
+
 /// Puts a job's staged outputs in place so that whenever the index file
 /// (`manifest.json`, `level.json`) is present, it describes exactly the
 /// files beside it:
@@ -965,6 +993,14 @@ fn record_inputs(
 /// 3. the previous record's outputs that are no longer in the set are
 ///    removed;
 /// 4. the new index is renamed into place, last.
+///
+/// An output whose bytes equal the regular file already in its place (at
+/// most [`UNCHANGED_CHECK_BYTES`], compared by BLAKE3 of the file read
+/// now) is left untouched and its temporary discarded: its time stamp
+/// stays, so file watchers and hot reload see nothing, and no rename
+/// replaces a file for nothing (on ext4, renaming over a file flushes the
+/// new one, the larger part of a small job's time). When every output is
+/// unchanged and nothing is stale, the index stays too.
 ///
 /// Killed anywhere in between, the folder holds no index, or the new one
 /// with all of its files; the job's record (appended after this) is
@@ -995,33 +1031,67 @@ fn commit_in_order(
     index: Option<&RelPath>,
     stale: &[RelPath],
 ) -> std::io::Result<Vec<OutputRecord>> {
-    if let Some(index) = index {
-        tree.remove_file(index)?;
-    }
+    let in_place: Vec<Option<paths::FileSig>> = staged.iter().map(unchanged).collect();
+    let all_unchanged = stale.is_empty() && in_place.iter().all(Option::is_some);
     let mut records = Vec::with_capacity(staged.len());
-    let (last, rest): (Vec<Staged>, Vec<Staged>) =
-        staged.into_iter().partition(|s| Some(&s.path) == index);
-    let mut put = |s: Staged| -> std::io::Result<()> {
-        s.folder.commit_temp(&s.name)?;
+    let mut put = |s: Staged, kept: Option<paths::FileSig>| -> std::io::Result<()> {
+        let mtime_ns = match kept {
+            Some(sig) => {
+                s.folder.discard_temp(&s.name);
+                sig.mtime_ns
+            }
+            None => {
+                s.folder.commit_temp(&s.name)?;
+                s.sig.mtime_ns
+            }
+        };
         records.push(OutputRecord {
             path: s.path,
             bytes: s.bytes,
             blake3: s.blake3,
             sha256: s.sha256,
-            mtime_ns: s.sig.mtime_ns,
+            mtime_ns,
         });
         Ok(())
     };
-    for s in rest {
-        put(s)?;
+    if all_unchanged {
+        for (s, kept) in staged.into_iter().zip(in_place) {
+            put(s, kept)?;
+        }
+        return Ok(records);
+    }
+    if let Some(index) = index {
+        tree.remove_file(index)?;
+    }
+    let mut last = Vec::new();
+    for (s, kept) in staged.into_iter().zip(in_place) {
+        if Some(&s.path) == index {
+            last.push(s);
+        } else {
+            put(s, kept)?;
+        }
     }
     for path in stale {
         tree.remove_file(path)?;
     }
     for s in last {
-        put(s)?;
+        put(s, None)?;
     }
     Ok(records)
+}
+
+/// The stat signature of the regular file in `s`'s place if its bytes are
+/// `s`'s (a small output only; see [`UNCHANGED_CHECK_BYTES`]).
+fn unchanged(s: &Staged) -> Option<paths::FileSig> {
+    if s.bytes > UNCHANGED_CHECK_BYTES {
+        return None;
+    }
+    let (kind, sig) = s.folder.stat(&s.name).ok()??;
+    if kind != EntryKind::File || sig.size != s.bytes {
+        return None;
+    }
+    let bytes = s.folder.read(&s.name, s.bytes)?;
+    (blake3::hash(&bytes).as_bytes() == &s.blake3).then_some(sig)
 }
 
 /// What `kiln clean` did.
@@ -1258,5 +1328,12 @@ mod tests {
         assert_eq!(worker_threads(0, None), 1);
         assert_eq!(worker_threads(3, four), 3);
         assert_eq!(worker_threads(1, None), 1);
+        // One worker asked for, or one small job: the calling thread.
+        let small = || LONE_JOB_POOL_BYTES - 1;
+        let big = || LONE_JOB_POOL_BYTES;
+        assert!(sequential(1, 5, big) && sequential(1, 1, big));
+        assert!(sequential(0, 1, small) && sequential(4, 1, small));
+        assert!(!sequential(0, 1, big) && !sequential(4, 1, big));
+        assert!(!sequential(0, 2, small) && !sequential(2, 2, small));
     }
 }

@@ -450,8 +450,7 @@ impl InputFile {
     /// The SHA-256 of the whole file, read in order (which also hashes it
     /// for the key, so later reads at any offset cost no more hashing).
     /// The two hashes, and the read of the next chunk, run side by side on
-    /// the build's worker threads (`rayon::join`: on one thread when the
-    /// others are busy).
+    /// the build's worker threads ([`side_by_side`]).
     pub fn sha256(&mut self) -> Result<[u8; 32], JobError> {
         let chunk = HASH_BUFFER_BYTES.min(self.len as usize).max(1);
         let (mut cur, mut next) = (vec![0u8; chunk], vec![0u8; chunk]);
@@ -466,9 +465,9 @@ impl InputFile {
             // before this, say): the file stays hashed once, in order.
             let fresh = self.hashed.saturating_sub(at).min(n as u64) as usize;
             let (file, hasher, part) = (&self.file, &mut self.hasher, &cur[..n]);
-            let (read, _) = rayon::join(
+            let (read, _) = side_by_side(
                 || pread_file(file, after, &mut next[..m]),
-                || rayon::join(|| sha.update(part), || hasher.update(&part[fresh..])),
+                || side_by_side(|| sha.update(part), || hasher.update(&part[fresh..])),
             );
             read.map_err(|e| self.read_error(e))?;
             self.hashed = self.hashed.max(after);
@@ -557,12 +556,12 @@ impl Write for OutputFile {
             return Ok(n);
         }
         // A large write: the file gets it while the two hashes are made,
-        // side by side (`rayon::join`: in turn when no worker is free).
+        // side by side ([`side_by_side`]).
         self.file.flush()?;
         let (file, blake3, sha256) = (self.file.get_mut(), &mut self.blake3, &mut self.sha256);
-        let (written, _) = rayon::join(
+        let (written, _) = side_by_side(
             || file.write_all(buf),
-            || rayon::join(|| blake3.update(buf), || sha256.update(buf)),
+            || side_by_side(|| blake3.update(buf), || sha256.update(buf)),
         );
         written?;
         self.bytes += buf.len() as u64;
@@ -571,6 +570,24 @@ impl Write for OutputFile {
 
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
+    }
+}
+
+/// `a` and `b` on the build's worker threads (`rayon::join`: in turn when
+/// no other worker is free), or in turn on a build that runs on the calling
+/// thread alone (outside a pool, `rayon::join` would start rayon's global
+/// pool of every core).
+fn side_by_side<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    if rayon::current_thread_index().is_some() {
+        rayon::join(a, b)
+    } else {
+        (a(), b())
     }
 }
 
