@@ -51,26 +51,44 @@ pub fn import_gltf(
     pos: Pos,
     bytes: &[u8],
 ) -> Result<Scene, JobError> {
+    import_gltf_with_json(io, source, pos, bytes).map(|(scene, _)| scene)
+}
+
+/// [`import_gltf`], giving back the parsed JSON for [`import_meshes`] of
+/// the same file.
+pub fn import_gltf_with_json(
+    io: &mut JobIo,
+    source: &RelPath,
+    pos: Pos,
+    bytes: &[u8],
+) -> Result<(Scene, gltf::json::Document), JobError> {
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
     let parsed = gltf::Source::parse(bytes).map_err(invalid)?;
     let uris = parsed.external_uris().map_err(invalid)?;
     let externals = read_beside(io, source, pos, uris, "buffer")?;
-    gltf::import_source(parsed, &externals).map_err(invalid)
+    gltf::import_source_with_json(parsed, &externals).map_err(invalid)
 }
 
 /// Imports the meshes of the glTF asset `bytes` read from `source` (all a
 /// node instantiates, or `meshes`), their materials and base colour
 /// images, reading the buffer and image files beside it through `io`: they
-/// are inputs of the job's key, discovered like a `.gltf`'s buffers.
+/// are inputs of the job's key, discovered like a `.gltf`'s buffers. With
+/// `json` ([`import_gltf_with_json`] of the same bytes) the JSON is not
+/// parsed again.
 pub fn import_meshes(
     io: &mut JobIo,
     source: &RelPath,
     pos: Pos,
     bytes: &[u8],
+    json: Option<gltf::json::Document>,
     meshes: Option<&[usize]>,
 ) -> Result<Meshes, JobError> {
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
-    let parsed = gltf::Source::parse(bytes).map_err(invalid)?;
+    let parsed = match json {
+        Some(doc) => gltf::Source::with_json(bytes, doc),
+        None => gltf::Source::parse(bytes),
+    }
+    .map_err(invalid)?;
     let buffers = parsed.external_uris().map_err(invalid)?;
     let images = parsed.image_uris().map_err(invalid)?;
     let externals = read_beside(io, source, pos, buffers, "buffer")?;
@@ -175,8 +193,15 @@ mod tests {
         let outputs = Outputs::default();
         let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
         let bytes = io.read(&rel("tri.gltf"), Pos::default(), 1 << 20).unwrap();
-        let meshes =
-            import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &bytes, None).unwrap();
+        let meshes = import_meshes(
+            &mut io,
+            &rel("tri.gltf"),
+            Pos::default(),
+            &bytes,
+            None,
+            None,
+        )
+        .unwrap();
         assert_eq!(meshes.images[0].as_ref().unwrap().bytes, png);
         let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
         let atlas = material_stage(&meshes, &prims, &atlas::Settings::default()).unwrap();
@@ -189,7 +214,8 @@ mod tests {
         // A missing image file is the job's error, naming the file.
         let p = place(&[("tri.gltf", &text), ("tri.bin", &bin)]);
         let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
-        let e = import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &text, None).unwrap_err();
+        let e = import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &text, None, None)
+            .unwrap_err();
         assert!(e.message.contains("skin tone.png"), "{}", e.message);
     }
 }

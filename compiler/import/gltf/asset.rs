@@ -52,6 +52,17 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// A source whose JSON was parsed before ([`super::import_source_with_json`]
+    /// gave it back): only the container is read again. `doc` must be the
+    /// JSON of these `bytes`.
+    pub fn with_json(bytes: &'a [u8], doc: Document) -> Result<Source<'a>, Error> {
+        let container = container::parse(bytes)?;
+        Ok(Source {
+            doc,
+            bin: container.bin,
+        })
+    }
+
     /// The plain file names of the external buffer files the asset refers
     /// to, in first-use order, for the caller to fetch from beside it.
     pub fn external_uris(&self) -> Result<Vec<String>, Error> {
@@ -96,6 +107,11 @@ impl<'a> Asset<'a> {
     /// The parsed JSON.
     pub fn document(&self) -> &Document {
         &self.doc
+    }
+
+    /// The parsed JSON, the asset's buffers let go.
+    pub fn into_document(self) -> Document {
+        self.doc
     }
 
     /// Buffer view `index`'s bytes (decoded, if compressed).

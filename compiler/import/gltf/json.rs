@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
 
 use super::Error;
 
@@ -333,11 +333,16 @@ impl BufferView {
 impl Document {
     /// Parses the JSON text of a glTF asset.
     pub fn parse(text: &[u8]) -> Result<Document, Error> {
-        let root: Value = serde_json::from_slice(text)
-            .map_err(|e| Error::at("json", format!("not valid json: {e}")))?;
-        let Value::Object(root) = root else {
-            return Err(Error::at("json", "the top level must be an object"));
-        };
+        // The top level as raw, borrowed text per key: each element is then
+        // deserialized straight from its own text (no tree of values built
+        // first), so an error still names it.
+        let root: BTreeMap<String, &RawValue> = serde_json::from_slice(text).map_err(|e| {
+            if e.classify() == serde_json::error::Category::Data {
+                Error::at("json", "the top level must be an object")
+            } else {
+                Error::at("json", format!("not valid json: {e}"))
+            }
+        })?;
         let asset: AssetInfo = match root.get("asset") {
             Some(v) => one(v, "asset")?,
             None => return Err(Error::at("asset", "required object is missing")),
@@ -367,22 +372,38 @@ impl Document {
     }
 }
 
-fn one<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T, Error> {
-    T::deserialize(value).map_err(|e| Error::at(path, e))
+type Root<'a> = BTreeMap<String, &'a RawValue>;
+
+fn one<T: DeserializeOwned>(value: &RawValue, path: &str) -> Result<T, Error> {
+    serde_json::from_str(value.get()).map_err(|e| Error::at(path, message(&e)))
 }
 
 /// A top-level array, each element deserialized on its own so an error
 /// names its index. An absent key is an empty array.
-fn array<T: DeserializeOwned>(root: &Map<String, Value>, key: &str) -> Result<Vec<T>, Error> {
-    match root.get(key) {
-        None => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            // The path is formatted only for an error.
-            .map(|(i, v)| T::deserialize(v).map_err(|e| Error::at(format!("{key}[{i}]"), e)))
-            .collect(),
-        Some(_) => Err(Error::at(key, "must be an array")),
+fn array<T: DeserializeOwned>(root: &Root, key: &str) -> Result<Vec<T>, Error> {
+    let Some(raw) = root.get(key) else {
+        return Ok(Vec::new());
+    };
+    let items: Vec<&RawValue> =
+        serde_json::from_str(raw.get()).map_err(|_| Error::at(key, "must be an array"))?;
+    items
+        .iter()
+        .enumerate()
+        // The path is formatted only for an error.
+        .map(|(i, v)| {
+            serde_json::from_str(v.get()).map_err(|e| Error::at(format!("{key}[{i}]"), message(&e)))
+        })
+        .collect()
+}
+
+/// serde's message without serde_json's position suffix: the position is
+/// within the element's own text, which the JSON path already names.
+fn message(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&suffix) {
+        Some(m) => m.to_string(),
+        None => text,
     }
 }
 
@@ -418,7 +439,30 @@ mod tests {
     fn element_errors_name_the_element() {
         let e = Document::parse(br#"{"asset":{"version":"2.0"},"accessors":[{"componentType":5126,"count":1,"type":"SCALAR"},{"count":1}]}"#)
             .unwrap_err();
-        assert!(e.0.starts_with("accessors[1]: missing field"), "{e}");
+        assert_eq!(e.0, "accessors[1]: missing field `componentType`");
+        // The top level's shape, an array's shape, a value's type.
+        let cases: [(&[u8], &str); 5] = [
+            (b"[1]", "json: the top level must be an object"),
+            (
+                b"{\"asset\":",
+                "json: not valid json: EOF while parsing a value at line 1 column 9",
+            ),
+            (
+                br#"{"asset":{"version":"2.0"},"nodes":{}}"#,
+                "nodes: must be an array",
+            ),
+            (
+                br#"{"asset":{"version":"2.0"},"nodes":[{"mesh":"a"}]}"#,
+                "nodes[0]: invalid type: string \"a\", expected usize",
+            ),
+            (
+                br#"{"asset":7}"#,
+                "asset: invalid type: integer `7`, expected struct AssetInfo",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(Document::parse(text).unwrap_err().0, want);
+        }
     }
 
     #[test]

@@ -92,6 +92,16 @@ pub fn import_scene(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<Sce
 
 /// [`import_scene`] of an already parsed source.
 pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<Scene, Error> {
+    import_source_with_json(source, externals).map(|(scene, _)| scene)
+}
+
+/// [`import_source`], giving back the parsed JSON too, for a caller that
+/// reads the same file's meshes next ([`Source::with_json`]): the JSON is
+/// then parsed once.
+pub fn import_source_with_json(
+    source: Source,
+    externals: &[(String, Vec<u8>)],
+) -> Result<(Scene, json::Document), Error> {
     let asset = Asset::from_source(source, externals)?;
     let hierarchy = scene::read(&asset)?;
     let clips = animation::read(&asset, &hierarchy.nodes)?;
@@ -109,13 +119,14 @@ pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<
             })
         })
         .collect();
-    Ok(Scene {
+    let scene = Scene {
         nodes: hierarchy.nodes,
         roots: hierarchy.roots,
         skins: hierarchy.skins,
         clips,
         instances,
-    })
+    };
+    Ok((scene, asset.into_document()))
 }
 
 /// Reads meshes with their materials and the encoded base colour images

@@ -262,26 +262,30 @@ fn check_name(p: &mut Planner, name: &At<String>, what: &str) {
     }
 }
 
-/// A source read once: its bytes, scene and node names.
+/// A source read once: its bytes, scene and node names, and its parsed
+/// JSON until a model's meshes take it (so a file that gives a bank and a
+/// model is parsed once).
 struct Source {
     bytes: Vec<u8>,
     scene: Scene,
     names: Vec<String>,
+    json: Option<gltf::json::Document>,
 }
 
 fn load<'a>(
     io: &mut JobIo,
     cache: &'a mut BTreeMap<RelPath, Source>,
     source: &At<String>,
-) -> Result<(RelPath, &'a Source), JobError> {
+) -> Result<(RelPath, &'a mut Source), JobError> {
     let path = RelPath::parse(&source.value).map_err(|m| JobError::at(source.pos, m))?;
     if !cache.contains_key(&path) {
         let bytes = io.read(&path, source.pos, gltf::MAX_FILE_BYTES)?;
-        let scene = sources::import_gltf(io, &path, source.pos, &bytes)?;
+        let (scene, json) = sources::import_gltf_with_json(io, &path, source.pos, &bytes)?;
         let names = bake::node_names(&scene);
-        cache.insert(path.clone(), Source { bytes, scene, names });
+        let json = Some(json);
+        cache.insert(path.clone(), Source { bytes, scene, names, json });
     }
-    let src = &cache[&path];
+    let src = cache.get_mut(&path).expect("inserted above");
     Ok((path, src))
 }
 
@@ -449,7 +453,8 @@ fn compile_model(
         let pos = m.skin.as_ref().map_or(m.source.pos, |s| s.pos);
         JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
     })?;
-    let meshes = sources::import_meshes(io, &path, m.source.pos, &src.bytes, Some(&sel.meshes))?;
+    let json = src.json.take();
+    let meshes = sources::import_meshes(io, &path, m.source.pos, &src.bytes, json, Some(&sel.meshes))?;
     let prims = bake::primitives(&src.scene, &sel, &meshes);
     let settings = m.atlas.as_ref().map_or(atlas::Settings::default(), |a| atlas::Settings {
         max_size: a.value.max_size,
