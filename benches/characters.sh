@@ -14,6 +14,9 @@
 # 3. the whole demo level set (manifests/levels.yaml: 2 levels, 6 models)
 #    against gltfpack -cc over the same six files in one shell loop;
 # 4. where kiln's time goes, per phase (examples/character_phases.rs).
+# 5. kiln and native gltfpack once more, run by run interleaved
+#    (benches/characters_interleaved.py; OLD_KILN=path adds an older kiln
+#    binary, BENCH_CHAR_ROUNDS the rounds, default 40).
 #
 # kiln builds one level as one job on one thread, like gltfpack on one
 # file. `kiln build` is a whole process: manifest, plan, hashing, the job,
@@ -99,3 +102,6 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json"))):
     for r in json.load(open(f))["results"]:
         print(f"{r['command']:40s} {r['median']*1e3:9.2f} ms  (min {r['min']*1e3:.2f})")
 PY
+
+say "kiln and native gltfpack interleaved, round by round (\$OLD_KILN beside them when set)"
+python3 "$HERE/characters_interleaved.py" "$KILN" ${OLD_KILN:+"$OLD_KILN"} "${BENCH_CHAR_ROUNDS:-40}" 2>/dev/null

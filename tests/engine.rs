@@ -182,3 +182,32 @@ fn an_output_whose_bytes_are_unchanged_is_left_in_place() {
     assert_ne!(identity(&entry), entry_before);
     assert_ne!(identity(&p.path(small[2])), index_before);
 }
+
+#[test]
+fn a_failed_job_leaves_no_folder_it_made() {
+    let p = Project::empty();
+    p.write("sources/bad.glb", "not a glb");
+    p.write(
+        "manifests/l.yaml",
+        "characters:\n  - level: broken\n    banks:\n      - id: b\n        clips:\n          - source: sources/bad.glb\n    models:\n      - id: m\n        source: sources/bad.glb\n        bank: b\n",
+    );
+    // A folder of the user's that a job would also write in is kept.
+    fs::create_dir_all(p.path("out/levels/mine")).unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bad.glb"), "{}", stderr(&out));
+    assert!(!p.path("out/levels/broken").exists(), "made and left empty");
+    assert!(p.path("out/levels/mine").is_dir());
+    // Fixed, it builds into the folders it makes again.
+    fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/glb/SimpleSkin.glb"
+        ),
+        p.path("sources/bad.glb"),
+    )
+    .unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("out/levels/broken/@world/characters").is_file());
+}

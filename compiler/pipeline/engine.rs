@@ -169,7 +169,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let _lock = lock(&state_dir, on_event)?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
-    prepare_output_dirs(&tree, &state_dir, &jobs)?;
+    let made_dirs = prepare_output_dirs(&tree, &state_dir, &jobs)?;
 
     let display_out = display_base(&root, tree.root().path());
     let plan = PlanSummary {
@@ -201,6 +201,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         slots[i] = Some(report);
     }
 
+    remove_unused_new_dirs(&tree, &made_dirs);
     let removed = remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed)?;
     save_state(&state_dir, &hashes, &plan, &mut journal)?;
     Ok(Report {
@@ -662,7 +663,14 @@ fn lock(state_dir: &Folder, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::Fil
 
 /// Creates every folder the jobs write into (once, not per job, each a
 /// real folder) and removes the temporary files a killed build left there.
-fn prepare_output_dirs(tree: &OutTree, state_dir: &Folder, jobs: &[Job]) -> Result<(), BuildError> {
+/// Creates every folder a planned job writes in (removing the temporary
+/// files a killed build left there); returns the folders it made, which
+/// [`remove_unused_new_dirs`] takes back if no output went in.
+fn prepare_output_dirs(
+    tree: &OutTree,
+    state_dir: &Folder,
+    jobs: &[Job],
+) -> Result<Vec<String>, BuildError> {
     let mut dirs = std::collections::BTreeSet::new();
     for job in jobs {
         for output in &job.outputs.files {
@@ -670,6 +678,15 @@ fn prepare_output_dirs(tree: &OutTree, state_dir: &Folder, jobs: &[Job]) -> Resu
                 && !dirs.contains(dir)
             {
                 dirs.insert(dir.to_string());
+            }
+        }
+    }
+    let mut made = std::collections::BTreeSet::new();
+    for dir in &dirs {
+        for (k, _) in dir.match_indices('/').chain([(dir.len(), "")]) {
+            let part = &dir[..k];
+            if !made.contains(part) && tree.open_dir(part).ok().flatten().is_none() {
+                made.insert(part.to_string());
             }
         }
     }
@@ -684,7 +701,18 @@ fn prepare_output_dirs(tree: &OutTree, state_dir: &Folder, jobs: &[Job]) -> Resu
     }
     tree.root().remove_stale_temps();
     state_dir.remove_stale_temps();
-    Ok(())
+    Ok(made.into_iter().collect())
+}
+
+/// Removes the folders this build made that are still empty (a failed
+/// job's), deepest first: kiln leaves behind only what it wrote.
+fn remove_unused_new_dirs(tree: &OutTree, made: &[String]) {
+    for dir in made.iter().rev() {
+        let (parent, name) = dir.rsplit_once('/').unwrap_or(("", dir));
+        if let Ok(Some(folder)) = tree.open_dir(parent) {
+            folder.remove_empty_child(name);
+        }
+    }
 }
 
 /// The no-op path: when the manifests are exactly those of the last plan,
