@@ -1,0 +1,1346 @@
+//! Corona CGeo mesh cache, version 7: a strict reader and a writer.
+//!
+//! The layout and every decision the seed leaves open are in
+//! `docs/formats/cgeo.md`. [`Reader::new`] reads the header, the flags and
+//! the offset table and walks every snapshot's section headers (so the
+//! table is checked against the file), decoding only snapshot 0;
+//! [`Reader::snapshot`] decodes one snapshot at a time, so a job's memory
+//! is one snapshot's, whatever the sequence's length. [`decode`] reads
+//! them all; [`encode`] writes a [`Sequence`] (validated first).
+//!
+//! Compressed payloads are zlib streams ([`inflate_section`] is the one
+//! place that says so), inflated as they are parsed: a count is checked
+//! against what the compressed bytes left could inflate to before it sizes
+//! anything, and the stream must end exactly where the counts say.
+
+use std::fmt;
+
+use miniz_oxide::inflate::stream::{InflateState, inflate};
+use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
+
+use super::cursor::{self, Cursor};
+
+/// The first byte of a CGeo file.
+pub const MAGIC: u8 = 0x43;
+/// The only version read and written.
+pub const VERSION: u32 = 7;
+/// The flag bit (value) that says every snapshot is complete.
+pub const TOPOLOGY_CHANGING: u32 = 0x2;
+
+pub const TAG_ANIMATION_SNAPSHOT_START: u32 = 0xA3CD_EF00;
+pub const TAG_ANIMATION_SNAPSHOT_END: u32 = 0xFED3_BA11;
+pub const TAG_ANIM_TABLE_START: u32 = 0xFAD0_CCA1;
+pub const TAG_ANIM_TABLE_END: u32 = 0xE580_AC23;
+pub const TAG_BOUNDING_BOX: u32 = 0x2F89_A8B5;
+pub const TAG_MESH_DATA: u32 = 0x35F7_1EA8;
+pub const TAG_MESH_VERTICES_END: u32 = 0x42C3_42CC;
+pub const TAG_MESH_NORMALS_END: u32 = 0xB00B_06B0;
+pub const TAG_MESH_MAP_COORDS_END: u32 = 0xCAAC_04CA;
+pub const TAG_POINTCLOUD: u32 = 0x1387_EBEB;
+
+/// Largest file: 16 GiB.
+pub const MAX_FILE_BYTES: u64 = 16 << 30;
+/// Largest text header: 1 MiB.
+pub const MAX_HEADER_BYTES: u32 = 1 << 20;
+/// Most snapshots a file may hold.
+pub const MAX_SNAPSHOTS: u64 = 1_000_000;
+/// Most vertices, normals, coordinates of one map channel, triangles, or
+/// points of a point cloud, in one snapshot.
+pub const MAX_ELEMENTS: u64 = 1 << 24;
+/// Most map channels.
+pub const MAX_MAP_CHANNELS: u64 = 16;
+/// Deflate's largest expansion: no stream inflates to more than this many
+/// bytes per compressed byte (plus a block's worth).
+pub const MAX_INFLATE_RATIO: u64 = 1032;
+
+/// The header keys kiln reads, in the order it writes them.
+pub const KEY_VERSION: &str = "Version";
+pub const KEY_SNAPSHOTS: &str = "Animation snapshot count";
+pub const KEY_TIME_PER_SNAPSHOT: &str = "Time per animation snapshot [microseconds]";
+pub const KEY_START: &str = "Animation time start";
+pub const KEY_SCALE: &str = "Scale";
+pub const KEY_MATERIAL: &str = "Original material name";
+pub const KEY_OBJECT: &str = "Original object name";
+pub const KEY_COMPRESSED: &str = "Compressed";
+const MANDATORY: [&str; 8] = [
+    KEY_VERSION,
+    KEY_SNAPSHOTS,
+    KEY_TIME_PER_SNAPSHOT,
+    KEY_START,
+    KEY_SCALE,
+    KEY_MATERIAL,
+    KEY_OBJECT,
+    KEY_COMPRESSED,
+];
+
+/// The text header's mandatory properties, and every other line in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    pub snapshots: u32,
+    pub time_per_snapshot_us: u64,
+    pub start_us: i64,
+    /// The data's unit relative to millimetres; 0 is unknown.
+    pub scale: f64,
+    pub material: String,
+    pub object: String,
+    pub compressed: bool,
+    /// The other lines: (key, value) properties and free text.
+    pub other: Vec<Line>,
+}
+
+/// A header line kiln does not interpret.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Line {
+    Property(String, String),
+    Text(String),
+}
+
+/// One triangle: three vertex and three normal indices, a material id and
+/// the edge visibility bits (0: AB, 1: BC, 2: CA).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Triangle {
+    pub vertices: [u32; 3],
+    pub normals: [u32; 3],
+    pub material: u16,
+    pub edges: u8,
+}
+
+/// A snapshot's geometry, absolute values (a difference snapshot's added
+/// to snapshot 0's). Topology (`triangles`, `map_indices`) is held by
+/// complete snapshots; a difference snapshot's are empty and snapshot 0's
+/// apply.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mesh {
+    pub vertices: Vec<[f32; 3]>,
+    pub normals: Vec<[f32; 3]>,
+    /// Per map channel, its coordinates (U, V, W).
+    pub channels: Vec<Vec<[f32; 3]>>,
+    pub triangles: Vec<Triangle>,
+    /// Per triangle, per channel (triangle-major), three coordinate
+    /// indices: `triangles.len() * channels.len()` entries.
+    pub map_indices: Vec<[u32; 3]>,
+}
+
+/// One animation snapshot.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// Stored complete (with topology), not as a difference.
+    pub complete: bool,
+    pub mesh: Mesh,
+    /// Min X, Y, Z, max X, Y, Z.
+    pub bounding_box: Option<[f32; 6]>,
+    pub point_cloud: Option<Vec<[f32; 3]>>,
+    /// Sections kiln does not know: (id, payload as stored).
+    pub unknown: Vec<(u32, Vec<u8>)>,
+    /// The section ids in file order (the writer's order; empty: mesh,
+    /// bounding box, point cloud, then the unknown ones).
+    pub order: Vec<u32>,
+}
+
+/// A whole CGeo file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sequence {
+    pub header: Header,
+    pub topology_changing: bool,
+    pub snapshots: Vec<Snapshot>,
+}
+
+// ------------------------------------------------------------- errors
+
+/// A broken rule, where: the byte offset in the file, the snapshot and the
+/// section it is in, and for a compressed payload the offset within its
+/// inflated bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    pub offset: usize,
+    pub snapshot: Option<usize>,
+    pub section: Option<u32>,
+    pub inflated: Option<usize>,
+    pub rule: Rule,
+}
+
+/// What was wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Rule {
+    Bytes(cursor::Error),
+    FileTooLarge(u64),
+    Magic(u8),
+    HeaderLength(u32),
+    HeaderUtf8,
+    DuplicateKey(String),
+    MissingKey(&'static str),
+    BadValue {
+        key: &'static str,
+        value: String,
+        want: &'static str,
+    },
+    Flags(u32),
+    Tag {
+        what: &'static str,
+        want: u32,
+        found: u32,
+    },
+    OffsetTable {
+        entry: usize,
+        found: u64,
+        want: u64,
+    },
+    DuplicateSection(u32),
+    NoMeshData,
+    SnapshotKind {
+        found: u8,
+        want: &'static str,
+    },
+    TooMany {
+        what: &'static str,
+        count: u64,
+        limit: u64,
+    },
+    CannotFit {
+        what: &'static str,
+        count: u64,
+        item_bytes: u64,
+        possible: u64,
+    },
+    NotZlib,
+    Zlib(String),
+    InflatedShort {
+        need: usize,
+    },
+    InflatedTrailing,
+    PayloadTrailing {
+        extra: u64,
+    },
+    NotFinite {
+        what: &'static str,
+        index: usize,
+    },
+    Index {
+        what: &'static str,
+        triangle: usize,
+        index: u32,
+        len: usize,
+    },
+    EdgeBits {
+        triangle: usize,
+        bits: u8,
+    },
+    BoundingBox,
+    Counts {
+        what: &'static str,
+        found: usize,
+        want: usize,
+    },
+    Invalid(String),
+}
+
+impl Error {
+    fn at(offset: usize, rule: Rule) -> Error {
+        Error {
+            offset,
+            snapshot: None,
+            section: None,
+            inflated: None,
+            rule,
+        }
+    }
+
+    fn in_snapshot(mut self, k: usize) -> Error {
+        self.snapshot.get_or_insert(k);
+        self
+    }
+}
+
+impl From<cursor::Error> for Error {
+    fn from(e: cursor::Error) -> Error {
+        Error::at(e.offset(), Rule::Bytes(e))
+    }
+}
+
+/// A section id's name.
+pub fn section_name(id: u32) -> String {
+    match id {
+        TAG_MESH_DATA => "TAG_MESH_DATA".into(),
+        TAG_BOUNDING_BOX => "TAG_BOUNDING_BOX".into(),
+        TAG_POINTCLOUD => "TAG_POINTCLOUD".into(),
+        other => format!("section 0x{other:08X}"),
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}", self.offset)?;
+        if let Some(k) = self.snapshot {
+            write!(f, ", snapshot {k}")?;
+        }
+        if let Some(id) = self.section {
+            write!(f, ", {}", section_name(id))?;
+        }
+        if let Some(i) = self.inflated {
+            write!(f, " (byte {i} of its inflated payload)")?;
+        }
+        write!(f, ": {}", self.rule)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            // The cursor's message names its own offset: keep the rule.
+            Rule::Bytes(e) => {
+                let text = e.to_string();
+                f.write_str(text.split_once(": ").map_or(&text, |(_, rule)| rule))
+            }
+            Rule::FileTooLarge(n) => write!(f, "{n} bytes is more than the {MAX_FILE_BYTES}-byte limit"),
+            Rule::Magic(b) => write!(f, "the first byte is 0x{b:02X}, not CGeo's 0x43"),
+            Rule::HeaderLength(n) => write!(f, "a header of {n} bytes (1 to {MAX_HEADER_BYTES})"),
+            Rule::HeaderUtf8 => f.write_str("the header is not UTF-8 text"),
+            Rule::DuplicateKey(k) => write!(f, "header property {k:?} appears twice"),
+            Rule::MissingKey(k) => write!(f, "the mandatory header property {k:?} is missing"),
+            Rule::BadValue { key, value, want } => write!(f, "header property {key:?} is {value:?}; {want}"),
+            Rule::Flags(v) => write!(
+                f,
+                "flags 0x{v:08X}: only bit 1 (0x{TOPOLOGY_CHANGING:X}, topology changing) is defined"
+            ),
+            Rule::Tag { what, want, found } => write!(f, "expected {what} 0x{want:08X}, found 0x{found:08X}"),
+            Rule::OffsetTable { entry, found, want } => write!(
+                f,
+                "offset table entry {entry} is {found}; snapshot {entry}'s first section is at {want} (snapshots follow one another)"
+            ),
+            Rule::DuplicateSection(id) => write!(f, "{} appears twice in one snapshot", section_name(*id)),
+            Rule::NoMeshData => f.write_str("the snapshot has no TAG_MESH_DATA section (the one mandatory section)"),
+            Rule::SnapshotKind { found, want } => write!(f, "mesh data kind byte {found}; {want}"),
+            Rule::TooMany { what, count, limit } => write!(f, "{count} {what}, more than the limit of {limit}"),
+            Rule::CannotFit { what, count, item_bytes, possible } => write!(
+                f,
+                "{count} {what} of {item_bytes} bytes each cannot fit in the {possible} bytes the payload can hold"
+            ),
+            Rule::NotZlib => f.write_str(
+                "the codec of compressed sections is zlib (RFC 1950); this payload does not start with a valid zlib header",
+            ),
+            Rule::Zlib(m) => write!(f, "the zlib stream is corrupt: {m}"),
+            Rule::InflatedShort { need } => write!(f, "the zlib stream ends {need} bytes before what its counts need"),
+            Rule::InflatedTrailing => f.write_str("the zlib stream inflates past what its counts need"),
+            Rule::PayloadTrailing { extra } => write!(f, "{extra} bytes after what the counts need"),
+            Rule::NotFinite { what, index } => write!(f, "{what} {index} is not finite"),
+            Rule::Index { what, triangle, index, len } => {
+                write!(f, "triangle {triangle}: {what} index {index} is out of range ({len})")
+            }
+            Rule::EdgeBits { triangle, bits } => {
+                write!(f, "triangle {triangle}: edge visibility 0x{bits:02X} sets bits other than 0, 1, 2")
+            }
+            Rule::BoundingBox => f.write_str("bounding box min is above max on an axis, or not finite"),
+            Rule::Counts { what, found, want } => write!(f, "{found} {what}; snapshot 0 has {want}"),
+            Rule::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+// ------------------------------------------------------------- header
+
+/// The header and where the data section starts.
+fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Error::at(0, Rule::FileTooLarge(bytes.len() as u64)));
+    }
+    let mut c = Cursor::new(bytes);
+    let magic = c.u8("the magic byte")?;
+    if magic != MAGIC {
+        return Err(Error::at(0, Rule::Magic(magic)));
+    }
+    let len = c.u32("the header length")?;
+    if len == 0 || len > MAX_HEADER_BYTES {
+        return Err(Error::at(1, Rule::HeaderLength(len)));
+    }
+    let text = c.take(len as usize, "the header")?;
+    let text =
+        std::str::from_utf8(text).map_err(|e| Error::at(5 + e.valid_up_to(), Rule::HeaderUtf8))?;
+    Ok((parse_header(text)?, c.offset()))
+}
+
+fn parse_header(text: &str) -> Result<Header, Error> {
+    let mut found: [Option<(usize, &str)>; 8] = [None; 8];
+    let mut other = Vec::new();
+    let mut at = 5;
+    for line in text.split('\n') {
+        let here = at;
+        at += line.len() + 1;
+        match line.split_once(':') {
+            None => {
+                let t = line.trim();
+                if !t.is_empty() {
+                    other.push(Line::Text(t.to_string()));
+                }
+            }
+            Some((k, v)) => {
+                let (k, v) = (k.trim(), v.trim());
+                match MANDATORY.iter().position(|m| *m == k) {
+                    Some(i) if found[i].is_some() => {
+                        return Err(Error::at(here, Rule::DuplicateKey(k.to_string())));
+                    }
+                    Some(i) => found[i] = Some((here, v)),
+                    None => {
+                        if other
+                            .iter()
+                            .any(|l| matches!(l, Line::Property(o, _) if o == k))
+                        {
+                            return Err(Error::at(here, Rule::DuplicateKey(k.to_string())));
+                        }
+                        other.push(Line::Property(k.to_string(), v.to_string()));
+                    }
+                }
+            }
+        }
+    }
+    let get = |i: usize| found[i].ok_or(Error::at(5, Rule::MissingKey(MANDATORY[i])));
+    let bad = |i: usize, want: &'static str| {
+        let (at, v) = found[i].expect("present");
+        Error::at(
+            at,
+            Rule::BadValue {
+                key: MANDATORY[i],
+                value: v.to_string(),
+                want,
+            },
+        )
+    };
+    let (_, version) = get(0)?;
+    if version.parse::<u32>().ok() != Some(VERSION) {
+        return Err(bad(0, "kiln reads version 7 (Corona v2 and later) only"));
+    }
+    let snapshots = get(1)?
+        .1
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1 && u64::from(n) <= MAX_SNAPSHOTS);
+    let Some(snapshots) = snapshots else {
+        return Err(bad(1, "a whole number from 1 to 1000000"));
+    };
+    let time = get(2)?
+        .1
+        .parse::<u64>()
+        .ok()
+        .filter(|&t| t >= 1 || snapshots == 1);
+    let Some(time_per_snapshot_us) = time else {
+        return Err(bad(
+            2,
+            "a whole number of microseconds, 1 or more (0 only for one snapshot)",
+        ));
+    };
+    let Some(start_us) = get(3)?.1.parse::<i64>().ok() else {
+        return Err(bad(3, "a whole number of microseconds"));
+    };
+    let scale = get(4)?
+        .1
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0);
+    let Some(scale) = scale else {
+        return Err(bad(
+            4,
+            "a finite number, 0 or more (relative to millimetres; 0 is unknown)",
+        ));
+    };
+    let material = get(5)?.1.to_string();
+    let object = get(6)?.1.to_string();
+    let compressed = match get(7)?.1.to_ascii_lowercase().as_str() {
+        "true" => true,
+        "false" => false,
+        _ => return Err(bad(7, "True or False")),
+    };
+    Ok(Header {
+        snapshots,
+        time_per_snapshot_us,
+        start_us,
+        scale,
+        material,
+        object,
+        compressed,
+        other,
+    })
+}
+
+// ------------------------------------------------------------ payloads
+
+/// The bytes of one section's payload as the parser reads them: the
+/// stored bytes, or their zlib stream inflated as it is read.
+enum Payload<'a> {
+    Plain { bytes: &'a [u8], pos: usize },
+    Zlib(Box<Inflater<'a>>),
+}
+
+struct Inflater<'a> {
+    input: &'a [u8],
+    consumed: usize,
+    produced: usize,
+    ended: bool,
+    state: Box<InflateState>,
+}
+
+/// The codec of a compressed section: zlib (RFC 1950), the whole payload
+/// one stream. The one place that says so.
+fn inflate_section(stored: &[u8]) -> Result<Payload<'_>, Rule> {
+    let header_ok = stored.len() >= 2
+        && stored[0] & 0x0F == 8
+        && stored[0] >> 4 <= 7
+        && stored[1] & 0x20 == 0
+        && (u16::from(stored[0]) << 8 | u16::from(stored[1])) % 31 == 0;
+    if !header_ok {
+        return Err(Rule::NotZlib);
+    }
+    Ok(Payload::Zlib(Box::new(Inflater {
+        input: stored,
+        consumed: 0,
+        produced: 0,
+        ended: false,
+        state: InflateState::new_boxed(DataFormat::Zlib),
+    })))
+}
+
+impl Payload<'_> {
+    /// Where the next byte comes from: (file-relative offset within the
+    /// stored payload, inflated offset).
+    fn pos(&self) -> (usize, Option<usize>) {
+        match self {
+            Payload::Plain { pos, .. } => (*pos, None),
+            Payload::Zlib(z) => (z.consumed, Some(z.produced)),
+        }
+    }
+
+    /// The most bytes still to come.
+    fn possible(&self) -> u64 {
+        match self {
+            Payload::Plain { bytes, pos } => (bytes.len() - pos) as u64,
+            Payload::Zlib(z) if z.ended => 0,
+            Payload::Zlib(z) => ((z.input.len() - z.consumed) as u64 + 1) * MAX_INFLATE_RATIO,
+        }
+    }
+
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
+        match self {
+            Payload::Plain { bytes, pos } => {
+                let end = *pos + out.len();
+                if end > bytes.len() {
+                    return Err(Rule::Bytes(cursor::Error::Truncated {
+                        offset: *pos,
+                        what: "the section's payload".into(),
+                        need: out.len() as u64,
+                        have: bytes.len() - *pos,
+                    }));
+                }
+                out.copy_from_slice(&bytes[*pos..end]);
+                *pos = end;
+                Ok(())
+            }
+            Payload::Zlib(z) => z.fill(out),
+        }
+    }
+
+    /// Nothing may be left: all stored bytes used, the zlib stream ended
+    /// exactly here.
+    fn finish(&mut self) -> Result<(), Rule> {
+        match self {
+            Payload::Plain { bytes, pos } if *pos < bytes.len() => Err(Rule::PayloadTrailing {
+                extra: (bytes.len() - *pos) as u64,
+            }),
+            Payload::Plain { .. } => Ok(()),
+            Payload::Zlib(z) => {
+                let mut one = [0u8; 1];
+                match z.fill(&mut one) {
+                    Ok(()) => Err(Rule::InflatedTrailing),
+                    Err(Rule::InflatedShort { .. }) if z.consumed == z.input.len() => Ok(()),
+                    Err(Rule::InflatedShort { .. }) => Err(Rule::PayloadTrailing {
+                        extra: (z.input.len() - z.consumed) as u64,
+                    }),
+                    Err(e) => Err(e),
+                }
+            }
+        }
+    }
+
+    fn u8(&mut self) -> Result<u8, Rule> {
+        let mut b = [0u8; 1];
+        self.fill(&mut b)?;
+        Ok(b[0])
+    }
+
+    fn u32(&mut self) -> Result<u32, Rule> {
+        let mut b = [0u8; 4];
+        self.fill(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn u64(&mut self) -> Result<u64, Rule> {
+        let mut b = [0u8; 8];
+        self.fill(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn tag(&mut self, what: &'static str, want: u32) -> Result<(), Rule> {
+        let found = self.u32()?;
+        if found == want {
+            Ok(())
+        } else {
+            Err(Rule::Tag { what, want, found })
+        }
+    }
+
+    /// A count, at most `limit`, whose `item_bytes`-byte items can come.
+    fn count(
+        &self,
+        count: u64,
+        item_bytes: u64,
+        limit: u64,
+        what: &'static str,
+    ) -> Result<usize, Rule> {
+        if count > limit {
+            return Err(Rule::TooMany { what, count, limit });
+        }
+        let possible = self.possible();
+        if count.saturating_mul(item_bytes) > possible {
+            return Err(Rule::CannotFit {
+                what,
+                count,
+                item_bytes,
+                possible,
+            });
+        }
+        Ok(count as usize)
+    }
+
+    /// `n` finite float triples (`n` checked by the caller).
+    fn vec3s(&mut self, n: usize, what: &'static str) -> Result<Vec<[f32; 3]>, Rule> {
+        let mut raw = vec![0u8; n * 12];
+        self.fill(&mut raw)?;
+        let out = cursor::le_f32_arrays::<3>(&raw);
+        if let Some(i) = out.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
+            return Err(Rule::NotFinite { what, index: i });
+        }
+        Ok(out)
+    }
+}
+
+impl Inflater<'_> {
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
+        let mut done = 0;
+        while done < out.len() {
+            if self.ended {
+                return Err(Rule::InflatedShort {
+                    need: out.len() - done,
+                });
+            }
+            let r = inflate(
+                &mut self.state,
+                &self.input[self.consumed..],
+                &mut out[done..],
+                MZFlush::None,
+            );
+            self.consumed += r.bytes_consumed;
+            self.produced += r.bytes_written;
+            done += r.bytes_written;
+            match r.status {
+                Ok(MZStatus::StreamEnd) => self.ended = true,
+                Ok(_) => {}
+                Err(MZError::Buf) if r.bytes_written == 0 && r.bytes_consumed == 0 => {
+                    // No progress: the stored bytes ran out mid-stream.
+                    return Err(Rule::Zlib("the stream is cut short".into()));
+                }
+                Err(MZError::Buf) => {}
+                Err(e) => return Err(Rule::Zlib(format!("{e:?}"))),
+            }
+        }
+        Ok(())
+    }
+}
+
+// ------------------------------------------------------------- reading
+
+/// Where a snapshot's sections are: (id, payload start, payload length).
+#[derive(Clone, Debug)]
+struct SectionAt {
+    id: u32,
+    start: usize,
+    len: usize,
+}
+
+/// A CGeo file opened for reading, snapshot by snapshot.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    header: Header,
+    topology_changing: bool,
+    sections: Vec<Vec<SectionAt>>,
+    first: Mesh,
+}
+
+impl<'a> Reader<'a> {
+    /// Reads the header, flags and offset table, walks every snapshot's
+    /// sections (checking the table against them) and decodes snapshot 0.
+    pub fn new(bytes: &'a [u8]) -> Result<Reader<'a>, Error> {
+        let (header, data) = read_header(bytes)?;
+        let mut c = Cursor::at(bytes, data);
+        let flags = c.u32("the flags")?;
+        if flags & !TOPOLOGY_CHANGING != 0 {
+            return Err(Error::at(data, Rule::Flags(flags)));
+        }
+        expect_tag(&mut c, "TAG_ANIM_TABLE_START", TAG_ANIM_TABLE_START)?;
+        let n = header.snapshots as usize;
+        let table_at = c.offset();
+        c.count(table_at, n as u64, 8, MAX_SNAPSHOTS, "offset table entries")?;
+        let table: Vec<u64> = (0..n)
+            .map(|_| c.u64("an offset"))
+            .collect::<Result<_, _>>()?;
+        expect_tag(&mut c, "TAG_ANIM_TABLE_END", TAG_ANIM_TABLE_END)?;
+        let mut sections = Vec::with_capacity(n);
+        for (k, &entry) in table.iter().enumerate() {
+            let start = c.offset();
+            expect_tag(
+                &mut c,
+                "TAG_ANIMATION_SNAPSHOT_START",
+                TAG_ANIMATION_SNAPSHOT_START,
+            )
+            .map_err(|e| e.in_snapshot(k))?;
+            if entry != c.offset() as u64 {
+                return Err(Error::at(
+                    table_at + 8 * k,
+                    Rule::OffsetTable {
+                        entry: k,
+                        found: entry,
+                        want: c.offset() as u64,
+                    },
+                ));
+            }
+            let list = walk_sections(&mut c).map_err(|e| e.in_snapshot(k))?;
+            if !list.iter().any(|s| s.id == TAG_MESH_DATA) {
+                return Err(Error::at(start, Rule::NoMeshData).in_snapshot(k));
+            }
+            sections.push(list);
+        }
+        c.finish("CGeo file")?;
+        let topology_changing = flags & TOPOLOGY_CHANGING != 0;
+        let mut reader = Reader {
+            bytes,
+            header,
+            topology_changing,
+            sections,
+            first: Mesh::default(),
+        };
+        reader.first = reader.snapshot(0)?.mesh;
+        Ok(reader)
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn topology_changing(&self) -> bool {
+        self.topology_changing
+    }
+
+    pub fn len(&self) -> usize {
+        self.sections.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sections.is_empty()
+    }
+
+    /// Snapshot 0's mesh (whose topology difference snapshots share).
+    pub fn first(&self) -> &Mesh {
+        &self.first
+    }
+
+    /// Decodes snapshot `k` (absolute values).
+    pub fn snapshot(&self, k: usize) -> Result<Snapshot, Error> {
+        let Some(list) = self.sections.get(k) else {
+            return Err(Error::at(
+                self.bytes.len(),
+                Rule::Invalid(format!("no snapshot {k} ({} snapshots)", self.len())),
+            ));
+        };
+        let mut snap = Snapshot {
+            order: list.iter().map(|s| s.id).collect(),
+            ..Snapshot::default()
+        };
+        for s in list {
+            let stored = &self.bytes[s.start..s.start + s.len];
+            let fail = |rule: Rule, at: (usize, Option<usize>)| Error {
+                offset: s.start + if self.header.compressed { 0 } else { at.0 },
+                snapshot: Some(k),
+                section: Some(s.id),
+                inflated: at.1,
+                rule,
+            };
+            if !matches!(s.id, TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD) {
+                snap.unknown.push((s.id, stored.to_vec()));
+                continue;
+            }
+            let mut p = if self.header.compressed {
+                inflate_section(stored).map_err(|r| fail(r, (0, None)))?
+            } else {
+                Payload::Plain {
+                    bytes: stored,
+                    pos: 0,
+                }
+            };
+            let result = match s.id {
+                TAG_MESH_DATA => self.mesh(k, &mut p).map(|(complete, mesh)| {
+                    snap.complete = complete;
+                    snap.mesh = mesh;
+                }),
+                TAG_BOUNDING_BOX => bounding_box(&mut p).map(|b| snap.bounding_box = Some(b)),
+                _ => point_cloud(&mut p).map(|c| snap.point_cloud = Some(c)),
+            };
+            result
+                .and_then(|()| p.finish())
+                .map_err(|r| fail(r, p.pos()))?;
+        }
+        Ok(snap)
+    }
+
+    fn mesh(&self, k: usize, p: &mut Payload) -> Result<(bool, Mesh), Rule> {
+        let kind = p.u8()?;
+        let want_complete = k == 0 || self.topology_changing;
+        match (kind, want_complete) {
+            (1, true) => complete_mesh(p).map(|m| (true, m)),
+            (0, false) => difference_mesh(p, &self.first).map(|m| (false, m)),
+            (found, true) => Err(Rule::SnapshotKind {
+                found,
+                want: if k == 0 {
+                    "snapshot 0 is complete (1)"
+                } else {
+                    "with the topology flag every snapshot is complete (1)"
+                },
+            }),
+            (found, false) => Err(Rule::SnapshotKind {
+                found,
+                want: "without the topology flag a later snapshot is a difference (0)",
+            }),
+        }
+    }
+}
+
+fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error> {
+    let at = c.offset();
+    let found = c.u32(what)?;
+    if found == want {
+        Ok(())
+    } else {
+        Err(Error::at(at, Rule::Tag { what, want, found }))
+    }
+}
+
+/// The sections up to and including the snapshot's end tag.
+fn walk_sections(c: &mut Cursor) -> Result<Vec<SectionAt>, Error> {
+    let mut list: Vec<SectionAt> = Vec::new();
+    loop {
+        let at = c.offset();
+        let id = c.u32("a section id or TAG_ANIMATION_SNAPSHOT_END")?;
+        if id == TAG_ANIMATION_SNAPSHOT_END {
+            return Ok(list);
+        }
+        if list.iter().any(|s| s.id == id) {
+            return Err(Error::at(at, Rule::DuplicateSection(id)));
+        }
+        let len = c.u64("a section size")?;
+        let start = c.offset();
+        c.take_u64(len, "a section's payload")?;
+        list.push(SectionAt {
+            id,
+            start,
+            len: len as usize,
+        });
+    }
+}
+
+fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
+    let v = p.u32()?;
+    let n = p.u32()?;
+    let c = p.u32()?;
+    let t = p.u32()?;
+    let v = p.count(v.into(), 12, MAX_ELEMENTS, "vertices")?;
+    let n = p.count(n.into(), 12, MAX_ELEMENTS, "normals")?;
+    let c = p.count(c.into(), 4, MAX_MAP_CHANNELS, "map channels")?;
+    let triangle_bytes = 27 + 12 * c as u64;
+    let t = p.count(t.into(), triangle_bytes, MAX_ELEMENTS, "triangles")?;
+    let vertices = p.vec3s(v, "vertex")?;
+    p.tag("TAG_MESH_VERTICES_END", TAG_MESH_VERTICES_END)?;
+    let normals = p.vec3s(n, "normal")?;
+    p.tag("TAG_MESH_NORMALS_END", TAG_MESH_NORMALS_END)?;
+    let mut channels = Vec::with_capacity(c);
+    for _ in 0..c {
+        let m = p.u32()?;
+        let m = p.count(m.into(), 12, MAX_ELEMENTS, "map coordinates")?;
+        channels.push(p.vec3s(m, "map coordinate")?);
+    }
+    p.tag("TAG_MESH_MAP_COORDS_END", TAG_MESH_MAP_COORDS_END)?;
+    let mut raw = vec![0u8; t * triangle_bytes as usize];
+    p.fill(&mut raw)?;
+    let mut triangles = Vec::with_capacity(t);
+    let mut map_indices = Vec::with_capacity(t * c);
+    let mut r = Cursor::new(&raw);
+    for i in 0..t {
+        let mut three =
+            || -> [u32; 3] { std::array::from_fn(|_| r.u32("an index").expect("sized above")) };
+        let vertices_i = three();
+        let normals_i = three();
+        for (what, idx, len) in [("vertex", vertices_i, v), ("normal", normals_i, n)] {
+            if let Some(&bad) = idx.iter().find(|&&x| x as usize >= len) {
+                return Err(Rule::Index {
+                    what,
+                    triangle: i,
+                    index: bad,
+                    len,
+                });
+            }
+        }
+        for channel in &channels {
+            let m = three();
+            if let Some(&bad) = m.iter().find(|&&x| x as usize >= channel.len()) {
+                return Err(Rule::Index {
+                    what: "map coordinate",
+                    triangle: i,
+                    index: bad,
+                    len: channel.len(),
+                });
+            }
+            map_indices.push(m);
+        }
+        let material = r.u16("a material id").expect("sized above");
+        let edges = r.u8("edge visibility").expect("sized above");
+        if edges & !7 != 0 {
+            return Err(Rule::EdgeBits {
+                triangle: i,
+                bits: edges,
+            });
+        }
+        triangles.push(Triangle {
+            vertices: vertices_i,
+            normals: normals_i,
+            material,
+            edges,
+        });
+    }
+    Ok(Mesh {
+        vertices,
+        normals,
+        channels,
+        triangles,
+        map_indices,
+    })
+}
+
+fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
+    let add =
+        |a: &[[f32; 3]], d: Vec<[f32; 3]>, what: &'static str| -> Result<Vec<[f32; 3]>, Rule> {
+            let out: Vec<[f32; 3]> = a
+                .iter()
+                .zip(d)
+                .map(|(a, d)| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
+                .collect();
+            match out.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
+                Some(index) => Err(Rule::NotFinite { what, index }),
+                None => Ok(out),
+            }
+        };
+    let d = p.vec3s(first.vertices.len(), "vertex difference")?;
+    let vertices = add(&first.vertices, d, "vertex")?;
+    p.tag("TAG_MESH_VERTICES_END", TAG_MESH_VERTICES_END)?;
+    let d = p.vec3s(first.normals.len(), "normal difference")?;
+    let normals = add(&first.normals, d, "normal")?;
+    p.tag("TAG_MESH_NORMALS_END", TAG_MESH_NORMALS_END)?;
+    let mut channels = Vec::with_capacity(first.channels.len());
+    for ch in &first.channels {
+        let d = p.vec3s(ch.len(), "map coordinate difference")?;
+        channels.push(add(ch, d, "map coordinate")?);
+    }
+    p.tag("TAG_MESH_MAP_COORDS_END", TAG_MESH_MAP_COORDS_END)?;
+    Ok(Mesh {
+        vertices,
+        normals,
+        channels,
+        triangles: Vec::new(),
+        map_indices: Vec::new(),
+    })
+}
+
+fn bounding_box(p: &mut Payload) -> Result<[f32; 6], Rule> {
+    let mut raw = [0u8; 24];
+    p.fill(&mut raw)?;
+    let b: [f32; 6] = cursor::le_f32s(&raw).try_into().expect("six floats");
+    if b.iter().all(|x| x.is_finite()) && (0..3).all(|i| b[i] <= b[i + 3]) {
+        Ok(b)
+    } else {
+        Err(Rule::BoundingBox)
+    }
+}
+
+fn point_cloud(p: &mut Payload) -> Result<Vec<[f32; 3]>, Rule> {
+    let n = p.u64()?;
+    let n = p.count(n, 12, MAX_ELEMENTS, "points")?;
+    p.vec3s(n, "point")
+}
+
+/// Reads a whole file.
+pub fn decode(bytes: &[u8]) -> Result<Sequence, Error> {
+    let reader = Reader::new(bytes)?;
+    let mut snapshots = Vec::with_capacity(reader.len());
+    for k in 0..reader.len() {
+        snapshots.push(if k == 0 {
+            Snapshot {
+                mesh: reader.first.clone(),
+                ..reader.snapshot(0)?
+            }
+        } else {
+            reader.snapshot(k)?
+        });
+    }
+    Ok(Sequence {
+        header: reader.header.clone(),
+        topology_changing: reader.topology_changing,
+        snapshots,
+    })
+}
+
+// ------------------------------------------------------------- writing
+
+/// Every problem that would make `seq` an invalid file.
+pub fn validate(seq: &Sequence) -> Vec<String> {
+    let mut problems = Vec::new();
+    let h = &seq.header;
+    if seq.snapshots.len() != h.snapshots as usize {
+        problems.push(format!(
+            "the header says {} snapshots, the sequence has {}",
+            h.snapshots,
+            seq.snapshots.len()
+        ));
+    }
+    if seq.snapshots.is_empty() || seq.snapshots.len() as u64 > MAX_SNAPSHOTS {
+        problems.push(format!(
+            "{} snapshots (1 to {MAX_SNAPSHOTS})",
+            seq.snapshots.len()
+        ));
+    }
+    if h.time_per_snapshot_us == 0 && seq.snapshots.len() > 1 {
+        problems.push("time per snapshot is 0 with several snapshots".into());
+    }
+    if !(h.scale.is_finite() && h.scale >= 0.0) {
+        problems.push(format!(
+            "scale {} is not a finite number, 0 or more",
+            h.scale
+        ));
+    }
+    for line in &h.other {
+        let text = match line {
+            Line::Property(k, v) => {
+                if MANDATORY.contains(&k.trim()) {
+                    problems.push(format!(
+                        "header property {k:?} is set by the header's own fields"
+                    ));
+                }
+                if k.contains(':') || k.trim() != k || v.trim() != v {
+                    problems.push(format!(
+                        "header property {k:?}: a key without colons, neither key nor value padded"
+                    ));
+                }
+                format!("{k}{v}")
+            }
+            Line::Text(t) => {
+                if t.contains(':') || t.trim() != t || t.is_empty() {
+                    problems.push(format!(
+                        "free text {t:?} must be non-empty, unpadded and without a colon"
+                    ));
+                }
+                t.clone()
+            }
+        };
+        if text.contains('\n') {
+            problems.push("a header line holds a line break".into());
+        }
+    }
+    for (k, name) in [(0, &h.material), (1, &h.object)] {
+        if name.contains('\n') || name.trim() != name {
+            problems.push(format!(
+                "{} {name:?} holds a line break or padding",
+                MANDATORY[5 + k]
+            ));
+        }
+    }
+    let Some(first) = seq.snapshots.first() else {
+        return problems;
+    };
+    for (k, s) in seq.snapshots.iter().enumerate() {
+        let complete = k == 0 || seq.topology_changing;
+        if s.complete != complete {
+            problems.push(format!(
+                "snapshot {k}: {} (complete: {complete})",
+                if complete {
+                    "must be complete"
+                } else {
+                    "must be a difference"
+                }
+            ));
+        }
+        check_mesh(&s.mesh, complete, &first.mesh, k, &mut problems);
+        if let Some(b) = s.bounding_box
+            && !(b.iter().all(|x| x.is_finite()) && (0..3).all(|i| b[i] <= b[i + 3]))
+        {
+            problems.push(format!(
+                "snapshot {k}: bounding box min above max, or not finite"
+            ));
+        }
+        if let Some(c) = &s.point_cloud {
+            if c.len() as u64 > MAX_ELEMENTS {
+                problems.push(format!("snapshot {k}: {} points", c.len()));
+            }
+            if c.iter().flatten().any(|x| !x.is_finite()) {
+                problems.push(format!("snapshot {k}: a point is not finite"));
+            }
+        }
+        let mut ids: Vec<u32> = s.unknown.iter().map(|(id, _)| *id).collect();
+        for (id, _) in &s.unknown {
+            if matches!(
+                *id,
+                TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD | TAG_ANIMATION_SNAPSHOT_END
+            ) {
+                problems.push(format!(
+                    "snapshot {k}: unknown section id 0x{id:08X} is a known tag"
+                ));
+            }
+        }
+        ids.push(TAG_MESH_DATA);
+        ids.extend(s.bounding_box.map(|_| TAG_BOUNDING_BOX));
+        ids.extend(s.point_cloud.as_ref().map(|_| TAG_POINTCLOUD));
+        ids.sort_unstable();
+        if ids.windows(2).any(|w| w[0] == w[1]) {
+            problems.push(format!("snapshot {k}: a section id twice"));
+        }
+        if !s.order.is_empty() {
+            let mut order = s.order.clone();
+            order.sort_unstable();
+            if order != ids {
+                problems.push(format!(
+                    "snapshot {k}: the section order does not list its sections"
+                ));
+            }
+        }
+        if h.compressed {
+            for (id, payload) in &s.unknown {
+                if inflate_section(payload).is_err() {
+                    problems.push(format!(
+                        "snapshot {k}: unknown section 0x{id:08X} of a compressed file is not a zlib stream"
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}
+
+fn check_mesh(m: &Mesh, complete: bool, first: &Mesh, k: usize, problems: &mut Vec<String>) {
+    let mut say = |m: String| problems.push(format!("snapshot {k}: {m}"));
+    for (what, n) in [
+        ("vertices", m.vertices.len()),
+        ("normals", m.normals.len()),
+        ("triangles", m.triangles.len()),
+    ] {
+        if n as u64 > MAX_ELEMENTS {
+            say(format!("{n} {what}, more than {MAX_ELEMENTS}"));
+        }
+    }
+    if m.channels.len() as u64 > MAX_MAP_CHANNELS {
+        say(format!("{} map channels", m.channels.len()));
+    }
+    let finite = |v: &[[f32; 3]]| v.iter().flatten().all(|x| x.is_finite());
+    if !finite(&m.vertices) || !finite(&m.normals) || !m.channels.iter().all(|c| finite(c)) {
+        say("a value is not finite".into());
+    }
+    if !complete {
+        let same = m.vertices.len() == first.vertices.len()
+            && m.normals.len() == first.normals.len()
+            && m.channels.len() == first.channels.len()
+            && m.channels
+                .iter()
+                .zip(&first.channels)
+                .all(|(a, b)| a.len() == b.len());
+        if !same {
+            say("a difference snapshot has other counts than snapshot 0".into());
+        }
+        if !m.triangles.is_empty() || !m.map_indices.is_empty() {
+            say("a difference snapshot holds topology".into());
+        }
+        return;
+    }
+    if m.map_indices.len() != m.triangles.len() * m.channels.len() {
+        say("map indices are not one triple per triangle and channel".into());
+        return;
+    }
+    for (i, t) in m.triangles.iter().enumerate() {
+        if t.vertices.iter().any(|&x| x as usize >= m.vertices.len())
+            || t.normals.iter().any(|&x| x as usize >= m.normals.len())
+        {
+            say(format!("triangle {i}: an index out of range"));
+        }
+        if t.edges & !7 != 0 {
+            say(format!("triangle {i}: edge bits other than 0, 1, 2"));
+        }
+        for (c, ch) in m.channels.iter().enumerate() {
+            if m.map_indices[i * m.channels.len() + c]
+                .iter()
+                .any(|&x| x as usize >= ch.len())
+            {
+                say(format!("triangle {i}: map index out of range"));
+            }
+        }
+    }
+}
+
+/// Writes `seq` (which must be valid: see [`validate`]).
+pub fn encode(seq: &Sequence) -> Result<Vec<u8>, Error> {
+    let problems = validate(seq);
+    if !problems.is_empty() {
+        return Err(Error::at(0, Rule::Invalid(problems.join("; "))));
+    }
+    let h = &seq.header;
+    let mut text = String::new();
+    let bool_text = if h.compressed { "True" } else { "False" };
+    for (k, v) in [
+        (KEY_VERSION, VERSION.to_string()),
+        (KEY_SNAPSHOTS, h.snapshots.to_string()),
+        (KEY_TIME_PER_SNAPSHOT, h.time_per_snapshot_us.to_string()),
+        (KEY_START, h.start_us.to_string()),
+        (KEY_SCALE, format!("{:?}", h.scale)),
+        (KEY_MATERIAL, h.material.clone()),
+        (KEY_OBJECT, h.object.clone()),
+        (KEY_COMPRESSED, bool_text.to_string()),
+    ] {
+        text.push_str(&format!("{k}: {v}\n"));
+    }
+    for line in &h.other {
+        match line {
+            Line::Property(k, v) => text.push_str(&format!("{k}: {v}\n")),
+            Line::Text(t) => text.push_str(&format!("{t}\n")),
+        }
+    }
+    let header_len = u32::try_from(text.len())
+        .ok()
+        .filter(|&n| n <= MAX_HEADER_BYTES)
+        .ok_or(Error::at(1, Rule::HeaderLength(u32::MAX)))?;
+    let mut out = vec![MAGIC];
+    out.extend_from_slice(&header_len.to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    let flags = if seq.topology_changing {
+        TOPOLOGY_CHANGING
+    } else {
+        0
+    };
+    out.extend_from_slice(&flags.to_le_bytes());
+    out.extend_from_slice(&TAG_ANIM_TABLE_START.to_le_bytes());
+    let table_at = out.len();
+    out.resize(table_at + 8 * seq.snapshots.len(), 0);
+    out.extend_from_slice(&TAG_ANIM_TABLE_END.to_le_bytes());
+    let first = &seq.snapshots[0].mesh;
+    for (k, s) in seq.snapshots.iter().enumerate() {
+        out.extend_from_slice(&TAG_ANIMATION_SNAPSHOT_START.to_le_bytes());
+        let entry = (out.len() as u64).to_le_bytes();
+        out[table_at + 8 * k..table_at + 8 * k + 8].copy_from_slice(&entry);
+        let order = if s.order.is_empty() {
+            default_order(s)
+        } else {
+            s.order.clone()
+        };
+        for id in order {
+            let payload = match id {
+                TAG_MESH_DATA => Some(mesh_payload(&s.mesh, s.complete, first)),
+                TAG_BOUNDING_BOX => s.bounding_box.map(|b| f32_bytes(&b)),
+                TAG_POINTCLOUD => s.point_cloud.as_ref().map(|c| {
+                    let mut p = (c.len() as u64).to_le_bytes().to_vec();
+                    p.extend(c.iter().flat_map(|v| f32_bytes(v)));
+                    p
+                }),
+                _ => None,
+            };
+            let stored = match payload {
+                Some(p) if h.compressed => miniz_oxide::deflate::compress_to_vec_zlib(&p, 6),
+                Some(p) => p,
+                None => match s.unknown.iter().find(|(u, _)| *u == id) {
+                    Some((_, raw)) => raw.clone(),
+                    None => continue,
+                },
+            };
+            out.extend_from_slice(&id.to_le_bytes());
+            out.extend_from_slice(&(stored.len() as u64).to_le_bytes());
+            out.extend_from_slice(&stored);
+        }
+        out.extend_from_slice(&TAG_ANIMATION_SNAPSHOT_END.to_le_bytes());
+    }
+    Ok(out)
+}
+
+fn default_order(s: &Snapshot) -> Vec<u32> {
+    let mut order = vec![TAG_MESH_DATA];
+    order.extend(s.bounding_box.map(|_| TAG_BOUNDING_BOX));
+    order.extend(s.point_cloud.as_ref().map(|_| TAG_POINTCLOUD));
+    order.extend(s.unknown.iter().map(|(id, _)| *id));
+    order
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn mesh_payload(m: &Mesh, complete: bool, first: &Mesh) -> Vec<u8> {
+    let mut p = Vec::new();
+    let put3 = |p: &mut Vec<u8>, v: &[[f32; 3]]| p.extend(v.iter().flat_map(|x| f32_bytes(x)));
+    let diff = |a: &[[f32; 3]], b: &[[f32; 3]]| -> Vec<[f32; 3]> {
+        a.iter()
+            .zip(b)
+            .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+            .collect()
+    };
+    if !complete {
+        p.push(0);
+        put3(&mut p, &diff(&m.vertices, &first.vertices));
+        p.extend_from_slice(&TAG_MESH_VERTICES_END.to_le_bytes());
+        put3(&mut p, &diff(&m.normals, &first.normals));
+        p.extend_from_slice(&TAG_MESH_NORMALS_END.to_le_bytes());
+        for (c, f) in m.channels.iter().zip(&first.channels) {
+            put3(&mut p, &diff(c, f));
+        }
+        p.extend_from_slice(&TAG_MESH_MAP_COORDS_END.to_le_bytes());
+        return p;
+    }
+    p.push(1);
+    for n in [
+        m.vertices.len(),
+        m.normals.len(),
+        m.channels.len(),
+        m.triangles.len(),
+    ] {
+        p.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    put3(&mut p, &m.vertices);
+    p.extend_from_slice(&TAG_MESH_VERTICES_END.to_le_bytes());
+    put3(&mut p, &m.normals);
+    p.extend_from_slice(&TAG_MESH_NORMALS_END.to_le_bytes());
+    for c in &m.channels {
+        p.extend_from_slice(&(c.len() as u32).to_le_bytes());
+        put3(&mut p, c);
+    }
+    p.extend_from_slice(&TAG_MESH_MAP_COORDS_END.to_le_bytes());
+    let channels = m.channels.len();
+    for (i, t) in m.triangles.iter().enumerate() {
+        for x in t.vertices.iter().chain(&t.normals) {
+            p.extend_from_slice(&x.to_le_bytes());
+        }
+        for m3 in &m.map_indices[i * channels..(i + 1) * channels] {
+            for x in m3 {
+                p.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        p.extend_from_slice(&t.material.to_le_bytes());
+        p.push(t.edges);
+    }
+    p
+}

@@ -1,0 +1,574 @@
+//! CGeo v7 (`formats::cgeo`, `docs/formats/cgeo.md`): the writer and the
+//! reader agree (uncompressed and zlib, with and without the topology flag,
+//! sections in any order, an unknown section); the snapshot-by-snapshot
+//! reader gives what `decode` gives; every rule refuses its violation with
+//! the snapshot, the section and the offset; every truncation, trailing
+//! bytes, hostile counts, a zlib bomb and an offset table pointing outside
+//! the file end in an error, with the largest allocation bounded.
+
+use kiln::formats::cgeo::{self, Header, Line, Mesh, Reader, Rule, Sequence, Snapshot, Triangle};
+
+mod alloc_support;
+#[global_allocator]
+static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
+
+/// A value on a 1/256 grid within ±64: differences and sums of two are
+/// exact in f32, so difference snapshots round-trip bit for bit.
+fn grid(seed: u64, i: usize) -> f32 {
+    let x = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add((i as u64).wrapping_mul(1442695040888963407));
+    ((x >> 40) % 32768) as f32 / 256.0 - 64.0
+}
+
+fn vec3s(seed: u64, n: usize) -> Vec<[f32; 3]> {
+    (0..n)
+        .map(|i| {
+            [
+                grid(seed, 3 * i),
+                grid(seed, 3 * i + 1),
+                grid(seed, 3 * i + 2),
+            ]
+        })
+        .collect()
+}
+
+/// A sequence of `n` snapshots of a 6-vertex mesh with 2 map channels.
+fn sample(n: usize, compressed: bool, topology_changing: bool) -> Sequence {
+    let header = Header {
+        snapshots: n as u32,
+        time_per_snapshot_us: 33_333,
+        start_us: -1_000,
+        scale: 10.0,
+        material: "[none]".into(),
+        object: "Box001".into(),
+        compressed,
+        other: vec![
+            Line::Text("Exported by a test".into()),
+            Line::Property("Export time".into(), "2016-01-05/14:10:17".into()),
+        ],
+    };
+    let triangles = vec![
+        Triangle {
+            vertices: [0, 1, 2],
+            normals: [0, 1, 2],
+            material: 3,
+            edges: 0b111,
+        },
+        Triangle {
+            vertices: [3, 4, 5],
+            normals: [2, 1, 0],
+            material: 65535,
+            edges: 0b010,
+        },
+    ];
+    let snapshots = (0..n)
+        .map(|k| {
+            let complete = k == 0 || topology_changing;
+            let seed = k as u64 + 1;
+            let mesh = Mesh {
+                vertices: vec3s(seed, 6),
+                normals: vec3s(seed + 100, 3),
+                channels: vec![vec3s(seed + 200, 4), vec3s(seed + 300, 6)],
+                triangles: if complete { triangles.clone() } else { vec![] },
+                map_indices: if complete {
+                    vec![[0, 1, 2], [0, 1, 2], [1, 2, 3], [3, 4, 5]]
+                } else {
+                    vec![]
+                },
+            };
+            Snapshot {
+                complete,
+                mesh,
+                bounding_box: Some([-64.0, -64.0, -64.0, 64.0, 64.0, 64.0]),
+                point_cloud: Some(vec3s(seed + 400, 5)),
+                unknown: vec![],
+                order: vec![],
+            }
+        })
+        .collect();
+    Sequence {
+        header,
+        topology_changing,
+        snapshots,
+    }
+}
+
+#[test]
+fn the_writer_and_the_reader_agree_in_every_form() {
+    for compressed in [false, true] {
+        for topology in [false, true] {
+            let mut seq = sample(4, compressed, topology);
+            // Sections in another order, and an unknown section (a zlib
+            // stream in a compressed file, any bytes otherwise).
+            let unknown = if compressed {
+                miniz_oxide::deflate::compress_to_vec_zlib(b"future data", 6)
+            } else {
+                b"future data".to_vec()
+            };
+            seq.snapshots[1].unknown.push((0x1234_5678, unknown));
+            seq.snapshots[1].order = vec![
+                cgeo::TAG_POINTCLOUD,
+                0x1234_5678,
+                cgeo::TAG_MESH_DATA,
+                cgeo::TAG_BOUNDING_BOX,
+            ];
+            seq.snapshots[2].bounding_box = None;
+            seq.snapshots[2].point_cloud = None;
+            let bytes = cgeo::encode(&seq).unwrap();
+            let back = cgeo::decode(&bytes).unwrap_or_else(|e| panic!("{e}"));
+            // The reader records the order it found.
+            for s in &mut seq.snapshots {
+                if s.order.is_empty() {
+                    let mut o = vec![cgeo::TAG_MESH_DATA];
+                    o.extend(s.bounding_box.map(|_| cgeo::TAG_BOUNDING_BOX));
+                    o.extend(s.point_cloud.as_ref().map(|_| cgeo::TAG_POINTCLOUD));
+                    s.order = o;
+                }
+            }
+            assert_eq!(back, seq, "compressed {compressed}, topology {topology}");
+            // Encoding what was read gives the same bytes.
+            assert_eq!(cgeo::encode(&back).unwrap(), bytes);
+            // The snapshot-by-snapshot reader gives the same snapshots.
+            let r = Reader::new(&bytes).unwrap();
+            assert_eq!(r.len(), 4);
+            assert_eq!(r.header(), &seq.header);
+            for k in 1..4 {
+                assert_eq!(r.snapshot(k).unwrap(), seq.snapshots[k]);
+            }
+        }
+    }
+}
+
+#[test]
+fn compressed_output_is_smaller_and_the_same_bytes_every_time() {
+    let plain = cgeo::encode(&sample(3, false, false)).unwrap();
+    let zlib = cgeo::encode(&sample(3, true, false)).unwrap();
+    assert_eq!(zlib, cgeo::encode(&sample(3, true, false)).unwrap());
+    let header = |b: &[u8]| {
+        String::from_utf8(
+            b[5..5 + u32::from_le_bytes(b[1..5].try_into().unwrap()) as usize].to_vec(),
+        )
+        .unwrap()
+    };
+    assert!(header(&plain).contains("Compressed: False\n"));
+    assert!(header(&zlib).contains("Compressed: True\n"));
+    assert!(header(&plain).starts_with("Version: 7\nAnimation snapshot count: 3\n"));
+}
+
+fn err(bytes: &[u8]) -> cgeo::Error {
+    match Reader::new(bytes) {
+        Err(e) => e,
+        Ok(r) => (0..r.len())
+            .find_map(|k| r.snapshot(k).err())
+            .unwrap_or_else(|| panic!("accepted")),
+    }
+}
+
+/// The header text of a file replaced.
+fn with_header(bytes: &[u8], edit: impl Fn(&str) -> String) -> Vec<u8> {
+    let h = u32::from_le_bytes(bytes[1..5].try_into().unwrap()) as usize;
+    let text = edit(std::str::from_utf8(&bytes[5..5 + h]).unwrap());
+    // Offsets move with the header: re-encode through decode where the
+    // edit keeps the file valid; here the table is patched by the shift.
+    let shift = text.len() as i64 - h as i64;
+    let mut out = vec![cgeo::MAGIC];
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(text.as_bytes());
+    let data = &bytes[5 + h..];
+    out.extend_from_slice(data);
+    let table = 5 + text.len() + 8;
+    if let Ok(r) = std::str::from_utf8(&bytes[5..5 + h]).map(|t| {
+        t.lines()
+            .find_map(|l| l.strip_prefix("Animation snapshot count: "))
+            .and_then(|n| n.parse::<usize>().ok())
+    }) && let Some(n) = r
+    {
+        for k in 0..n {
+            let at = table + 8 * k;
+            if at + 8 <= out.len() {
+                let v = u64::from_le_bytes(out[at..at + 8].try_into().unwrap()) as i64 + shift;
+                out[at..at + 8].copy_from_slice(&(v as u64).to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_header_rules_are_enforced() {
+    let good = cgeo::encode(&sample(2, false, false)).unwrap();
+    type Edit = Box<dyn Fn(&str) -> String>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|t| t.replace("Version: 7", "Version: 6")),
+            "reads version 7",
+        ),
+        (
+            Box::new(|t| t.replace("Scale: 10.0", "Scale: -1")),
+            "\"Scale\" is \"-1\"",
+        ),
+        (
+            Box::new(|t| t.replace("Scale: 10.0", "Scale: inf")),
+            "\"Scale\" is \"inf\"",
+        ),
+        (
+            Box::new(|t| t.replace("Compressed: False", "Compressed: maybe")),
+            "True or False",
+        ),
+        (
+            Box::new(|t| t.replace("Compressed: False\n", "")),
+            "\"Compressed\" is missing",
+        ),
+        (
+            Box::new(|t| t.replace("Original object name: Box001\n", "")),
+            "\"Original object name\" is missing",
+        ),
+        (
+            Box::new(|t| format!("{t}Version: 7\n")),
+            "\"Version\" appears twice",
+        ),
+        (
+            Box::new(|t| format!("{t}Export time: again\n")),
+            "\"Export time\" appears twice",
+        ),
+        (
+            Box::new(|t| {
+                t.replace(
+                    "Time per animation snapshot [microseconds]: 33333",
+                    "Time per animation snapshot [microseconds]: 0",
+                )
+            }),
+            "0 only for one snapshot",
+        ),
+        (
+            Box::new(|t| t.replace("Animation time start: -1000", "Animation time start: 1.5")),
+            "whole number of microseconds",
+        ),
+    ];
+    for (edit, want) in cases {
+        let e = err(&with_header(&good, edit)).to_string();
+        assert!(e.contains(want), "{e} lacks {want}");
+    }
+    // Case-insensitive booleans, spaces around the colon, colons in values.
+    let loose = with_header(&good, |t| {
+        t.replace("Compressed: False", "Compressed : fALSE")
+            .replace("Export time: ", "Export time :")
+    });
+    let h = cgeo::decode(&loose).unwrap().header;
+    assert!(!h.compressed);
+    assert_eq!(
+        h.other[1],
+        Line::Property("Export time".into(), "2016-01-05/14:10:17".into())
+    );
+    // The magic and the header length.
+    let mut m = good.clone();
+    m[0] = b'D';
+    assert!(
+        err(&m)
+            .to_string()
+            .starts_with("at byte 0: the first byte is 0x44")
+    );
+    let mut l = good.clone();
+    l[1..5].copy_from_slice(&0u32.to_le_bytes());
+    assert!(err(&l).to_string().contains("a header of 0 bytes"));
+    let mut l = good.clone();
+    l[1..5].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(err(&l).to_string().contains("a header of 4294967295 bytes"));
+}
+
+/// Offsets of things in an uncompressed two-snapshot file.
+fn layout(bytes: &[u8]) -> (usize, usize) {
+    let h = u32::from_le_bytes(bytes[1..5].try_into().unwrap()) as usize;
+    let flags = 5 + h;
+    (flags, flags + 8)
+}
+
+#[test]
+fn the_data_rules_are_enforced_with_snapshot_section_and_offset() {
+    let good = cgeo::encode(&sample(2, false, false)).unwrap();
+    let (flags, table) = layout(&good);
+    // Flags: only 0x2.
+    let mut b = good.clone();
+    b[flags] = 1;
+    let e = err(&b);
+    assert_eq!((e.offset, &e.rule), (flags, &Rule::Flags(1)));
+    // The topology flag set on a file whose snapshot 1 is a difference.
+    let mut b = good.clone();
+    b[flags] = 2;
+    let e = err(&b);
+    assert_eq!(e.snapshot, Some(1));
+    assert_eq!(e.section, Some(cgeo::TAG_MESH_DATA));
+    assert!(e.to_string().contains("every snapshot is complete"), "{e}");
+    // Offset table entries: outside the file, and one byte off.
+    for bad in [u64::MAX, good.len() as u64 + 100, 0] {
+        let mut b = good.clone();
+        b[table + 8..table + 16].copy_from_slice(&bad.to_le_bytes());
+        let e = err(&b);
+        assert_eq!(e.offset, table + 8, "{e}");
+        assert!(
+            matches!(e.rule, Rule::OffsetTable { entry: 1, found, .. } if found == bad),
+            "{e}"
+        );
+    }
+    // The table's tags.
+    let mut b = good.clone();
+    b[flags + 4] ^= 1;
+    assert!(
+        err(&b)
+            .to_string()
+            .contains("expected TAG_ANIM_TABLE_START")
+    );
+    // Trailing bytes after the last snapshot.
+    let mut b = good.clone();
+    b.push(0);
+    let e = err(&b);
+    assert_eq!(e.offset, good.len());
+    assert!(
+        e.to_string().contains("after the end of the CGeo file"),
+        "{e}"
+    );
+}
+
+/// A one-snapshot file whose snapshot 0 mesh is `edit`ed (written through
+/// the writer's own payload layout, edited in place).
+fn one_mesh(edit: impl FnOnce(&mut Mesh)) -> Vec<u8> {
+    let mut seq = sample(1, false, false);
+    seq.snapshots[0].bounding_box = None;
+    seq.snapshots[0].point_cloud = None;
+    edit(&mut seq.snapshots[0].mesh);
+    // The writer refuses invalid meshes: write a valid one and patch.
+    cgeo::encode(&seq).unwrap()
+}
+
+/// Where snapshot 0's mesh payload starts in `one_mesh`'s output.
+fn mesh_at(bytes: &[u8]) -> usize {
+    let (_, table) = layout(bytes);
+    let first = u64::from_le_bytes(bytes[table..table + 8].try_into().unwrap()) as usize;
+    first + 12
+}
+
+#[test]
+fn hostile_counts_are_refused_before_anything_is_allocated() {
+    let good = one_mesh(|_| {});
+    let at = mesh_at(&good);
+    assert!(good.len() < 1000, "{}", good.len());
+    // Each of the four counts at u32::MAX, 2^31 and 2^24 + 1.
+    for field in 0..4 {
+        for count in [u32::MAX, 1 << 31, (1 << 24) + 1, 1_000_000] {
+            let mut b = good.clone();
+            let o = at + 1 + 4 * field;
+            b[o..o + 4].copy_from_slice(&count.to_le_bytes());
+            let (e, largest) = alloc_support::largest_alloc_in(|| err(&b));
+            assert!(
+                matches!(e.rule, Rule::TooMany { .. } | Rule::CannotFit { .. }),
+                "field {field} count {count}: {e}"
+            );
+            assert_eq!(e.snapshot, Some(0));
+            assert!(largest < 64 << 10, "field {field} count {count}: {largest}");
+        }
+    }
+    // A snapshot count beyond the table's bytes.
+    let b = with_header(&good, |t| {
+        t.replace(
+            "Animation snapshot count: 1",
+            "Animation snapshot count: 1000000",
+        )
+    });
+    let (e, largest) = alloc_support::largest_alloc_in(|| err(&b));
+    assert!(e.to_string().contains("offset table entries"), "{e}");
+    assert!(largest < 64 << 10, "{largest}");
+}
+
+#[test]
+fn mesh_rules_name_what_broke() {
+    let good = one_mesh(|_| {});
+    let at = mesh_at(&good);
+    // The first triangle starts after the kind and counts, 6 vertices, a
+    // tag, 3 normals, a tag, channel 0 (count + 4), channel 1 (count + 6)
+    // and a tag.
+    let t0 = at + 17 + 72 + 4 + 36 + 4 + (4 + 48) + (4 + 72) + 4;
+    let set = |o: usize, v: &[u8]| {
+        let mut b = good.clone();
+        b[o..o + v.len()].copy_from_slice(v);
+        b
+    };
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            set(t0, &6u32.to_le_bytes()),
+            "triangle 0: vertex index 6 is out of range (6)",
+        ),
+        (
+            set(t0 + 12, &3u32.to_le_bytes()),
+            "triangle 0: normal index 3 is out of range (3)",
+        ),
+        (
+            set(t0 + 24, &4u32.to_le_bytes()),
+            "triangle 0: map coordinate index 4 is out of range (4)",
+        ),
+        (set(t0 + 50, &[0x08]), "edge visibility 0x08"),
+        (
+            set(at + 17, &f32::NAN.to_le_bytes()),
+            "vertex 0 is not finite",
+        ),
+        (
+            set(at + 17 + 72, &0u32.to_le_bytes()),
+            "expected TAG_MESH_VERTICES_END",
+        ),
+        (set(at, &[2]), "mesh data kind byte 2"),
+        (set(at, &[0]), "snapshot 0 is complete"),
+    ];
+    for (b, want) in cases {
+        let e = err(&b);
+        let text = e.to_string();
+        assert!(text.contains(want), "{text} lacks {want}");
+        assert!(text.contains("snapshot 0, TAG_MESH_DATA"), "{text}");
+    }
+    // A section twice; a snapshot with no mesh data.
+    let seq = sample(1, false, false);
+    let mut s = seq.clone();
+    s.snapshots[0].unknown.push((0x77, vec![1, 2, 3]));
+    let b = cgeo::encode(&s).unwrap();
+    let pos = b
+        .windows(4)
+        .position(|w| w == 0x77u32.to_le_bytes())
+        .unwrap();
+    let mut twice = b.clone();
+    twice[pos..pos + 4].copy_from_slice(&cgeo::TAG_BOUNDING_BOX.to_le_bytes());
+    assert!(
+        err(&twice)
+            .to_string()
+            .contains("TAG_BOUNDING_BOX appears twice")
+    );
+    let mesh = b
+        .windows(4)
+        .position(|w| w == cgeo::TAG_MESH_DATA.to_le_bytes())
+        .unwrap();
+    let mut none = b.clone();
+    none[mesh..mesh + 4].copy_from_slice(&0x99u32.to_le_bytes());
+    assert!(err(&none).to_string().contains("no TAG_MESH_DATA"));
+}
+
+#[test]
+fn every_truncation_and_every_flipped_byte_ends_in_an_error_or_a_valid_file() {
+    for compressed in [false, true] {
+        let good = cgeo::encode(&sample(3, compressed, false)).unwrap();
+        for cut in 0..good.len() {
+            let (result, largest) =
+                alloc_support::largest_alloc_in(|| cgeo::decode(&good[..cut]).map(|_| ()));
+            assert!(result.is_err(), "a file cut to {cut} bytes was read");
+            assert!(largest < 1 << 20, "cut {cut}: {largest}");
+        }
+        for k in 0..good.len() {
+            let mut b = good.clone();
+            b[k] ^= 0x5A;
+            let (result, largest) = alloc_support::largest_alloc_in(|| cgeo::decode(&b));
+            if let Ok(seq) = result {
+                assert!(cgeo::validate(&seq).is_empty(), "byte {k}");
+            }
+            assert!(largest < 1 << 20, "byte {k}: {largest}");
+        }
+    }
+}
+
+#[test]
+fn compressed_payloads_are_zlib_streams_bounded_by_their_counts() {
+    // A payload that is not zlib.
+    let good = cgeo::encode(&sample(1, true, false)).unwrap();
+    let at = mesh_at(&good);
+    let mut b = good.clone();
+    b[at] = 0x00;
+    let e = err(&b);
+    assert_eq!(
+        (e.snapshot, e.section),
+        (Some(0), Some(cgeo::TAG_MESH_DATA))
+    );
+    assert!(
+        e.to_string()
+            .contains("codec of compressed sections is zlib"),
+        "{e}"
+    );
+
+    // A zlib bomb: the mesh payload is a valid complete mesh followed by
+    // 256 MiB of zeros, compressed to a few hundred KB. The reader stops
+    // one byte past what the counts need.
+    let seq = sample(1, false, false);
+    let plain = cgeo::encode(&seq).unwrap();
+    let pat = mesh_at(&plain);
+    let size = u64::from_le_bytes(plain[pat - 8..pat].try_into().unwrap()) as usize;
+    let mut payload = plain[pat..pat + size].to_vec();
+    payload.resize(payload.len() + (256 << 20), 0);
+    let bomb = miniz_oxide::deflate::compress_to_vec_zlib(&payload, 9);
+    assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+    let compressed = cgeo::encode(&Sequence {
+        header: Header {
+            compressed: true,
+            ..seq.header.clone()
+        },
+        ..seq.clone()
+    })
+    .unwrap();
+    let cat = mesh_at(&compressed);
+    let csize = u64::from_le_bytes(compressed[cat - 8..cat].try_into().unwrap()) as usize;
+    let mut file = compressed[..cat - 8].to_vec();
+    file.extend_from_slice(&(bomb.len() as u64).to_le_bytes());
+    file.extend_from_slice(&bomb);
+    file.extend_from_slice(&compressed[cat + csize..]);
+    let t = std::time::Instant::now();
+    let (e, largest) = alloc_support::largest_alloc_in(|| err(&file));
+    assert!(
+        e.to_string().contains("inflates past what its counts need"),
+        "{e}"
+    );
+    assert!(largest < 1 << 20, "{largest}");
+    assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+
+    // Counts that a small stream cannot inflate to are refused at once.
+    let mut p = plain[pat..pat + size].to_vec();
+    p[1..5].copy_from_slice(&((1u32 << 24) - 1).to_le_bytes());
+    let small = miniz_oxide::deflate::compress_to_vec_zlib(&p, 6);
+    let mut file = compressed[..cat - 8].to_vec();
+    file.extend_from_slice(&(small.len() as u64).to_le_bytes());
+    file.extend_from_slice(&small);
+    file.extend_from_slice(&compressed[cat + csize..]);
+    let (e, largest) = alloc_support::largest_alloc_in(|| err(&file));
+    assert!(matches!(e.rule, Rule::CannotFit { .. }), "{e}");
+    assert!(largest < 64 << 10, "{largest}");
+}
+
+#[test]
+fn the_writer_refuses_what_the_reader_would() {
+    let mut s = sample(2, false, false);
+    s.snapshots[1].mesh.vertices.pop();
+    assert!(
+        cgeo::validate(&s)
+            .iter()
+            .any(|p| p.contains("other counts"))
+    );
+    let mut s = sample(2, false, false);
+    s.snapshots[0].mesh.triangles[0].vertices[0] = 99;
+    assert!(
+        cgeo::validate(&s)
+            .iter()
+            .any(|p| p.contains("index out of range"))
+    );
+    let mut s = sample(2, false, true);
+    s.snapshots[1].complete = false;
+    assert!(
+        cgeo::validate(&s)
+            .iter()
+            .any(|p| p.contains("must be complete"))
+    );
+    let mut s = sample(2, false, false);
+    s.header.snapshots = 3;
+    assert!(cgeo::encode(&s).is_err());
+    let mut s = sample(1, false, false);
+    s.header
+        .other
+        .push(Line::Property("Version".into(), "8".into()));
+    assert!(
+        cgeo::validate(&s)
+            .iter()
+            .any(|p| p.contains("header's own fields"))
+    );
+}
