@@ -572,3 +572,191 @@ fn the_writer_refuses_what_the_reader_would() {
             .any(|p| p.contains("header's own fields"))
     );
 }
+
+#[test]
+fn kiln_inspects_and_verifies_a_cgeo_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let kiln = env!("CARGO_BIN_EXE_kiln");
+    let path = dir.path().join("box.cgeo");
+    std::fs::write(&path, cgeo::encode(&sample(3, true, false)).unwrap()).unwrap();
+    let out = std::process::Command::new(kiln)
+        .args(["inspect", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "cgeo");
+    assert_eq!(v["compressed"], true);
+    assert_eq!(v["object"], "Box001");
+    assert_eq!(v["start_us"], -1000);
+    assert_eq!(v["end_us"], -1000 + 2 * 33_333);
+    let snaps = v["snapshots"].as_array().unwrap();
+    assert_eq!(snaps.len(), 3);
+    assert_eq!(snaps[0]["complete"], true);
+    assert_eq!(snaps[1]["complete"], false);
+    assert_eq!(snaps[1]["vertices"], 6);
+    assert_eq!(snaps[1]["triangles"], 2);
+    assert_eq!(snaps[2]["points"], 5);
+    assert_eq!(
+        snaps[0]["bounding_box"]["max"],
+        serde_json::json!([64.0, 64.0, 64.0])
+    );
+    let text = std::process::Command::new(kiln)
+        .arg("inspect")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("CGeo v7, 3 snapshot(s) of \"Box001\""),
+        "{text}"
+    );
+    assert!(text.contains("[1] difference: 6 vertices"), "{text}");
+    let ok = std::process::Command::new(kiln)
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("valid CGeo v7 (3 snapshots, zlib"));
+    // A broken snapshot: verify fails naming it, its section and the byte.
+    let mut bad = cgeo::encode(&sample(3, false, false)).unwrap();
+    let last = bad.len() - 4 - 12 * 5 - 8 - 1;
+    bad[last] = 0xFF;
+    bad[last - 1] = 0xFF;
+    bad[last - 2] = 0xC0;
+    bad[last - 3] = 0x7F;
+    std::fs::write(&path, &bad).unwrap();
+    let out = std::process::Command::new(kiln)
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("invalid CGeo: at byte") && e.contains("snapshot 2"),
+        "{e}"
+    );
+}
+
+/// `seq` as `tests/oracles/cgeo_write.py` reads it.
+fn oracle_json(seq: &Sequence) -> serde_json::Value {
+    use serde_json::json;
+    let bits =
+        |v: &[[f32; 3]]| -> Vec<[u32; 3]> { v.iter().map(|t| t.map(f32::to_bits)).collect() };
+    let diff = |a: &[[f32; 3]], b: &[[f32; 3]]| -> Vec<[f32; 3]> {
+        a.iter()
+            .zip(b)
+            .map(|(a, b)| [a[0] - b[0], a[1] - b[1], a[2] - b[2]])
+            .collect()
+    };
+    let first = &seq.snapshots[0].mesh;
+    let snaps: Vec<serde_json::Value> = seq
+        .snapshots
+        .iter()
+        .map(|s| {
+            let m = &s.mesh;
+            let (v, n, ch) = if s.complete {
+                (m.vertices.clone(), m.normals.clone(), m.channels.clone())
+            } else {
+                (
+                    diff(&m.vertices, &first.vertices),
+                    diff(&m.normals, &first.normals),
+                    m.channels.iter().zip(&first.channels).map(|(c, f)| diff(c, f)).collect(),
+                )
+            };
+            let c = m.channels.len();
+            let tris: Vec<serde_json::Value> = m
+                .triangles
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    json!({"v": t.vertices, "n": t.normals, "maps": &m.map_indices[i * c..(i + 1) * c],
+                           "material": t.material, "edges": t.edges})
+                })
+                .collect();
+            json!({
+                "complete": s.complete,
+                "vertices": bits(&v),
+                "normals": bits(&n),
+                "channels": ch.iter().map(|c| bits(c)).collect::<Vec<_>>(),
+                "triangles": tris,
+                "bbox": s.bounding_box.map(|b| b.map(f32::to_bits)),
+                "points": s.point_cloud.as_ref().map(|p| bits(p)),
+                "unknown": s.unknown.iter().map(|(id, raw)| json!([id, raw.iter().map(|b| format!("{b:02x}")).collect::<String>()])).collect::<Vec<_>>(),
+                "order": s.order,
+            })
+        })
+        .collect();
+    let other: Vec<serde_json::Value> = seq
+        .header
+        .other
+        .iter()
+        .map(|l| match l {
+            Line::Property(k, v) => json!([k, v]),
+            Line::Text(t) => json!(t),
+        })
+        .collect();
+    json!({
+        "compressed": seq.header.compressed,
+        "topology_changing": seq.topology_changing,
+        "time_per_snapshot_us": seq.header.time_per_snapshot_us,
+        "start_us": seq.header.start_us,
+        "scale": format!("{:?}", seq.header.scale),
+        "material": seq.header.material,
+        "object": seq.header.object,
+        "other": other,
+        "snapshots": snaps,
+    })
+}
+
+#[test]
+fn an_independent_writer_from_the_spec_agrees_with_kiln() {
+    use std::io::Write as _;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracles/cgeo_write.py");
+    for compressed in [false, true] {
+        for topology in [false, true] {
+            let mut seq = sample(3, compressed, topology);
+            seq.snapshots[1].order = vec![
+                cgeo::TAG_BOUNDING_BOX,
+                cgeo::TAG_POINTCLOUD,
+                cgeo::TAG_MESH_DATA,
+            ];
+            for s in &mut seq.snapshots {
+                if s.order.is_empty() {
+                    s.order = vec![
+                        cgeo::TAG_MESH_DATA,
+                        cgeo::TAG_BOUNDING_BOX,
+                        cgeo::TAG_POINTCLOUD,
+                    ];
+                }
+            }
+            let mut child = std::process::Command::new("python3")
+                .arg(script)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("python3 runs");
+            let input = serde_json::to_vec(&oracle_json(&seq)).unwrap();
+            child.stdin.take().unwrap().write_all(&input).unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success());
+            let theirs = out.stdout;
+            let at = format!("compressed {compressed}, topology {topology}");
+            assert_eq!(
+                cgeo::decode(&theirs).unwrap_or_else(|e| panic!("{at}: {e}")),
+                seq,
+                "{at}"
+            );
+            if !compressed {
+                assert_eq!(theirs, cgeo::encode(&seq).unwrap(), "{at}: the bytes");
+            }
+        }
+    }
+}

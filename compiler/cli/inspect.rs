@@ -35,6 +35,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         FileKind::Bundle(b) => bundle_json(b),
         FileKind::Qoi(q) => qoi_json(q),
         FileKind::Characters(c) => characters_json(c),
+        FileKind::Cgeo(c) => cgeo_json(c),
     };
     if as_json {
         out!("{value}");
@@ -49,6 +50,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
             FileKind::Bundle(b) => print_bundle(file, b),
             FileKind::Qoi(q) => print_qoi(file, q),
             FileKind::Characters(c) => print_characters(file, c),
+            FileKind::Cgeo(c) => print_cgeo(file, c),
         }
     }
     0
@@ -543,6 +545,113 @@ fn print_qoi(file: &Path, q: &qoi::Image) {
         v["colorspace"].as_str().unwrap_or(""),
         if q.is_opaque() { ", opaque" } else { "" }
     );
+}
+
+fn cgeo_json(c: &files::CgeoFile) -> Value {
+    let h = &c.header;
+    let bounds = |s: &files::CgeoSnapshot| {
+        s.bounding_box
+            .map(|b| json!({"min": &b[..3], "max": &b[3..]}))
+    };
+    let other: Vec<Value> = h
+        .other
+        .iter()
+        .map(|l| match l {
+            crate::formats::cgeo::Line::Property(k, v) => json!({"key": k, "value": v}),
+            crate::formats::cgeo::Line::Text(t) => json!({"text": t}),
+        })
+        .collect();
+    let n = c.snapshots.len() as i64;
+    let step = h.time_per_snapshot_us as i64;
+    json!({
+        "format": "cgeo",
+        "version": crate::formats::cgeo::VERSION,
+        "bytes": c.bytes,
+        "compressed": h.compressed,
+        "topology_changing": c.topology_changing,
+        "object": h.object,
+        "material": h.material,
+        "scale": h.scale,
+        "time_per_snapshot_us": h.time_per_snapshot_us,
+        "start_us": h.start_us,
+        "end_us": h.start_us + (n - 1) * step,
+        "header": other,
+        "snapshots": c.snapshots.iter().enumerate().map(|(k, s)| json!({
+            "index": k,
+            "time_us": h.start_us + k as i64 * step,
+            "complete": s.complete,
+            "vertices": s.vertices,
+            "normals": s.normals,
+            "map_channels": s.map_channels,
+            "triangles": s.triangles,
+            "bounding_box": bounds(s),
+            "points": s.points,
+            "unknown_sections": s.unknown_sections.iter().map(|id| format!("0x{id:08X}")).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_cgeo(file: &Path, c: &files::CgeoFile) {
+    let v = cgeo_json(c);
+    let h = &c.header;
+    out!(
+        "{}: CGeo v7, {} snapshot(s) of {:?} ({}), {}{}, {} bytes",
+        file.display(),
+        c.snapshots.len(),
+        h.object,
+        if h.material == "[none]" {
+            "no material".to_string()
+        } else {
+            format!("material {:?}", h.material)
+        },
+        if h.compressed {
+            "zlib-compressed"
+        } else {
+            "uncompressed"
+        },
+        if c.topology_changing {
+            ", topology changing"
+        } else {
+            ""
+        },
+        c.bytes
+    );
+    out!(
+        "  time {} to {} us, every {} us; scale {} (x millimetres{})",
+        h.start_us,
+        v["end_us"],
+        h.time_per_snapshot_us,
+        h.scale,
+        if h.scale == 0.0 { ", unknown" } else { "" }
+    );
+    for (k, s) in c.snapshots.iter().enumerate() {
+        let bounds = s.bounding_box.map_or("no bounding box".to_string(), |b| {
+            format!(
+                "bounds [{}, {}, {}] .. [{}, {}, {}]",
+                b[0], b[1], b[2], b[3], b[4], b[5]
+            )
+        });
+        out!(
+            "  [{k}] {} {} vertices, {} normals, {} map channels, {} triangles; {}; {}{}",
+            if s.complete {
+                "complete:"
+            } else {
+                "difference:"
+            },
+            s.vertices,
+            s.normals,
+            s.map_channels,
+            s.triangles,
+            bounds,
+            s.points
+                .map_or("no point cloud".to_string(), |p| format!("{p} points")),
+            if s.unknown_sections.is_empty() {
+                String::new()
+            } else {
+                format!("; {} unknown section(s)", s.unknown_sections.len())
+            }
+        );
+    }
 }
 
 /// `kiln inspect --png OUT FILE`: a QOI image as a PNG.

@@ -49,6 +49,16 @@ fn verify(file: &Path) -> Result<String, String> {
             b.components.len(),
             b.manifest["inference_parameter_count"]
         )),
+        FileKind::Cgeo(c) => Ok(format!(
+            "valid CGeo v7 ({} snapshots, {}, {} vertices in snapshot 0)",
+            c.snapshots.len(),
+            if c.header.compressed {
+                "zlib"
+            } else {
+                "uncompressed"
+            },
+            c.snapshots.first().map_or(0, |s| s.vertices)
+        )),
         FileKind::Qoi(q) => Ok(format!(
             "valid QOI image ({} x {}, {} channels, colorspace {})",
             q.header.width, q.header.height, q.header.channels as u8, q.header.colorspace as u8

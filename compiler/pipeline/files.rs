@@ -7,6 +7,7 @@ use std::path::Path;
 use super::input;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
+use crate::formats::cgeo;
 use crate::formats::gguf;
 use crate::formats::kchr;
 use crate::formats::mbreplay::{self, Replay};
@@ -32,6 +33,60 @@ pub enum FileKind {
     /// A compiled characters entry (KCHR v1), valid, with its level's
     /// `level.json` when one is beside its folder (`levels/<level>/`).
     Characters(CharactersFile),
+    /// A Corona CGeo mesh cache, every snapshot decoded (one at a time).
+    Cgeo(CgeoFile),
+}
+
+pub struct CgeoFile {
+    pub header: cgeo::Header,
+    pub topology_changing: bool,
+    pub bytes: usize,
+    pub snapshots: Vec<CgeoSnapshot>,
+}
+
+/// What one snapshot holds.
+pub struct CgeoSnapshot {
+    pub complete: bool,
+    pub vertices: usize,
+    pub normals: usize,
+    pub map_channels: usize,
+    /// Snapshot 0's for a difference snapshot.
+    pub triangles: usize,
+    pub bounding_box: Option<[f32; 6]>,
+    pub points: Option<usize>,
+    pub unknown_sections: Vec<u32>,
+}
+
+/// Decodes every snapshot of a CGeo file, one at a time (memory: the file
+/// and one snapshot).
+fn load_cgeo(bytes: &[u8]) -> Result<CgeoFile, String> {
+    let invalid = |e: cgeo::Error| format!("invalid CGeo: {e}");
+    let reader = cgeo::Reader::new(bytes).map_err(invalid)?;
+    let triangles = reader.first().triangles.len();
+    let mut snapshots = Vec::with_capacity(reader.len());
+    for k in 0..reader.len() {
+        let s = reader.snapshot(k).map_err(invalid)?;
+        snapshots.push(CgeoSnapshot {
+            complete: s.complete,
+            vertices: s.mesh.vertices.len(),
+            normals: s.mesh.normals.len(),
+            map_channels: s.mesh.channels.len(),
+            triangles: if s.complete {
+                s.mesh.triangles.len()
+            } else {
+                triangles
+            },
+            bounding_box: s.bounding_box,
+            points: s.point_cloud.as_ref().map(Vec::len),
+            unknown_sections: s.unknown.iter().map(|(id, _)| *id).collect(),
+        });
+    }
+    Ok(CgeoFile {
+        header: reader.header().clone(),
+        topology_changing: reader.topology_changing(),
+        bytes: bytes.len(),
+        snapshots,
+    })
 }
 
 pub struct CharactersFile {
@@ -309,7 +364,16 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let externals = read_beside(file, uris, "buffer")?;
         return load_gltf(&bytes, &externals).map(FileKind::Gltf);
     }
-    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi, a compiled characters entry or a model bundle folder)".into())
+    // CGeo's magic is one byte: with it, a header length in range.
+    let cgeo_like = head.len() >= 5
+        && head[0] == cgeo::MAGIC
+        && (1..=cgeo::MAX_HEADER_BYTES)
+            .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
+    if file.extension().is_some_and(|e| e == "cgeo") || cgeo_like {
+        let bytes = read(file, cgeo::MAX_FILE_BYTES)?;
+        return load_cgeo(&bytes).map(FileKind::Cgeo);
+    }
+    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi, .cgeo, a compiled characters entry or a model bundle folder)".into())
 }
 
 /// Runs the material stage on a glTF asset: every primitive of every mesh
