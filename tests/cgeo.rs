@@ -447,6 +447,28 @@ fn mesh_rules_name_what_broke() {
     let mut none = b.clone();
     none[mesh..mesh + 4].copy_from_slice(&0x99u32.to_le_bytes());
     assert!(err(&none).to_string().contains("no TAG_MESH_DATA"));
+    // In a compressed file an unknown section must be a zlib stream too.
+    let mut z = sample(1, true, false);
+    z.snapshots[0].unknown.push((0x77, vec![1, 2, 3]));
+    assert!(
+        cgeo::validate(&z)
+            .iter()
+            .any(|p| p.contains("not a zlib stream"))
+    );
+    z.snapshots[0].unknown[0].1 = miniz_oxide::deflate::compress_to_vec_zlib(b"x", 6);
+    let mut zb = cgeo::encode(&z).unwrap();
+    let zpos = zb
+        .windows(4)
+        .position(|w| w == 0x77u32.to_le_bytes())
+        .unwrap();
+    zb[zpos + 12] = 0;
+    let e = err(&zb);
+    assert_eq!(e.section, Some(0x77));
+    assert!(
+        e.to_string()
+            .contains("section 0x00000077: the codec of compressed sections is zlib"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -759,4 +781,34 @@ fn an_independent_writer_from_the_spec_agrees_with_kiln() {
             }
         }
     }
+}
+
+/// Inputs the fuzzer found (`tests/corpus/cgeo/fuzz-*.cgeo`): each is
+/// refused, or decodes to a sequence that validates and re-encodes.
+#[test]
+fn fuzz_findings_stay_fixed() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/cgeo");
+    let mut n = 0;
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if !path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("fuzz-")
+        {
+            continue;
+        }
+        n += 1;
+        if let Ok(seq) = cgeo::decode(&std::fs::read(&path).unwrap()) {
+            assert_eq!(
+                cgeo::validate(&seq),
+                Vec::<String>::new(),
+                "{}",
+                path.display()
+            );
+            cgeo::decode(&cgeo::encode(&seq).unwrap()).unwrap();
+        }
+    }
+    assert!(n >= 1);
 }

@@ -773,6 +773,11 @@ impl<'a> Reader<'a> {
                 rule,
             };
             if !matches!(s.id, TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD) {
+                // Kept as stored; not inflated (nothing bounds what it
+                // holds), but a compressed file's must be a zlib stream.
+                if self.header.compressed {
+                    inflate_section(stored).map_err(|r| fail(r, (0, None)))?;
+                }
                 snap.unknown.push((s.id, stored.to_vec()));
                 continue;
             }
