@@ -7,6 +7,7 @@ pub mod atlas;
 pub mod character;
 pub mod model_bundle;
 pub mod pose_cache;
+pub mod rigid;
 pub mod skinning;
 pub mod style;
 pub mod tensor_convert;
