@@ -559,6 +559,20 @@ fn compressed_payloads_are_zlib_streams_bounded_by_their_counts() {
 }
 
 #[test]
+fn very_compressible_sections_decode() {
+    // 100,000 equal points and vertices: a few hundred stored bytes each,
+    // most of which the inflater consumes before it hands out the points
+    // (found by the benchmark's sequence).
+    let mut seq = sample(2, true, false);
+    seq.snapshots[0].point_cloud = Some(vec![[1.0, 2.0, 3.0]; 100_000]);
+    seq.snapshots[1].point_cloud = Some(vec![[0.0; 3]; 1009]);
+    let bytes = cgeo::encode(&seq).unwrap();
+    assert!(bytes.len() < 20_000, "{}", bytes.len());
+    let back = cgeo::decode(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.snapshots[0].point_cloud, seq.snapshots[0].point_cloud);
+}
+
+#[test]
 fn the_writer_refuses_what_the_reader_would() {
     let mut s = sample(2, false, false);
     s.snapshots[1].mesh.vertices.pop();

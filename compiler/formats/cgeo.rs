@@ -53,6 +53,10 @@ pub const MAX_MAP_CHANNELS: u64 = 16;
 /// bytes per compressed byte (plus a block's worth).
 pub const MAX_INFLATE_RATIO: u64 = 1032;
 
+/// The most inflated bytes the inflater holds before handing them out (its
+/// dictionary window): input it has consumed can still owe this much.
+pub const INFLATE_WINDOW: u64 = 32 << 10;
+
 /// The header keys kiln reads, in the order it writes them.
 pub const KEY_VERSION: &str = "Version";
 pub const KEY_SNAPSHOTS: &str = "Animation snapshot count";
@@ -514,7 +518,11 @@ impl Payload<'_> {
         match self {
             Payload::Plain { bytes, pos } => (bytes.len() - pos) as u64,
             Payload::Zlib(z) if z.ended => 0,
-            Payload::Zlib(z) => ((z.input.len() - z.consumed) as u64 + 1) * MAX_INFLATE_RATIO,
+            // What the stored bytes left can inflate to, plus what the
+            // inflater may hold decoded but not handed out yet (its window).
+            Payload::Zlib(z) => {
+                ((z.input.len() - z.consumed) as u64 + 1) * MAX_INFLATE_RATIO + INFLATE_WINDOW
+            }
         }
     }
 
