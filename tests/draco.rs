@@ -230,6 +230,23 @@ fn every_flipped_byte_is_an_error_or_a_mesh_that_keeps_its_promises() {
     }
 }
 
+/// A Draco primitive without an indices accessor takes its triangles from
+/// the stream all the same.
+#[test]
+fn a_primitive_without_an_indices_accessor_takes_the_streams_triangles() {
+    let rel = "glb-variants/Fox.draco.glb";
+    let with = Asset::load(&read(rel), &[]).unwrap().mesh(0).unwrap();
+    let bytes = patched(rel, |j| {
+        j["meshes"][0]["primitives"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("indices");
+    });
+    let without = Asset::load(&bytes, &[]).unwrap().mesh(0).unwrap();
+    assert_eq!(without.primitives[0].indices.len(), 576 * 3);
+    assert_eq!(without, with);
+}
+
 /// JSON that disagrees with the stream: each refused with the rule.
 #[test]
 fn json_that_disagrees_with_the_stream_is_refused_naming_the_rule() {

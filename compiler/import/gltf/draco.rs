@@ -5,10 +5,11 @@
 //! bit-exact with Google's Draco 1.5.7, which the tests check with DracoPy),
 //! on the calling thread, with ceilings taken from what the glTF JSON says
 //! the primitive holds, so a stream can never make more than its accessors
-//! declare: points at most the accessors' `count`, faces at most the
-//! indices' `count / 3`, decoded attribute bytes at most
-//! [`MAX_DRACO_BYTES_PER_VALUE`] per declared component. The crate's own
-//! budget refuses reservations that the stream's bytes do not back.
+//! declare: faces at most the indices' `count / 3` (without an indices
+//! accessor, the accessors' own bound), decoded attribute bytes at most
+//! [`MAX_DRACO_BYTES_PER_VALUE`] per declared component; the decoded point
+//! count must then equal the accessors'. The crate's own budget refuses
+//! reservations that the stream's bytes do not back.
 //!
 //! Each glTF attribute the extension lists is read from the Draco attribute
 //! with that unique id, point by point (the point-to-value map followed),
@@ -100,7 +101,9 @@ pub(crate) fn decode(
             }
             count / 3
         }
-        None => points / 3,
+        // Without an indices accessor nothing in the JSON counts the
+        // triangles: the accessors' own bound.
+        None => accessor::MAX_ACCESSOR_VALUES / 3,
     };
     let components: usize = declared
         .iter()
