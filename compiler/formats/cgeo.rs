@@ -998,17 +998,9 @@ fn point_cloud(p: &mut Payload) -> Result<Vec<[f32; 3]>, Rule> {
 /// Reads a whole file.
 pub fn decode(bytes: &[u8]) -> Result<Sequence, Error> {
     let reader = Reader::new(bytes)?;
-    let mut snapshots = Vec::with_capacity(reader.len());
-    for k in 0..reader.len() {
-        snapshots.push(if k == 0 {
-            Snapshot {
-                mesh: reader.first.clone(),
-                ..reader.snapshot(0)?
-            }
-        } else {
-            reader.snapshot(k)?
-        });
-    }
+    let snapshots = (0..reader.len())
+        .map(|k| reader.snapshot(k))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Sequence {
         header: reader.header.clone(),
         topology_changing: reader.topology_changing,
