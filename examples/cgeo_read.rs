@@ -18,7 +18,7 @@ fn main() {
         for _ in 0..runs {
             let t = Instant::now();
             let bytes = std::fs::read(&path).unwrap();
-            let reader = cgeo::Reader::new(&bytes).unwrap();
+            let mut reader = cgeo::Reader::new(&bytes[..]).unwrap();
             let mut vertices = 0;
             for k in 0..reader.len() {
                 vertices += reader.snapshot(k).unwrap().mesh.vertices.len();

@@ -130,7 +130,7 @@ fn the_writer_and_the_reader_agree_in_every_form() {
             // Encoding what was read gives the same bytes.
             assert_eq!(cgeo::encode(&back).unwrap(), bytes);
             // The snapshot-by-snapshot reader gives the same snapshots.
-            let r = Reader::new(&bytes).unwrap();
+            let mut r = Reader::new(&bytes[..]).unwrap();
             assert_eq!(r.len(), 4);
             assert_eq!(r.header(), &seq.header);
             for k in 1..4 {
@@ -159,7 +159,7 @@ fn compressed_output_is_smaller_and_the_same_bytes_every_time() {
 fn err(bytes: &[u8]) -> cgeo::Error {
     match Reader::new(bytes) {
         Err(e) => e,
-        Ok(r) => (0..r.len())
+        Ok(mut r) => (0..r.len())
             .find_map(|k| r.snapshot(k).err())
             .unwrap_or_else(|| panic!("accepted")),
     }
@@ -828,4 +828,64 @@ fn fuzz_findings_stay_fixed() {
         }
     }
     assert!(n >= 1);
+}
+
+/// A source that counts what the reader asks of it.
+struct Counting<'a> {
+    bytes: &'a [u8],
+    total: u64,
+    largest: usize,
+}
+
+impl cgeo::Source for Counting<'_> {
+    fn size(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn read(
+        &mut self,
+        offset: u64,
+        len: usize,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, cgeo::SourceFailed> {
+        self.total += len as u64;
+        self.largest = self.largest.max(len);
+        let start = offset as usize;
+        Ok(std::borrow::Cow::Owned(self.bytes[start..start + len].to_vec()))
+    }
+}
+
+#[test]
+fn the_reader_reads_the_table_the_section_headers_and_one_snapshot_at_a_time() {
+    for compressed in [false, true] {
+        let mut seq = sample(100, compressed, false);
+        seq.snapshots[3].unknown.push((0x1234_5678, vec![0x78, 0x9c, 3, 0]));
+        seq.snapshots[3].order = vec![];
+        let bytes = cgeo::encode(&seq).unwrap();
+        let mut source = Counting {
+            bytes: &bytes,
+            total: 0,
+            largest: 0,
+        };
+        let mut r = Reader::open(&mut source, false).unwrap();
+        let _ = r.snapshot(0).unwrap();
+        let one = r.snapshot(1).unwrap();
+        let three = r.snapshot(3).unwrap();
+        assert!(three.unknown.is_empty(), "not kept when not asked for");
+        assert!(three.order.contains(&0x1234_5678), "but listed");
+        assert_eq!(one.mesh, seq.snapshots[1].mesh);
+        drop(r);
+        // The header, the table, 12 bytes a section header, and the
+        // sections of snapshots 0 (twice: `open` and `snapshot(0)`), 1 and 3.
+        let header = 5 + u32::from_le_bytes(bytes[1..5].try_into().unwrap()) as u64;
+        let table = 12 + 8 * 100 + 4;
+        let snapshot_bytes = (bytes.len() as u64 - header - table) / 100;
+        let budget = header + table + 100 * 4 * 12 + 5 * (snapshot_bytes + 100);
+        assert!(
+            source.total < budget,
+            "compressed {compressed}: read {} bytes of {}, budget {budget}",
+            source.total,
+            bytes.len()
+        );
+        assert!(source.largest < header as usize + table as usize + 8);
+    }
 }

@@ -13,6 +13,7 @@
 //! against what the compressed bytes left could inflate to before it sizes
 //! anything, and the stream must end exactly where the counts say.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use miniz_oxide::inflate::stream::{InflateState, inflate};
@@ -235,6 +236,8 @@ pub enum Rule {
         found: usize,
         want: usize,
     },
+    /// The [`Source`] failed to give bytes (its own error says why).
+    Source,
     Invalid(String),
 }
 
@@ -337,6 +340,7 @@ impl fmt::Display for Rule {
             }
             Rule::BoundingBox => f.write_str("bounding box min is above max on an axis, or not finite"),
             Rule::Counts { what, found, want } => write!(f, "{found} {what}; snapshot 0 has {want}"),
+            Rule::Source => f.write_str("the file could not be read here"),
             Rule::Invalid(m) => f.write_str(m),
         }
     }
@@ -673,49 +677,92 @@ struct SectionAt {
     len: usize,
 }
 
+/// Where a [`Reader`] gets its bytes: a byte slice (a file held in
+/// memory), or the pipeline's positional reads of a file (then a job's
+/// memory is one snapshot's, whatever the file's size).
+pub trait Source {
+    /// The file's length in bytes.
+    fn size(&self) -> u64;
+    /// The `len` bytes at `offset`; the reader asks only for bytes inside
+    /// the file.
+    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, SourceFailed>;
+}
+
+/// A [`Source`] could not give its bytes; the source keeps its own error
+/// (the reader's error says where it was reading: [`Rule::Source`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceFailed;
+
+impl<T: Source + ?Sized> Source for &mut T {
+    fn size(&self) -> u64 {
+        (**self).size()
+    }
+
+    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, SourceFailed> {
+        (**self).read(offset, len)
+    }
+}
+
+impl Source for &[u8] {
+    fn size(&self) -> u64 {
+        self.len() as u64
+    }
+
+    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, SourceFailed> {
+        let start = usize::try_from(offset).map_err(|_| SourceFailed)?;
+        let end = start.checked_add(len).ok_or(SourceFailed)?;
+        self.get(start..end).map(Cow::Borrowed).ok_or(SourceFailed)
+    }
+}
+
 /// A CGeo file opened for reading, snapshot by snapshot.
-pub struct Reader<'a> {
-    bytes: &'a [u8],
+pub struct Reader<S> {
+    source: S,
     header: Header,
     topology_changing: bool,
     sections: Vec<Vec<SectionAt>>,
     first: Mesh,
+    keep_unknown: bool,
 }
 
-impl<'a> Reader<'a> {
+impl<S: Source> Reader<S> {
     /// Reads the header, flags and offset table, walks every snapshot's
     /// sections (checking the table against them) and decodes snapshot 0.
-    pub fn new(bytes: &'a [u8]) -> Result<Reader<'a>, Error> {
-        let (header, data) = read_header(bytes)?;
-        let mut c = Cursor::at(bytes, data);
-        let flags = c.u32("the flags")?;
-        if flags & !TOPOLOGY_CHANGING != 0 {
-            return Err(Error::at(data, Rule::Flags(flags)));
+    /// Reads from `source` only what that needs: the header and table, 12
+    /// bytes per section, and snapshot 0's sections.
+    pub fn new(source: S) -> Result<Reader<S>, Error> {
+        Reader::open(source, true)
+    }
+
+    /// The same, keeping unknown sections' payloads in
+    /// [`Snapshot::unknown`] or not: without, they are skipped unread (in a
+    /// compressed file, but for the two bytes of their zlib header).
+    pub fn open(mut source: S, keep_unknown: bool) -> Result<Reader<S>, Error> {
+        let total = source.size();
+        if total > MAX_FILE_BYTES {
+            return Err(Error::at(0, Rule::FileTooLarge(total)));
         }
-        expect_tag(&mut c, "TAG_ANIM_TABLE_START", TAG_ANIM_TABLE_START)?;
-        let n = header.snapshots as usize;
-        let table_at = c.offset();
-        c.count(table_at, n as u64, 8, MAX_SNAPSHOTS, "offset table entries")?;
-        let table: Vec<u64> = (0..n)
-            .map(|_| c.u64("an offset"))
-            .collect::<Result<_, _>>()?;
-        expect_tag(&mut c, "TAG_ANIM_TABLE_END", TAG_ANIM_TABLE_END)?;
+        let (header, flags, table, data) = read_prefix(&mut source, total)?;
+        let n = table.len();
+        let table_at = data + 8;
+        let mut c = Walk {
+            source: &mut source,
+            pos: table_at as u64 + 8 * n as u64,
+            total,
+        };
+        c.tag("TAG_ANIM_TABLE_END", TAG_ANIM_TABLE_END)?;
         let mut sections = Vec::with_capacity(n);
         for (k, &entry) in table.iter().enumerate() {
-            let start = c.offset();
-            expect_tag(
-                &mut c,
-                "TAG_ANIMATION_SNAPSHOT_START",
-                TAG_ANIMATION_SNAPSHOT_START,
-            )
-            .map_err(|e| e.in_snapshot(k))?;
-            if entry != c.offset() as u64 {
+            let start = c.pos as usize;
+            c.tag("TAG_ANIMATION_SNAPSHOT_START", TAG_ANIMATION_SNAPSHOT_START)
+                .map_err(|e| e.in_snapshot(k))?;
+            if entry != c.pos {
                 return Err(Error::at(
                     table_at + 8 * k,
                     Rule::OffsetTable {
                         entry: k,
                         found: entry,
-                        want: c.offset() as u64,
+                        want: c.pos,
                     },
                 ));
             }
@@ -728,11 +775,12 @@ impl<'a> Reader<'a> {
         c.finish("CGeo file")?;
         let topology_changing = flags & TOPOLOGY_CHANGING != 0;
         let mut reader = Reader {
-            bytes,
+            source,
             header,
             topology_changing,
             sections,
             first: Mesh::default(),
+            keep_unknown,
         };
         reader.first = reader.snapshot(0)?.mesh;
         Ok(reader)
@@ -759,12 +807,25 @@ impl<'a> Reader<'a> {
         &self.first
     }
 
-    /// Decodes snapshot `k` (absolute values).
-    pub fn snapshot(&self, k: usize) -> Result<Snapshot, Error> {
-        let Some(list) = self.sections.get(k) else {
+    /// The source, given back.
+    pub fn into_source(self) -> S {
+        self.source
+    }
+
+    /// Decodes snapshot `k` (absolute values), reading its sections.
+    pub fn snapshot(&mut self, k: usize) -> Result<Snapshot, Error> {
+        let Reader {
+            source,
+            header,
+            topology_changing,
+            sections,
+            first,
+            keep_unknown,
+        } = self;
+        let Some(list) = sections.get(k) else {
             return Err(Error::at(
-                self.bytes.len(),
-                Rule::Invalid(format!("no snapshot {k} ({} snapshots)", self.len())),
+                source.size() as usize,
+                Rule::Invalid(format!("no snapshot {k} ({} snapshots)", sections.len())),
             ));
         };
         let mut snap = Snapshot {
@@ -772,36 +833,50 @@ impl<'a> Reader<'a> {
             ..Snapshot::default()
         };
         for s in list {
-            let stored = &self.bytes[s.start..s.start + s.len];
             let fail = |rule: Rule, at: (usize, Option<usize>)| Error {
-                offset: s.start + if self.header.compressed { 0 } else { at.0 },
+                offset: s.start + if header.compressed { 0 } else { at.0 },
                 snapshot: Some(k),
                 section: Some(s.id),
                 inflated: at.1,
                 rule,
             };
-            if !matches!(s.id, TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD) {
+            let known = matches!(s.id, TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD);
+            let want = if known || *keep_unknown {
+                s.len
+            } else if header.compressed {
+                s.len.min(2)
+            } else {
+                0
+            };
+            let stored = source
+                .read(s.start as u64, want)
+                .map_err(|_| fail(Rule::Source, (0, None)))?;
+            if !known {
                 // Kept as stored; not inflated (nothing bounds what it
                 // holds), but a compressed file's must be a zlib stream.
-                if self.header.compressed {
-                    inflate_section(stored).map_err(|r| fail(r, (0, None)))?;
+                if header.compressed {
+                    inflate_section(&stored).map_err(|r| fail(r, (0, None)))?;
                 }
-                snap.unknown.push((s.id, stored.to_vec()));
+                if *keep_unknown {
+                    snap.unknown.push((s.id, stored.into_owned()));
+                }
                 continue;
             }
-            let mut p = if self.header.compressed {
-                inflate_section(stored).map_err(|r| fail(r, (0, None)))?
+            let mut p = if header.compressed {
+                inflate_section(&stored).map_err(|r| fail(r, (0, None)))?
             } else {
                 Payload::Plain {
-                    bytes: stored,
+                    bytes: &stored,
                     pos: 0,
                 }
             };
             let result = match s.id {
-                TAG_MESH_DATA => self.mesh(k, &mut p).map(|(complete, mesh)| {
-                    snap.complete = complete;
-                    snap.mesh = mesh;
-                }),
+                TAG_MESH_DATA => {
+                    mesh(k, *topology_changing, first, &mut p).map(|(complete, mesh)| {
+                        snap.complete = complete;
+                        snap.mesh = mesh;
+                    })
+                }
                 TAG_BOUNDING_BOX => bounding_box(&mut p).map(|b| snap.bounding_box = Some(b)),
                 _ => point_cloud(&mut p).map(|c| snap.point_cloud = Some(c)),
             };
@@ -811,25 +886,152 @@ impl<'a> Reader<'a> {
         }
         Ok(snap)
     }
+}
 
-    fn mesh(&self, k: usize, p: &mut Payload) -> Result<(bool, Mesh), Rule> {
-        let kind = p.u8()?;
-        let want_complete = k == 0 || self.topology_changing;
-        match (kind, want_complete) {
-            (1, true) => complete_mesh(p).map(|m| (true, m)),
-            (0, false) => difference_mesh(p, &self.first).map(|m| (false, m)),
-            (found, true) => Err(Rule::SnapshotKind {
-                found,
-                want: if k == 0 {
-                    "snapshot 0 is complete (1)"
-                } else {
-                    "with the topology flag every snapshot is complete (1)"
-                },
-            }),
-            (found, false) => Err(Rule::SnapshotKind {
-                found,
-                want: "without the topology flag a later snapshot is a difference (0)",
-            }),
+/// A snapshot's TAG_MESH_DATA: complete or a difference, as its place
+/// requires.
+fn mesh(
+    k: usize,
+    topology_changing: bool,
+    first: &Mesh,
+    p: &mut Payload,
+) -> Result<(bool, Mesh), Rule> {
+    let kind = p.u8()?;
+    let want_complete = k == 0 || topology_changing;
+    match (kind, want_complete) {
+        (1, true) => complete_mesh(p).map(|m| (true, m)),
+        (0, false) => difference_mesh(p, first).map(|m| (false, m)),
+        (found, true) => Err(Rule::SnapshotKind {
+            found,
+            want: if k == 0 {
+                "snapshot 0 is complete (1)"
+            } else {
+                "with the topology flag every snapshot is complete (1)"
+            },
+        }),
+        (found, false) => Err(Rule::SnapshotKind {
+            found,
+            want: "without the topology flag a later snapshot is a difference (0)",
+        }),
+    }
+}
+
+/// The header, the flags, the offset table (up to its end tag, which the
+/// caller reads) and where the data section starts: read from the start
+/// of the file in as few reads as the lengths allow, each no longer than
+/// the file, and parsed as one slice (so a short file fails as a slice of
+/// it would).
+fn read_prefix<S: Source>(
+    source: &mut S,
+    total: u64,
+) -> Result<(Header, u32, Vec<u64>, usize), Error> {
+    let failed = |_| Error::at(0, Rule::Source);
+    let head = source.read(0, 5.min(total) as usize).map_err(failed)?;
+    let header_len = match head.get(1..5) {
+        Some(b) => u32::from_le_bytes(b.try_into().expect("4 bytes")).min(MAX_HEADER_BYTES),
+        None => 0,
+    };
+    let through_header = 5 + u64::from(header_len);
+    let head = source
+        .read(0, through_header.min(total) as usize)
+        .map_err(failed)?;
+    // A header that does not parse fails again below, on the same bytes.
+    let n = read_header(&head).map_or(0, |(h, _)| u64::from(h.snapshots));
+    let prefix_len = (through_header + 8 + 8 * n).min(total);
+    let bytes = source.read(0, prefix_len as usize).map_err(failed)?;
+    let (header, data) = read_header(&bytes)?;
+    let mut c = Cursor::at(&bytes, data);
+    let flags = c.u32("the flags")?;
+    if flags & !TOPOLOGY_CHANGING != 0 {
+        return Err(Error::at(data, Rule::Flags(flags)));
+    }
+    expect_tag(&mut c, "TAG_ANIM_TABLE_START", TAG_ANIM_TABLE_START)?;
+    let n = header.snapshots as usize;
+    let table_at = c.offset();
+    c.count(table_at, n as u64, 8, MAX_SNAPSHOTS, "offset table entries")?;
+    let table: Vec<u64> = (0..n)
+        .map(|_| c.u64("an offset"))
+        .collect::<Result<_, _>>()?;
+    Ok((header, flags, table, data))
+}
+
+/// A position in a [`Source`], for walking section headers: reads of a
+/// few bytes, checked against the file's length, errors at file offsets.
+struct Walk<'a, S> {
+    source: &'a mut S,
+    pos: u64,
+    total: u64,
+}
+
+impl<S: Source> Walk<'_, S> {
+    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], Error> {
+        let have = self.total - self.pos;
+        if (N as u64) > have {
+            return Err(cursor::Error::Truncated {
+                offset: self.pos as usize,
+                what: what.to_string(),
+                need: N as u64,
+                have: have as usize,
+            }
+            .into());
+        }
+        let at = self.pos as usize;
+        let bytes = self
+            .source
+            .read(self.pos, N)
+            .map_err(|_| Error::at(at, Rule::Source))?;
+        let out: [u8; N] = bytes
+            .as_ref()
+            .try_into()
+            .map_err(|_| Error::at(at, Rule::Source))?;
+        self.pos += N as u64;
+        Ok(out)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, Error> {
+        self.take::<4>(what).map(u32::from_le_bytes)
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, Error> {
+        self.take::<8>(what).map(u64::from_le_bytes)
+    }
+
+    fn tag(&mut self, what: &'static str, want: u32) -> Result<(), Error> {
+        let at = self.pos as usize;
+        let found = self.u32(what)?;
+        if found == want {
+            Ok(())
+        } else {
+            Err(Error::at(at, Rule::Tag { what, want, found }))
+        }
+    }
+
+    /// Steps over `n` bytes of `what`, which must be in the file.
+    fn skip(&mut self, n: u64, what: &str) -> Result<(), Error> {
+        let have = self.total - self.pos;
+        if n > have {
+            return Err(cursor::Error::Truncated {
+                offset: self.pos as usize,
+                what: what.to_string(),
+                need: n,
+                have: have as usize,
+            }
+            .into());
+        }
+        self.pos += n;
+        Ok(())
+    }
+
+    fn finish(&self, what: &str) -> Result<(), Error> {
+        if self.pos == self.total {
+            Ok(())
+        } else {
+            Err(cursor::Error::Trailing {
+                offset: self.pos as usize,
+                what: what.to_string(),
+                extra: (self.total - self.pos) as usize,
+            }
+            .into())
         }
     }
 }
@@ -845,10 +1047,10 @@ fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error
 }
 
 /// The sections up to and including the snapshot's end tag.
-fn walk_sections(c: &mut Cursor) -> Result<Vec<SectionAt>, Error> {
+fn walk_sections<S: Source>(c: &mut Walk<S>) -> Result<Vec<SectionAt>, Error> {
     let mut list: Vec<SectionAt> = Vec::new();
     loop {
-        let at = c.offset();
+        let at = c.pos as usize;
         let id = c.u32("a section id or TAG_ANIMATION_SNAPSHOT_END")?;
         if id == TAG_ANIMATION_SNAPSHOT_END {
             return Ok(list);
@@ -857,8 +1059,8 @@ fn walk_sections(c: &mut Cursor) -> Result<Vec<SectionAt>, Error> {
             return Err(Error::at(at, Rule::DuplicateSection(id)));
         }
         let len = c.u64("a section size")?;
-        let start = c.offset();
-        c.take_u64(len, "a section's payload")?;
+        let start = c.pos as usize;
+        c.skip(len, "a section's payload")?;
         list.push(SectionAt {
             id,
             start,
@@ -997,7 +1199,7 @@ fn point_cloud(p: &mut Payload) -> Result<Vec<[f32; 3]>, Rule> {
 
 /// Reads a whole file.
 pub fn decode(bytes: &[u8]) -> Result<Sequence, Error> {
-    let reader = Reader::new(bytes)?;
+    let mut reader = Reader::new(bytes)?;
     let snapshots = (0..reader.len())
         .map(|k| reader.snapshot(k))
         .collect::<Result<Vec<_>, _>>()?;

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use super::input;
+use super::sources::MAX_CGEO_SECTION_BYTES;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::formats::cgeo;
@@ -57,15 +58,37 @@ pub struct CgeoSnapshot {
     pub unknown_sections: Vec<u32>,
 }
 
-/// Decodes every snapshot of a CGeo file, one at a time (memory: the file
-/// and one snapshot).
-fn load_cgeo(bytes: &[u8]) -> Result<CgeoFile, String> {
+/// Decodes every snapshot of a CGeo file, one at a time, reading each
+/// snapshot's sections when it comes to them (memory: one snapshot).
+fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
+    let (file, meta) =
+        input::open_regular(file, cgeo::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let mut source = CgeoFileSource {
+        file,
+        len: meta.len(),
+        failed: None,
+    };
+    let result = read_cgeo(&mut source);
+    match (result, source.failed) {
+        (Ok(f), _) => Ok(f),
+        (Err(_), Some(read_error)) => Err(read_error),
+        (Err(e), None) => Err(e),
+    }
+}
+
+fn read_cgeo(source: &mut CgeoFileSource) -> Result<CgeoFile, String> {
+    let bytes = source.len as usize;
     let invalid = |e: cgeo::Error| format!("invalid CGeo: {e}");
-    let reader = cgeo::Reader::new(bytes).map_err(invalid)?;
+    let mut reader = cgeo::Reader::open(source, false).map_err(invalid)?;
     let triangles = reader.first().triangles.len();
     let mut snapshots = Vec::with_capacity(reader.len());
     for k in 0..reader.len() {
         let s = reader.snapshot(k).map_err(invalid)?;
+        let known = [
+            cgeo::TAG_MESH_DATA,
+            cgeo::TAG_BOUNDING_BOX,
+            cgeo::TAG_POINTCLOUD,
+        ];
         snapshots.push(CgeoSnapshot {
             complete: s.complete,
             vertices: s.mesh.vertices.len(),
@@ -78,15 +101,60 @@ fn load_cgeo(bytes: &[u8]) -> Result<CgeoFile, String> {
             },
             bounding_box: s.bounding_box,
             points: s.point_cloud.as_ref().map(Vec::len),
-            unknown_sections: s.unknown.iter().map(|(id, _)| *id).collect(),
+            unknown_sections: s
+                .order
+                .iter()
+                .copied()
+                .filter(|id| !known.contains(id))
+                .collect(),
         });
     }
     Ok(CgeoFile {
         header: reader.header().clone(),
         topology_changing: reader.topology_changing(),
-        bytes: bytes.len(),
+        bytes,
         snapshots,
     })
+}
+
+/// A CGeo file read by positional reads, for `inspect` and `verify`.
+struct CgeoFileSource {
+    file: std::fs::File,
+    len: u64,
+    /// Why the last read failed.
+    failed: Option<String>,
+}
+
+impl cgeo::Source for CgeoFileSource {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read(
+        &mut self,
+        offset: u64,
+        len: usize,
+    ) -> Result<std::borrow::Cow<'_, [u8]>, cgeo::SourceFailed> {
+        use std::io::{Read, Seek, SeekFrom};
+        if len > MAX_CGEO_SECTION_BYTES {
+            self.failed = Some(format!(
+                "a section of {len} bytes at byte {offset} is more than the {MAX_CGEO_SECTION_BYTES} bytes kiln reads at once"
+            ));
+            return Err(cgeo::SourceFailed);
+        }
+        let mut buf = vec![0; len];
+        let read = self
+            .file
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| self.file.read_exact(&mut buf));
+        match read {
+            Ok(()) => Ok(std::borrow::Cow::Owned(buf)),
+            Err(e) => {
+                self.failed = Some(format!("reading {len} bytes at byte {offset}: {e}"));
+                Err(cgeo::SourceFailed)
+            }
+        }
+    }
 }
 
 pub struct CharactersFile {
@@ -370,8 +438,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         && (1..=cgeo::MAX_HEADER_BYTES)
             .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
     if file.extension().is_some_and(|e| e == "cgeo") || cgeo_like {
-        let bytes = read(file, cgeo::MAX_FILE_BYTES)?;
-        return load_cgeo(&bytes).map(FileKind::Cgeo);
+        return load_cgeo(file).map(FileKind::Cgeo);
     }
     Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi, .cgeo, a compiled characters entry or a model bundle folder)".into())
 }

@@ -12,7 +12,7 @@ use kiln::formats::cgeo;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    if let Ok(r) = cgeo::Reader::new(bytes) {
+    if let Ok(mut r) = cgeo::Reader::new(bytes) {
         for k in 0..r.len() {
             let _ = r.snapshot(k);
         }
