@@ -30,7 +30,8 @@ dimensions: 3
 start_step: 0
 label: l
 replay: r.mbreplay
-joint_names: [a, b]",
+joint_names: [a, b]
+rigid_tolerance_m: 0.001",
         &[
             ("id", "b"),
             ("source", "s/b.glb"),
@@ -44,6 +45,7 @@ joint_names: [a, b]",
             ("label", "m"),
             ("replay", "s.mbreplay"),
             ("joint_names", "[a, c]"),
+            ("rigid_tolerance_m", "0.002"),
         ],
     ),
     (

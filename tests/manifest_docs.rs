@@ -118,6 +118,14 @@ fn the_limits_table_gives_each_constants_value() {
         ),
         ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
         (
+            "cgeo::MAX_FILE_BYTES",
+            kiln::formats::cgeo::MAX_FILE_BYTES as f64,
+        ),
+        (
+            "sources::MAX_CGEO_SECTION_BYTES",
+            kiln::pipeline::sources::MAX_CGEO_SECTION_BYTES as f64,
+        ),
+        (
             "gguf::MAX_STRING_BYTES",
             kiln::formats::gguf::MAX_STRING_BYTES as f64,
         ),

@@ -4,6 +4,7 @@
 //! stage functions with a typed settings struct.
 
 pub mod atlas;
+pub mod cgeo_poses;
 pub mod character;
 pub mod model_bundle;
 pub mod pose_cache;

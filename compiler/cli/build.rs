@@ -139,6 +139,11 @@ fn print_report(report: &Report, args: &BuildArgs) {
         for w in &job.warnings {
             eprintln!("warning: job {:?}: {w}", job.id);
         }
+        if !args.quiet && !args.json {
+            for n in &job.notes {
+                eprintln!("note: job {:?}: {n}", job.id);
+            }
+        }
     }
     if args.json {
         out!("{}", report_json(report));
@@ -204,6 +209,9 @@ fn report_json(report: &Report) -> Value {
             }
             if !j.warnings.is_empty() {
                 v["warnings"] = json!(j.warnings);
+            }
+            if !j.notes.is_empty() {
+                v["notes"] = json!(j.notes);
             }
             v
         })

@@ -89,6 +89,8 @@ pub struct JobReport {
     pub dirty_because: Vec<String>,
     /// What the job wants the user to know (it still succeeded).
     pub warnings: Vec<String>,
+    /// Measures of what the job built (shown when it runs).
+    pub notes: Vec<String>,
     pub error: Option<Diagnostic>,
 }
 
@@ -885,6 +887,7 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
         time: Duration::ZERO,
         dirty_because: Vec::new(),
         warnings: Vec::new(),
+        notes: Vec::new(),
         error: None,
     }
 }
@@ -911,12 +914,14 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
         time: Duration::ZERO,
         dirty_because: why,
         warnings: Vec::new(),
+        notes: Vec::new(),
         error: None,
     };
     match result {
-        Ok((outputs, warnings)) => {
+        Ok((outputs, (warnings, notes))) => {
             report.outputs = output_reports(&outputs, shared.place.display_out);
             report.warnings = warnings;
+            report.notes = notes;
         }
         Err(e) => {
             report.status = Status::Failed;
@@ -931,10 +936,13 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     report
 }
 
+/// A built job's output records, and its warnings and notes.
+type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>));
+
 /// Runs the job, commits its outputs, records it. A run that fails, or
 /// does not write exactly its declared outputs, leaves the previous
 /// outputs as they were (and no temporary file).
-fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<String>), JobError> {
+fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     let place = &shared.place;
     let progress = |done, total| {
         (shared.on_event)(Event::Progress {
@@ -945,7 +953,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<Strin
     };
     let mut io = JobIo::for_job(place.resolver, place.outputs, job, Some(&progress));
     job.spec.run(&mut io)?;
-    let warnings = io.take_warnings();
+    let messages = io.take_messages();
     let (reads, staged) = io.complete()?;
     let inputs = {
         let mut hashes = shared.hashes.lock().expect("no panics while held");
@@ -976,7 +984,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<(Vec<OutputRecord>, Vec<Strin
         .expect("no panics while held")
         .append(place.state_dir, record, parts)
         .map_err(|e| JobError::job(format!("appending to the build journal: {e}")))?;
-    Ok((records, warnings))
+    Ok((records, messages))
 }
 
 /// The inputs for the job's record: every file it read, in the order read,

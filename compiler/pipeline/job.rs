@@ -174,6 +174,7 @@ pub struct JobIo<'a> {
     globs: &'a [Glob],
     progress: Option<Progress<'a>>,
     warnings: Vec<String>,
+    notes: Vec<String>,
     reads: Vec<InputRead>,
     /// Inputs opened and not yet finished.
     open_inputs: usize,
@@ -191,6 +192,7 @@ impl<'a> JobIo<'a> {
             globs: &[],
             progress: None,
             warnings: Vec::new(),
+            notes: Vec::new(),
             reads: Vec::new(),
             open_inputs: 0,
             created: Vec::new(),
@@ -232,9 +234,18 @@ impl<'a> JobIo<'a> {
         self.warnings.push(message.into());
     }
 
-    /// The warnings so far.
-    pub fn take_warnings(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.warnings)
+    /// A measure of what the job built, for the build's report (a fit's
+    /// residual, say): not a problem, shown when the job runs.
+    pub fn note(&mut self, message: impl Into<String>) {
+        self.notes.push(message.into());
+    }
+
+    /// The warnings and the notes so far.
+    pub fn take_messages(&mut self) -> (Vec<String>, Vec<String>) {
+        (
+            std::mem::take(&mut self.warnings),
+            std::mem::take(&mut self.notes),
+        )
     }
 
     /// Opens a file under the root (a regular file of at most `limit`

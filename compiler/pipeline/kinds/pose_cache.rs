@@ -1,22 +1,29 @@
-//! Kind `pose_cache`: a glTF clip or a MotionBricks replay baked into a
-//! OneScope pose cache, `poses/<id>.ospc` (manifest section `pose_caches`).
+//! Kind `pose_cache`: a glTF clip, a MotionBricks replay or a glob of CGeo
+//! sequences baked into a OneScope pose cache, `poses/<id>.ospc` (manifest
+//! section `pose_caches`).
 //!
 //! run, glTF: read source -> parse -> read external buffers -> import
 //! scene -> bake -> encode -> write.
 //! run, replay (`.mbreplay`): read source -> decode -> bake -> encode ->
 //! write.
+//! run, CGeo (`.cgeo`, a glob): for each file in name order: open ->
+//! header, table, snapshot 0 -> fit each snapshot (read one at a time)
+//! -> check the residual; then one clock -> bake -> encode -> write.
 
 use serde::{Deserialize, Serialize};
 
+use std::borrow::Cow;
+
+use crate::bake::cgeo_poses;
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
-use crate::formats::mbreplay;
+use crate::formats::{cgeo, mbreplay};
 use crate::formats::ospc::{self, Shape};
 use crate::import::gltf;
-use crate::pipeline::job::{JobError, JobIo, Outputs};
+use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::plan::Planner;
-use crate::pipeline::sources;
+use crate::pipeline::sources::{self, MAX_CGEO_SECTION_BYTES};
 
 pub const KIND: &str = "pose_cache";
 
@@ -30,6 +37,10 @@ pub const KIND: &str = "pose_cache";
 /// palette index.
 pub const VERSION: u32 = 2;
 
+/// The default `rigid_tolerance_m`: a millimetre.
+pub const DEFAULT_RIGID_TOLERANCE_M: f64 = 0.001;
+
+
 /// One `pose_caches` entry: every setting, with where it was written.
 /// Documented key by key in docs/manifest.md.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -37,7 +48,8 @@ pub const VERSION: u32 = 2;
 pub struct Entry {
     /// Names the output, `poses/<id>.ospc`.
     pub id: At<String>,
-    /// The `.glb`, `.gltf` or `.mbreplay`, relative to the project root.
+    /// The `.glb`, `.gltf` or `.mbreplay`, relative to the project root,
+    /// or a glob of `.cgeo` files (one entity per file, in name order).
     pub source: At<String>,
     /// The clip, by name or by index in the file: required for a glTF
     /// source, refused for a replay (which holds one session).
@@ -74,6 +86,11 @@ pub struct Entry {
     /// `joint_<index>`. Refused for a glTF source (its nodes have names).
     #[serde(default)]
     pub joint_names: Option<At<Vec<String>>>,
+    /// A CGeo source's largest allowed distance (metres) between a vertex
+    /// and the best rigid fit of its snapshot. Default:
+    /// [`DEFAULT_RIGID_TOLERANCE_M`]. Refused for other sources.
+    #[serde(default)]
+    pub rigid_tolerance_m: Option<At<f64>>,
 }
 
 /// What the source is, by its extension.
@@ -81,11 +98,15 @@ pub struct Entry {
 enum SourceKind {
     Gltf,
     Replay,
+    Cgeo,
 }
 
 fn source_kind(source: &str) -> SourceKind {
-    if source.to_ascii_lowercase().ends_with(".mbreplay") {
+    let lower = source.to_ascii_lowercase();
+    if lower.ends_with(".mbreplay") {
         SourceKind::Replay
+    } else if lower.ends_with(".cgeo") {
+        SourceKind::Cgeo
     } else {
         SourceKind::Gltf
     }
@@ -145,12 +166,21 @@ fn output_of(id: &str) -> Result<RelPath, String> {
 /// Checks everything that can be checked without running; the output.
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     p.check_id(&e.id);
-    p.input(&e.source, "source");
     match source_kind(&e.source.value) {
         SourceKind::Gltf => plan_gltf(e, p),
         SourceKind::Replay => plan_replay(e, p),
+        SourceKind::Cgeo => plan_cgeo(e, p),
+    }
+    if source_kind(&e.source.value) != SourceKind::Cgeo
+        && let Some(t) = &e.rigid_tolerance_m
+    {
+        p.fail(
+            t.pos,
+            "rigid_tolerance_m is for a .cgeo source (rigid objects fitted per snapshot); remove it",
+        );
     }
     match (&e.size, e.shape.value) {
+        (_, _) if source_kind(&e.source.value) == SourceKind::Cgeo => {}
         (None, ShapeName::Point) => {}
         (Some(s), ShapeName::Point) => p.fail(
             s.pos,
@@ -202,6 +232,7 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
 
 /// The settings only a glTF source takes.
 fn plan_gltf(e: &Entry, p: &mut Planner) {
+    p.input(&e.source, "source");
     match &e.rate_hz {
         None => p.fail(e.source.pos, "a glTF source needs `rate_hz`"),
         Some(r) if !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ) => {
@@ -241,6 +272,7 @@ fn plan_gltf(e: &Entry, p: &mut Planner) {
 /// clip, a rate or glTF nodes do not apply, and are refused rather than
 /// ignored.
 fn plan_replay(e: &Entry, p: &mut Planner) {
+    p.input(&e.source, "source");
     let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| {
         p.fail(
             pos,
@@ -273,8 +305,66 @@ fn plan_replay(e: &Entry, p: &mut Planner) {
     }
 }
 
+/// A glob of CGeo files: one rigid entity per file. The clock is the
+/// files' own (or `rate_hz`'s), the shape a point or the first snapshot's
+/// box, the names the objects': the settings that choose a clip, nodes,
+/// names or a size do not apply and are refused.
+fn plan_cgeo(e: &Entry, p: &mut Planner) {
+    p.glob(&e.source, "source");
+    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| {
+        p.fail(
+            pos,
+            format!("{key} does not apply to a .cgeo source: {why}; remove it"),
+        )
+    };
+    if let Some(a) = &e.animation {
+        refuse(p, a.pos, "animation", "a CGeo file holds one sequence");
+    }
+    if e.entities.pos.line != 0 {
+        refuse(p, e.entities.pos, "entities", "each file is one entity");
+    }
+    if let Some(n) = &e.joint_names {
+        refuse(p, n.pos, "joint_names", "entities are named by their files' object names");
+    }
+    if let Some(s) = &e.size {
+        refuse(p, s.pos, "size", "a box takes its size from the first snapshot's bounds");
+    }
+    if !matches!(e.shape.value, ShapeName::Point | ShapeName::Box) {
+        p.fail(
+            e.shape.pos,
+            "a .cgeo source's entities are a point or a box (from the first snapshot's bounds)",
+        );
+    }
+    if let Some(r) = &e.rate_hz
+        && !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ)
+    {
+        p.fail(
+            r.pos,
+            format!(
+                "rate_hz must be a number above 0 and at most {}, found {}",
+                bake::MAX_RATE_HZ,
+                r.value
+            ),
+        );
+    }
+    if let Some(t) = &e.rigid_tolerance_m
+        && !(t.value.is_finite() && t.value >= 0.0)
+    {
+        p.fail(
+            t.pos,
+            format!(
+                "rigid_tolerance_m must be a finite distance of 0 or more, found {}",
+                t.value
+            ),
+        );
+    }
+}
+
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let at_source = |m: String| JobError::at(e.source.pos, m);
+    if source_kind(&e.source.value) == SourceKind::Cgeo {
+        return run_cgeo(e, io);
+    }
     let source = RelPath::parse(&e.source.value).map_err(at_source)?;
     if source_kind(&e.source.value) == SourceKind::Replay {
         return run_replay(e, &source, io);
@@ -309,6 +399,178 @@ fn run_replay(e: &Entry, source: &RelPath, io: &mut JobIo) -> Result<(), JobErro
         .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
     let output = output_of(&e.id.value).map_err(JobError::job)?;
     io.write(&output, &bytes)
+}
+
+fn run_cgeo(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
+    let at_source = |m: String| JobError::at(e.source.pos, m);
+    let tolerance_m = e
+        .rigid_tolerance_m
+        .as_ref()
+        .map_or(DEFAULT_RIGID_TOLERANCE_M, |t| t.value);
+    let files = io.glob_matches(&e.source.value).to_vec();
+    let mut tracks = Vec::with_capacity(files.len());
+    for file in &files {
+        let input = io.open(file, e.source.pos, cgeo::MAX_FILE_BYTES)?;
+        let (track, input) = fit_file(e, file, input, tolerance_m)?;
+        io.finish(input)?;
+        let worst = track.worst;
+        let (residual, unit) = cgeo_poses::residual_of(worst.residual, track.scale);
+        io.note(format!(
+            "{file} ({:?}): {} snapshots, worst rigid residual {residual:.3e} {unit} (snapshot {}, vertex {})",
+            track.name,
+            track.poses.len(),
+            worst.snapshot,
+            worst.vertex
+        ));
+        tracks.push(track);
+    }
+    let settings = cgeo_poses::Settings {
+        shape: match e.shape.value {
+            ShapeName::Box => cgeo_poses::ShapeKind::Box,
+            _ => cgeo_poses::ShapeKind::Point,
+        },
+        rate_hz: e.rate_hz.as_ref().map(|r| r.value),
+        dimensions: e.dimensions.value,
+        start_step: e.start_step.value,
+        label: e.label.value.clone(),
+        scene: glob_file_name(&e.source.value).to_string(),
+        replay: e.replay.value.clone(),
+        library_version: crate::VERSION.to_string(),
+    };
+    let cache = cgeo_poses::bake(&tracks, &settings).map_err(|err| {
+        let pos = match err {
+            cgeo_poses::Error::TooManyFrames { .. } | cgeo_poses::Error::TooLarge { .. } => {
+                e.rate_hz.as_ref().map_or(e.source.pos, |r| r.pos)
+            }
+            _ => e.source.pos,
+        };
+        JobError::at(pos, err.to_string())
+    })?;
+    let bytes = ospc::encode(&cache)
+        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
+    let output = output_of(&e.id.value).map_err(JobError::job)?;
+    io.write(&output, &bytes)
+}
+
+/// One CGeo file's track, snapshot by snapshot (memory: one snapshot).
+fn fit_file(
+    e: &Entry,
+    file: &RelPath,
+    input: InputFile,
+    tolerance_m: f64,
+) -> Result<(cgeo_poses::Track, InputFile), JobError> {
+    let mut source = CgeoInput {
+        input,
+        pos: e.source.pos,
+        failed: None,
+    };
+    let result = fit_from(e, file, &mut source, tolerance_m);
+    match (result, source.failed) {
+        (Ok(track), _) => Ok((track, source.input)),
+        // The read that failed says why, not the reader's "could not read".
+        (Err(_), Some(read_error)) => Err(read_error),
+        (Err(err), None) => Err(err),
+    }
+}
+
+fn fit_from(
+    e: &Entry,
+    file: &RelPath,
+    source: &mut CgeoInput,
+    tolerance_m: f64,
+) -> Result<cgeo_poses::Track, JobError> {
+    let invalid = |err: cgeo::Error| JobError::at(e.source.pos, format!("{file}: invalid CGeo: {err}"));
+    let fail = |err: cgeo_poses::Error| JobError::at(e.source.pos, err.to_string());
+    let deforms = |err: cgeo_poses::Error| {
+        JobError::at(
+            e.rigid_tolerance_m.as_ref().map_or(e.source.pos, |t| t.pos),
+            err.to_string(),
+        )
+    };
+    let name = file.as_str();
+    let mut reader = cgeo::Reader::open(source, false).map_err(invalid)?;
+    let header = reader.header().clone();
+    let first = reader.snapshot(0).map_err(invalid)?;
+    let fitter = cgeo_poses::Fitter::new(name, &first.mesh, first.bounding_box).map_err(fail)?;
+    let mut first = Some(first);
+    let mut poses = Vec::with_capacity(reader.len());
+    let mut worst = cgeo_poses::Worst::default();
+    for k in 0..reader.len() {
+        let snapshot = match first.take() {
+            Some(s) => s,
+            None => reader.snapshot(k).map_err(invalid)?,
+        };
+        let (pose, fit) = fitter.pose(k, &snapshot.mesh).map_err(fail)?;
+        cgeo_poses::check_rigid(name, k, &fit, header.scale, tolerance_m).map_err(deforms)?;
+        if k == 0 || fit.worst_residual > worst.residual {
+            worst = cgeo_poses::Worst {
+                residual: fit.worst_residual,
+                snapshot: k,
+                vertex: fit.worst_index,
+            };
+        }
+        poses.push(pose);
+    }
+    let object = header.object.trim();
+    let track = cgeo_poses::Track {
+        name: if object.is_empty() {
+            file_stem(file.file_name()).to_string()
+        } else {
+            object.to_string()
+        },
+        file: name.to_string(),
+        start_us: header.start_us,
+        step_us: header.time_per_snapshot_us,
+        scale: header.scale,
+        half_extents: fitter.half_extents(),
+        poses,
+        worst,
+    };
+    Ok(track)
+}
+
+/// A file name without its last extension.
+fn file_stem(name: &str) -> &str {
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+}
+
+/// The last part of a glob (`debris-*.cgeo`), for the cache's scene.
+fn glob_file_name(pattern: &str) -> &str {
+    pattern.rsplit('/').next().unwrap_or(pattern)
+}
+
+/// A CGeo file read through the job's positional reads: memory is the
+/// sections being read, never the file.
+struct CgeoInput {
+    input: InputFile,
+    /// The setting that named the file.
+    pos: Pos,
+    /// Why the last read failed.
+    failed: Option<JobError>,
+}
+
+impl cgeo::Source for CgeoInput {
+    fn size(&self) -> u64 {
+        self.input.len()
+    }
+
+    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, cgeo::SourceFailed> {
+        if len > MAX_CGEO_SECTION_BYTES {
+            self.failed = Some(JobError::at(self.pos, format!(
+                "{}: a section of {len} bytes at byte {offset} is more than the {MAX_CGEO_SECTION_BYTES} bytes kiln reads at once",
+                self.input.path()
+            )));
+            return Err(cgeo::SourceFailed);
+        }
+        let mut buf = vec![0; len];
+        match self.input.read_exact_at(offset, &mut buf) {
+            Ok(()) => Ok(Cow::Owned(buf)),
+            Err(err) => {
+                self.failed = Some(err);
+                Err(cgeo::SourceFailed)
+            }
+        }
+    }
 }
 
 /// The baker's settings, from the entry's.
