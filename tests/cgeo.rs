@@ -850,7 +850,9 @@ impl cgeo::Source for Counting<'_> {
         self.total += len as u64;
         self.largest = self.largest.max(len);
         let start = offset as usize;
-        Ok(std::borrow::Cow::Owned(self.bytes[start..start + len].to_vec()))
+        Ok(std::borrow::Cow::Owned(
+            self.bytes[start..start + len].to_vec(),
+        ))
     }
 }
 
@@ -858,7 +860,9 @@ impl cgeo::Source for Counting<'_> {
 fn the_reader_reads_the_table_the_section_headers_and_one_snapshot_at_a_time() {
     for compressed in [false, true] {
         let mut seq = sample(100, compressed, false);
-        seq.snapshots[3].unknown.push((0x1234_5678, vec![0x78, 0x9c, 3, 0]));
+        seq.snapshots[3]
+            .unknown
+            .push((0x1234_5678, vec![0x78, 0x9c, 3, 0]));
         seq.snapshots[3].order = vec![];
         let bytes = cgeo::encode(&seq).unwrap();
         let mut source = Counting {

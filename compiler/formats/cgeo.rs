@@ -1229,7 +1229,27 @@ pub fn validate(seq: &Sequence) -> Vec<String> {
             seq.snapshots.len()
         ));
     }
-    if h.time_per_snapshot_us == 0 && seq.snapshots.len() > 1 {
+    problems.extend(validate_header(h));
+    let Some(first) = seq.snapshots.first() else {
+        return problems;
+    };
+    for (k, s) in seq.snapshots.iter().enumerate() {
+        problems.extend(validate_snapshot(
+            k,
+            s,
+            &first.mesh,
+            seq.topology_changing,
+            h.compressed,
+        ));
+    }
+    problems
+}
+
+/// Every problem of a header (its snapshot count aside, which is the
+/// sequence's).
+pub fn validate_header(h: &Header) -> Vec<String> {
+    let mut problems = Vec::new();
+    if h.time_per_snapshot_us == 0 && h.snapshots > 1 {
         problems.push("time per snapshot is 0 with several snapshots".into());
     }
     if !(h.scale.is_finite() && h.scale >= 0.0) {
@@ -1274,11 +1294,20 @@ pub fn validate(seq: &Sequence) -> Vec<String> {
             ));
         }
     }
-    let Some(first) = seq.snapshots.first() else {
-        return problems;
-    };
-    for (k, s) in seq.snapshots.iter().enumerate() {
-        let complete = k == 0 || seq.topology_changing;
+    problems
+}
+
+/// Every problem of snapshot `k` (`first` is snapshot 0's mesh).
+pub fn validate_snapshot(
+    k: usize,
+    s: &Snapshot,
+    first: &Mesh,
+    topology_changing: bool,
+    compressed: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    {
+        let complete = k == 0 || topology_changing;
         if s.complete != complete {
             problems.push(format!(
                 "snapshot {k}: {} (complete: {complete})",
@@ -1289,7 +1318,7 @@ pub fn validate(seq: &Sequence) -> Vec<String> {
                 }
             ));
         }
-        check_mesh(&s.mesh, complete, &first.mesh, k, &mut problems);
+        check_mesh(&s.mesh, complete, first, k, &mut problems);
         if let Some(b) = s.bounding_box
             && !(b.iter().all(|x| x.is_finite()) && (0..3).all(|i| b[i] <= b[i + 3]))
         {
@@ -1332,7 +1361,7 @@ pub fn validate(seq: &Sequence) -> Vec<String> {
                 ));
             }
         }
-        if h.compressed {
+        if compressed {
             for (id, payload) in &s.unknown {
                 if inflate_section(payload).is_err() {
                     problems.push(format!(
@@ -1409,7 +1438,31 @@ pub fn encode(seq: &Sequence) -> Result<Vec<u8>, Error> {
     if !problems.is_empty() {
         return Err(Error::at(0, Rule::Invalid(problems.join("; "))));
     }
-    let h = &seq.header;
+    let first = &seq.snapshots[0].mesh;
+    let snapshots: Vec<Vec<u8>> = seq
+        .snapshots
+        .iter()
+        .map(|s| encode_snapshot(s, first, seq.header.compressed))
+        .collect();
+    let lengths: Vec<u64> = snapshots.iter().map(|s| s.len() as u64).collect();
+    let mut out = encode_prefix(&seq.header, seq.topology_changing, &lengths)?;
+    for s in snapshots {
+        out.extend_from_slice(&s);
+    }
+    Ok(out)
+}
+
+/// The start of a file: the magic, the header, the flags and the offset
+/// table, for snapshots of the encoded `lengths` ([`encode_snapshot`]'s)
+/// that follow it in order. With [`encode_snapshot`], a writer that holds
+/// one snapshot at a time: call it once per snapshot to learn the lengths,
+/// write this, then each snapshot again (checked with
+/// [`validate_header`] and [`validate_snapshot`]).
+pub fn encode_prefix(
+    h: &Header,
+    topology_changing: bool,
+    lengths: &[u64],
+) -> Result<Vec<u8>, Error> {
     let mut text = String::new();
     let bool_text = if h.compressed { "True" } else { "False" };
     for (k, v) in [
@@ -1434,55 +1487,71 @@ pub fn encode(seq: &Sequence) -> Result<Vec<u8>, Error> {
         .ok()
         .filter(|&n| n <= MAX_HEADER_BYTES)
         .ok_or(Error::at(1, Rule::HeaderLength(u32::MAX)))?;
+    if lengths.len() != h.snapshots as usize {
+        return Err(Error::at(
+            0,
+            Rule::Invalid(format!(
+                "the header says {} snapshots, {} were given",
+                h.snapshots,
+                lengths.len()
+            )),
+        ));
+    }
     let mut out = vec![MAGIC];
     out.extend_from_slice(&header_len.to_le_bytes());
     out.extend_from_slice(text.as_bytes());
-    let flags = if seq.topology_changing {
+    let flags = if topology_changing {
         TOPOLOGY_CHANGING
     } else {
         0
     };
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&TAG_ANIM_TABLE_START.to_le_bytes());
-    let table_at = out.len();
-    out.resize(table_at + 8 * seq.snapshots.len(), 0);
-    out.extend_from_slice(&TAG_ANIM_TABLE_END.to_le_bytes());
-    let first = &seq.snapshots[0].mesh;
-    for (k, s) in seq.snapshots.iter().enumerate() {
-        out.extend_from_slice(&TAG_ANIMATION_SNAPSHOT_START.to_le_bytes());
-        let entry = (out.len() as u64).to_le_bytes();
-        out[table_at + 8 * k..table_at + 8 * k + 8].copy_from_slice(&entry);
-        let order = if s.order.is_empty() {
-            default_order(s)
-        } else {
-            s.order.clone()
-        };
-        for id in order {
-            let payload = match id {
-                TAG_MESH_DATA => Some(mesh_payload(&s.mesh, s.complete, first)),
-                TAG_BOUNDING_BOX => s.bounding_box.map(|b| f32_bytes(&b)),
-                TAG_POINTCLOUD => s.point_cloud.as_ref().map(|c| {
-                    let mut p = (c.len() as u64).to_le_bytes().to_vec();
-                    p.extend(c.iter().flat_map(|v| f32_bytes(v)));
-                    p
-                }),
-                _ => None,
-            };
-            let stored = match payload {
-                Some(p) if h.compressed => miniz_oxide::deflate::compress_to_vec_zlib(&p, 6),
-                Some(p) => p,
-                None => match s.unknown.iter().find(|(u, _)| *u == id) {
-                    Some((_, raw)) => raw.clone(),
-                    None => continue,
-                },
-            };
-            out.extend_from_slice(&id.to_le_bytes());
-            out.extend_from_slice(&(stored.len() as u64).to_le_bytes());
-            out.extend_from_slice(&stored);
-        }
-        out.extend_from_slice(&TAG_ANIMATION_SNAPSHOT_END.to_le_bytes());
+    // Each entry points past its snapshot's start tag, at its first
+    // section.
+    let mut at = (out.len() + 8 * lengths.len() + 4) as u64;
+    for len in lengths {
+        out.extend_from_slice(&(at + 4).to_le_bytes());
+        at += len;
     }
+    out.extend_from_slice(&TAG_ANIM_TABLE_END.to_le_bytes());
     Ok(out)
+}
+
+/// One snapshot's bytes, its start tag to its end tag (`first` is
+/// snapshot 0's mesh, which a difference snapshot is stored against).
+pub fn encode_snapshot(s: &Snapshot, first: &Mesh, compressed: bool) -> Vec<u8> {
+    let mut out = TAG_ANIMATION_SNAPSHOT_START.to_le_bytes().to_vec();
+    let order = if s.order.is_empty() {
+        default_order(s)
+    } else {
+        s.order.clone()
+    };
+    for id in order {
+        let payload = match id {
+            TAG_MESH_DATA => Some(mesh_payload(&s.mesh, s.complete, first)),
+            TAG_BOUNDING_BOX => s.bounding_box.map(|b| f32_bytes(&b)),
+            TAG_POINTCLOUD => s.point_cloud.as_ref().map(|c| {
+                let mut p = (c.len() as u64).to_le_bytes().to_vec();
+                p.extend(c.iter().flat_map(|v| f32_bytes(v)));
+                p
+            }),
+            _ => None,
+        };
+        let stored = match payload {
+            Some(p) if compressed => miniz_oxide::deflate::compress_to_vec_zlib(&p, 6),
+            Some(p) => p,
+            None => match s.unknown.iter().find(|(u, _)| *u == id) {
+                Some((_, raw)) => raw.clone(),
+                None => continue,
+            },
+        };
+        out.extend_from_slice(&id.to_le_bytes());
+        out.extend_from_slice(&(stored.len() as u64).to_le_bytes());
+        out.extend_from_slice(&stored);
+    }
+    out.extend_from_slice(&TAG_ANIMATION_SNAPSHOT_END.to_le_bytes());
+    out
 }
 
 fn default_order(s: &Snapshot) -> Vec<u32> {
