@@ -946,3 +946,116 @@ fn a_model_holds_exactly_65536_vertices_and_no_more() {
         "{e}"
     );
 }
+
+/// A CGeo sequence baked from a character (`bake::cgeo_sequence`) is the
+/// source skinned by this file's reference at every frame: the primitives'
+/// own UVs (no atlas), so the vertices are the source's in primitive
+/// order.
+#[test]
+fn cgeo_sequences_skin_like_the_source_at_every_frame() {
+    use kiln::bake::cgeo_sequence::{self as seq, Settings, UpAxis};
+    use kiln::bake::pose_cache::ClipRef;
+    for rel in [
+        "glb/Fox.glb",
+        "glb/CesiumMan-blender.glb",
+        "glb/RobotExpressive.glb",
+        "glb-variants/Fox.draco.glb",
+    ] {
+        let bytes = corpus(rel);
+        let scene = gltf::import_scene(&bytes, &[]).unwrap();
+        let (sel, _) = seq::select(&scene).unwrap();
+        let meshes = gltf::import_meshes(
+            gltf::Source::parse(&bytes).unwrap(),
+            &[],
+            &[],
+            Some(&sel.meshes),
+        )
+        .unwrap();
+        let settings = Settings {
+            rate_hz: 30.0,
+            compressed: false,
+            up_axis: UpAxis::Y,
+        };
+        let prepared = seq::prepare(&scene, &sel, &meshes, &ClipRef::Index(0), "x", &settings)
+            .unwrap_or_else(|e| panic!("{rel}: {e}"));
+        // The reference reads the vertices through an atlas's remap: the
+        // identity one, primitive by primitive.
+        let prims = bake::primitives(&scene, &sel, &meshes);
+        let identity = Atlas {
+            image: kiln::model::material::Rgba8 {
+                width: 1,
+                height: 1,
+                pixels: vec![0; 4],
+            },
+            regions: vec![],
+            primitives: prims
+                .iter()
+                .map(|p| atlas::Remapped {
+                    vertices: (0..p.positions.len() as u32).collect(),
+                    uv: vec![[0.0; 2]; p.positions.len()],
+                    indices: p.indices.clone(),
+                    region: 0,
+                })
+                .collect(),
+            fit_scale: 1.0,
+            warnings: vec![],
+        };
+        let c = Compiled {
+            scene,
+            sel,
+            meshes,
+            atlas: identity,
+            doc: kchr::Document {
+                models: vec![],
+                banks: vec![],
+            },
+            warnings: vec![],
+        };
+        let start = c.scene.clips[0]
+            .channels
+            .iter()
+            .map(|ch| f64::from(ch.times_s[0]))
+            .fold(f64::INFINITY, f64::min);
+        let mut worst = 0.0f64;
+        let mut extent = 0.0f64;
+        for k in 0..prepared.frames() {
+            let s = prepared.snapshot(k);
+            assert_eq!(s.complete, k == 0);
+            let reference = source_skinned(&c, Some(0), k as f64 / 30.0 + start);
+            assert_eq!(s.mesh.vertices.len(), reference.len(), "{rel}");
+            for (a, b) in s.mesh.vertices.iter().zip(&reference) {
+                let d: f64 = (0..3)
+                    .map(|i| (f64::from(a[i]) - b[i]).powi(2))
+                    .sum::<f64>()
+                    .sqrt();
+                worst = worst.max(d);
+                extent = extent.max(b.iter().fold(0.0f64, |m, x| m.max(x.abs())));
+            }
+            let bb = s.bounding_box.unwrap();
+            for i in 0..3 {
+                let lo = s
+                    .mesh
+                    .vertices
+                    .iter()
+                    .map(|v| v[i])
+                    .fold(f32::MAX, f32::min);
+                let hi = s
+                    .mesh
+                    .vertices
+                    .iter()
+                    .map(|v| v[i])
+                    .fold(f32::MIN, f32::max);
+                assert_eq!([bb[i], bb[i + 3]], [lo, hi], "{rel} frame {k}: bounds");
+            }
+        }
+        eprintln!(
+            "{rel}: {} frames, worst {worst:.3e} of extent {extent:.3}",
+            prepared.frames()
+        );
+        // Float32 positions and keys: within 4e-7 of the extent.
+        assert!(
+            worst <= 4e-7 * extent.max(1.0),
+            "{rel}: {worst} of {extent}"
+        );
+    }
+}

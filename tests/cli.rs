@@ -62,6 +62,10 @@ fn clean_build_builds_every_job_and_reports_true_hashes() {
                 assert_eq!(entry["bytes"], bytes.len());
                 assert_eq!(entry["sha256"], sha.as_str());
             }
+            "cgeo_sequence" => {
+                let seq = kiln::formats::cgeo::decode(&bytes).unwrap();
+                assert!(seq.snapshots.len() > 1);
+            }
             other => panic!("a demo job of kind {other}"),
         }
     }
@@ -163,6 +167,7 @@ fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
         let mut all = snapshot_bytes(&p.path("out/poses"));
         all.extend(snapshot_bytes(&p.path("out/models")));
         all.extend(snapshot_bytes(&p.path("out/levels")));
+        all.extend(snapshot_bytes(&p.path("out/cgeo")));
         all
     };
     let (oa, ob) = (outputs(&a), outputs(&b));
@@ -197,6 +202,11 @@ fn demo_outputs_match_their_golden_hashes() {
             "levels",
             "characters",
             kiln::pipeline::kinds::characters::VERSION,
+        ),
+        (
+            "cgeo",
+            "cgeo_sequence",
+            kiln::pipeline::kinds::cgeo_sequence::VERSION,
         ),
     ];
     for (folder, kind, version) in kinds {

@@ -116,6 +116,23 @@ models: [{id: m, source: s/f.glb, bank: b}]",
             ),
         ],
     ),
+    (
+        "cgeo_sequences",
+        "id: c
+source: s/a.glb
+animation: Run
+rate_hz: 30
+compressed: false
+up_axis: y",
+        &[
+            ("id", "d"),
+            ("source", "s/b.glb"),
+            ("animation", "1"),
+            ("rate_hz", "60"),
+            ("compressed", "true"),
+            ("up_axis", "z"),
+        ],
+    ),
 ];
 
 fn parse_one(section: &str, entry: &str) -> Sections {

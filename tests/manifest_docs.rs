@@ -122,6 +122,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::formats::cgeo::MAX_FILE_BYTES as f64,
         ),
         (
+            "cgeo_sequence::MAX_FRAMES",
+            kiln::bake::cgeo_sequence::MAX_FRAMES as f64,
+        ),
+        (
             "sources::MAX_CGEO_SECTION_BYTES",
             kiln::pipeline::sources::MAX_CGEO_SECTION_BYTES as f64,
         ),

@@ -5,6 +5,7 @@
 
 pub mod atlas;
 pub mod cgeo_poses;
+pub mod cgeo_sequence;
 pub mod character;
 pub mod model_bundle;
 pub mod pose_cache;

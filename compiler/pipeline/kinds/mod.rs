@@ -117,4 +117,5 @@ kinds! {
     model_bundles => ModelBundle(model_bundle),
     styles => Style(style),
     characters => Characters(characters),
+    cgeo_sequences => CgeoSequence(cgeo_sequence),
 }
