@@ -1,7 +1,8 @@
 //! `cargo run --release --example cgeo_read -- FILE...`: reads each CGeo
-//! file as a job would (the whole file, then every snapshot decoded one at
-//! a time through `cgeo::Reader`), RUNS times (default 5), and prints the
-//! median time and throughput. Used by `benches/cgeo.sh`.
+//! file into memory and decodes every snapshot one at a time through
+//! `cgeo::Reader` over the bytes (the codec's speed; a job and `kiln
+//! verify` read by positional reads instead), RUNS times (default 5), and
+//! prints the median time and throughput. Used by `benches/cgeo.sh`.
 
 use std::time::{Duration, Instant};
 
