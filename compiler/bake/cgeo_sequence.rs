@@ -32,7 +32,6 @@ use crate::formats::cgeo::{self, Header, Line, Mesh, Snapshot, Triangle};
 use crate::formats::kchr;
 use crate::model::Scene;
 use crate::model::material::{Meshes, Rgba8};
-use crate::model::math::{self, Mat4};
 
 /// Metres in CGeo's Scale (relative to millimetres).
 pub const SCALE_METRES: f64 = 1000.0;
@@ -255,7 +254,7 @@ impl Prepared {
         let local = skinning::local_poses(&self.model, Some(&self.clip), t);
         let world = skinning::world_matrices(&self.model, &local);
         let positions = skinning::skin(&self.model, &world);
-        let normals = skin_normals(&self.model, &world);
+        let normals = skinning::skin_normals(&self.model, &world);
         let axes = |v: [f64; 3]| -> [f32; 3] {
             let v = match self.up_axis {
                 UpAxis::Y => v,
@@ -311,41 +310,4 @@ impl Prepared {
     pub fn check(&self, k: usize, s: &Snapshot) -> Vec<String> {
         cgeo::validate_snapshot(k, s, &self.first, false, self.header.compressed)
     }
-}
-
-/// Every vertex's normal under the node world matrices `world`: the
-/// weighted joints' linear parts applied, renormalised (exact for
-/// rotation and uniform scale, as runtimes skin normals); a normal that
-/// vanishes keeps its bind value.
-pub fn skin_normals(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
-    let joints: Vec<Mat4> = model
-        .joints
-        .iter()
-        .zip(&model.inverse_bind)
-        .map(|(&j, ibm)| math::mat4_mul(&world[j as usize], &ibm.map(f64::from)))
-        .collect();
-    model
-        .vertices
-        .iter()
-        .map(|v| {
-            let n = [f64::from(v[3]), f64::from(v[4]), f64::from(v[5])];
-            let mut out = [0.0; 3];
-            for k in 0..4 {
-                let w = f64::from(v[12 + k]);
-                if w == 0.0 {
-                    continue;
-                }
-                let m = &joints[v[8 + k] as usize];
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o += w * (m[i] * n[0] + m[4 + i] * n[1] + m[8 + i] * n[2]);
-                }
-            }
-            let len = (out[0] * out[0] + out[1] * out[1] + out[2] * out[2]).sqrt();
-            if len > 1e-12 && len.is_finite() {
-                out.map(|x| x / len)
-            } else {
-                n
-            }
-        })
-        .collect()
 }

@@ -75,14 +75,51 @@ const IDENTITY: Mat4 = [
     1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
 ];
 
-/// Every vertex's skinned position under the node world matrices `world`.
-pub fn skin(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
-    let joints: Vec<Mat4> = model
+/// Each palette joint's skinning matrix, `world(joint) · inverse_bind`.
+fn joint_matrices(model: &kchr::Model, world: &[Mat4]) -> Vec<Mat4> {
+    model
         .joints
         .iter()
         .zip(&model.inverse_bind)
         .map(|(&j, ibm)| math::mat4_mul(&world[j as usize], &ibm.map(f64::from)))
-        .collect();
+        .collect()
+}
+
+/// Every vertex's normal under the node world matrices `world`: the
+/// weighted joints' linear parts applied, renormalised (exact for
+/// rotation and uniform scale, as runtimes skin normals); a normal that
+/// vanishes keeps its bind value.
+pub fn skin_normals(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
+    let joints = joint_matrices(model, world);
+    model
+        .vertices
+        .iter()
+        .map(|v| {
+            let n = [f64::from(v[3]), f64::from(v[4]), f64::from(v[5])];
+            let mut out = [0.0; 3];
+            for k in 0..4 {
+                let w = f64::from(v[12 + k]);
+                if w == 0.0 {
+                    continue;
+                }
+                let m = &joints[v[8 + k] as usize];
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o += w * (m[i] * n[0] + m[4 + i] * n[1] + m[8 + i] * n[2]);
+                }
+            }
+            let len = (out[0] * out[0] + out[1] * out[1] + out[2] * out[2]).sqrt();
+            if len > 1e-12 && len.is_finite() {
+                out.map(|x| x / len)
+            } else {
+                n
+            }
+        })
+        .collect()
+}
+
+/// Every vertex's skinned position under the node world matrices `world`.
+pub fn skin(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
+    let joints = joint_matrices(model, world);
     model
         .vertices
         .iter()

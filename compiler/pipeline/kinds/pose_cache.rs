@@ -235,17 +235,7 @@ fn plan_gltf(e: &Entry, p: &mut Planner) {
     p.input(&e.source, "source");
     match &e.rate_hz {
         None => p.fail(e.source.pos, "a glTF source needs `rate_hz`"),
-        Some(r) if !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ) => {
-            p.fail(
-                r.pos,
-                format!(
-                    "rate_hz must be a number above 0 and at most {}, found {}",
-                    bake::MAX_RATE_HZ,
-                    r.value
-                ),
-            )
-        }
-        Some(_) => {}
+        Some(r) => check_rate(p, r),
     }
     match &e.animation {
         None => p.fail(
@@ -268,17 +258,34 @@ fn plan_gltf(e: &Entry, p: &mut Planner) {
     }
 }
 
+/// Refuses a setting that does not apply to this kind of source.
+fn refuse(p: &mut Planner, pos: Pos, key: &str, source: &str, why: &str) {
+    p.fail(
+        pos,
+        format!("{key} does not apply to a {source} source: {why}; remove it"),
+    )
+}
+
+/// `rate_hz` in (0, MAX_RATE_HZ].
+fn check_rate(p: &mut Planner, r: &At<f64>) {
+    if !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ) {
+        p.fail(
+            r.pos,
+            format!(
+                "rate_hz must be a number above 0 and at most {}, found {}",
+                bake::MAX_RATE_HZ,
+                r.value
+            ),
+        );
+    }
+}
+
 /// A replay holds one session at its own rate: the settings that choose a
 /// clip, a rate or glTF nodes do not apply, and are refused rather than
 /// ignored.
 fn plan_replay(e: &Entry, p: &mut Planner) {
     p.input(&e.source, "source");
-    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| {
-        p.fail(
-            pos,
-            format!("{key} does not apply to a .mbreplay source: {why}; remove it"),
-        )
-    };
+    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| refuse(p, pos, key, ".mbreplay", why);
     if let Some(a) = &e.animation {
         refuse(p, a.pos, "animation", "a replay holds one session");
     }
@@ -311,12 +318,7 @@ fn plan_replay(e: &Entry, p: &mut Planner) {
 /// names or a size do not apply and are refused.
 fn plan_cgeo(e: &Entry, p: &mut Planner) {
     p.glob(&e.source, "source");
-    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| {
-        p.fail(
-            pos,
-            format!("{key} does not apply to a .cgeo source: {why}; remove it"),
-        )
-    };
+    let refuse = |p: &mut Planner, pos: Pos, key: &str, why: &str| refuse(p, pos, key, ".cgeo", why);
     if let Some(a) = &e.animation {
         refuse(p, a.pos, "animation", "a CGeo file holds one sequence");
     }
@@ -335,17 +337,8 @@ fn plan_cgeo(e: &Entry, p: &mut Planner) {
             "a .cgeo source's entities are a point or a box (from the first snapshot's bounds)",
         );
     }
-    if let Some(r) = &e.rate_hz
-        && !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ)
-    {
-        p.fail(
-            r.pos,
-            format!(
-                "rate_hz must be a number above 0 and at most {}, found {}",
-                bake::MAX_RATE_HZ,
-                r.value
-            ),
-        );
+    if let Some(r) = &e.rate_hz {
+        check_rate(p, r);
     }
     if let Some(t) = &e.rigid_tolerance_m
         && !(t.value.is_finite() && t.value >= 0.0)
