@@ -136,6 +136,10 @@ fn the_writer_and_the_reader_agree_in_every_form() {
             for k in 1..4 {
                 assert_eq!(r.snapshot(k).unwrap(), seq.snapshots[k]);
             }
+            // Snapshot 0 is kept whole from opening: what snapshot(0) gives.
+            let zero = r.snapshot(0).unwrap();
+            assert_eq!(r.first_snapshot(), &zero);
+            assert_eq!(r.first(), &zero.mesh);
         }
     }
 }

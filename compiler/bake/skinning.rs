@@ -96,17 +96,9 @@ pub fn skin_normals(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
         .iter()
         .map(|v| {
             let n = [f64::from(v[3]), f64::from(v[4]), f64::from(v[5])];
-            let mut out = [0.0; 3];
-            for k in 0..4 {
-                let w = f64::from(v[12 + k]);
-                if w == 0.0 {
-                    continue;
-                }
-                let m = &joints[v[8 + k] as usize];
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o += w * (m[i] * n[0] + m[4 + i] * n[1] + m[8 + i] * n[2]);
-                }
-            }
+            let out = blend(v, &joints, |m, i| {
+                m[i] * n[0] + m[4 + i] * n[1] + m[8 + i] * n[2]
+            });
             let len = (out[0] * out[0] + out[1] * out[1] + out[2] * out[2]).sqrt();
             if len > 1e-12 && len.is_finite() {
                 out.map(|x| x / len)
@@ -125,20 +117,33 @@ pub fn skin(model: &kchr::Model, world: &[Mat4]) -> Vec<[f64; 3]> {
         .iter()
         .map(|v| {
             let p = [f64::from(v[0]), f64::from(v[1]), f64::from(v[2])];
-            let mut out = [0.0; 3];
-            for k in 0..4 {
-                let w = f64::from(v[12 + k]);
-                if w == 0.0 {
-                    continue;
-                }
-                let m = &joints[v[8 + k] as usize];
-                for (i, o) in out.iter_mut().enumerate() {
-                    *o += w * (m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i]);
-                }
-            }
-            out
+            blend(v, &joints, |m, i| {
+                m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i]
+            })
         })
         .collect()
+}
+
+/// `Σ wₖ · moved(jointₖ, i)` for each component `i`, over the vertex's
+/// weighted joints (slots 8..12 joints, 12..16 weights; zero weights
+/// skipped).
+fn blend(
+    v: &[f32; kchr::VERTEX_STRIDE],
+    joints: &[Mat4],
+    moved: impl Fn(&Mat4, usize) -> f64,
+) -> [f64; 3] {
+    let mut out = [0.0; 3];
+    for k in 0..4 {
+        let w = f64::from(v[12 + k]);
+        if w == 0.0 {
+            continue;
+        }
+        let m = &joints[v[8 + k] as usize];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o += w * moved(m, i);
+        }
+    }
+    out
 }
 
 /// The skinned positions of `model` at `time_s` of `clip`.

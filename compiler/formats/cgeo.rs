@@ -721,7 +721,8 @@ pub struct Reader<S> {
     header: Header,
     topology_changing: bool,
     sections: Vec<Vec<SectionAt>>,
-    first: Mesh,
+    /// Snapshot 0, decoded once.
+    first: Snapshot,
     keep_unknown: bool,
 }
 
@@ -779,10 +780,10 @@ impl<S: Source> Reader<S> {
             header,
             topology_changing,
             sections,
-            first: Mesh::default(),
+            first: Snapshot::default(),
             keep_unknown,
         };
-        reader.first = reader.snapshot(0)?.mesh;
+        reader.first = reader.snapshot(0)?;
         Ok(reader)
     }
 
@@ -804,6 +805,12 @@ impl<S: Source> Reader<S> {
 
     /// Snapshot 0's mesh (whose topology difference snapshots share).
     pub fn first(&self) -> &Mesh {
+        &self.first.mesh
+    }
+
+    /// Snapshot 0 whole (its bounds, cloud and sections too), as
+    /// `snapshot(0)` gives it.
+    pub fn first_snapshot(&self) -> &Snapshot {
         &self.first
     }
 
@@ -872,7 +879,7 @@ impl<S: Source> Reader<S> {
             };
             let result = match s.id {
                 TAG_MESH_DATA => {
-                    mesh(k, *topology_changing, first, &mut p).map(|(complete, mesh)| {
+                    mesh(k, *topology_changing, &first.mesh, &mut p).map(|(complete, mesh)| {
                         snap.complete = complete;
                         snap.mesh = mesh;
                     })

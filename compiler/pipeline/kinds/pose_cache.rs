@@ -166,12 +166,13 @@ fn output_of(id: &str) -> Result<RelPath, String> {
 /// Checks everything that can be checked without running; the output.
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     p.check_id(&e.id);
-    match source_kind(&e.source.value) {
+    let kind = source_kind(&e.source.value);
+    match kind {
         SourceKind::Gltf => plan_gltf(e, p),
         SourceKind::Replay => plan_replay(e, p),
         SourceKind::Cgeo => plan_cgeo(e, p),
     }
-    if source_kind(&e.source.value) != SourceKind::Cgeo
+    if kind != SourceKind::Cgeo
         && let Some(t) = &e.rigid_tolerance_m
     {
         p.fail(
@@ -180,7 +181,8 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
         );
     }
     match (&e.size, e.shape.value) {
-        (_, _) if source_kind(&e.source.value) == SourceKind::Cgeo => {}
+        // A CGeo box takes its size from the bounds: `plan_cgeo` refuses one.
+        _ if kind == SourceKind::Cgeo => {}
         (None, ShapeName::Point) => {}
         (Some(s), ShapeName::Point) => p.fail(
             s.pos,
@@ -368,10 +370,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     // Planning refused a glTF entry without an animation.
     let clip = clip.unwrap_or(ClipRef::Index(usize::MAX));
     let cache = bake::bake(&scene, &clip, &settings_of(e, &source)).map_err(|b| blame(e, b))?;
-    let bytes = ospc::encode(&cache)
-        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
-    let output = output_of(&e.id.value).map_err(JobError::job)?;
-    io.write(&output, &bytes)
+    write_cache(e, io, &cache)
 }
 
 fn run_replay(e: &Entry, source: &RelPath, io: &mut JobIo) -> Result<(), JobError> {
@@ -388,14 +387,10 @@ fn run_replay(e: &Entry, source: &RelPath, io: &mut JobIo) -> Result<(), JobErro
         };
         JobError::at(pos, err.to_string())
     })?;
-    let bytes = ospc::encode(&cache)
-        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
-    let output = output_of(&e.id.value).map_err(JobError::job)?;
-    io.write(&output, &bytes)
+    write_cache(e, io, &cache)
 }
 
 fn run_cgeo(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
-    let at_source = |m: String| JobError::at(e.source.pos, m);
     let tolerance_m = e
         .rigid_tolerance_m
         .as_ref()
@@ -439,10 +434,7 @@ fn run_cgeo(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         };
         JobError::at(pos, err.to_string())
     })?;
-    let bytes = ospc::encode(&cache)
-        .map_err(|err| at_source(format!("the baked pose cache is invalid: {err}")))?;
-    let output = output_of(&e.id.value).map_err(JobError::job)?;
-    io.write(&output, &bytes)
+    write_cache(e, io, &cache)
 }
 
 /// One CGeo file's track, snapshot by snapshot (memory: one snapshot).
@@ -483,17 +475,19 @@ fn fit_from(
     let name = file.as_str();
     let mut reader = cgeo::Reader::open(source, false).map_err(invalid)?;
     let header = reader.header().clone();
-    let first = reader.snapshot(0).map_err(invalid)?;
+    let first = reader.first_snapshot();
     let fitter = cgeo_poses::Fitter::new(name, &first.mesh, first.bounding_box).map_err(fail)?;
-    let mut first = Some(first);
     let mut poses = Vec::with_capacity(reader.len());
     let mut worst = cgeo_poses::Worst::default();
     for k in 0..reader.len() {
-        let snapshot = match first.take() {
-            Some(s) => s,
-            None => reader.snapshot(k).map_err(invalid)?,
+        // Snapshot 0 was decoded when the file was opened.
+        let later = if k == 0 {
+            None
+        } else {
+            Some(reader.snapshot(k).map_err(invalid)?)
         };
-        let (pose, fit) = fitter.pose(k, &snapshot.mesh).map_err(fail)?;
+        let mesh = later.as_ref().map_or(reader.first(), |s| &s.mesh);
+        let (pose, fit) = fitter.pose(k, mesh).map_err(fail)?;
         cgeo_poses::check_rigid(name, k, &fit, header.scale, tolerance_m).map_err(deforms)?;
         if k == 0 || fit.worst_residual > worst.residual {
             worst = cgeo_poses::Worst {
@@ -564,6 +558,18 @@ impl cgeo::Source for CgeoInput {
             }
         }
     }
+}
+
+/// Encodes the baked cache and writes it as the job's output.
+fn write_cache(e: &Entry, io: &mut JobIo, cache: &ospc::PoseCache) -> Result<(), JobError> {
+    let bytes = ospc::encode(cache).map_err(|err| {
+        JobError::at(
+            e.source.pos,
+            format!("the baked pose cache is invalid: {err}"),
+        )
+    })?;
+    let output = output_of(&e.id.value).map_err(JobError::job)?;
+    io.write(&output, &bytes)
 }
 
 /// The baker's settings, from the entry's.
