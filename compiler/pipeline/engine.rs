@@ -366,16 +366,24 @@ fn decide(
     let mut slots: Slots = vec![None; jobs.len()];
     let mut dirty = Vec::new();
     let mut settings_changed = Vec::new();
+    let mut refreshed = Vec::new();
     for (i, p) in plan.jobs.iter().enumerate() {
         if force {
             dirty.push((i, vec!["--force".to_string()]));
             continue;
         }
         match freshness(p, place.resolver, place.outputs, journal, hashes) {
-            Ok(record) => slots[i] = Some(fresh_report(p, record, place.display_out)),
+            Ok(fresh) => {
+                slots[i] = Some(fresh_report(p, fresh.record, place.display_out));
+                refreshed.extend(fresh.refreshed);
+            }
             Err(Stale::Settings) => settings_changed.push(i),
             Err(Stale::Because(why)) => dirty.push((i, why)),
         }
+    }
+    for record in refreshed {
+        // Failing to write it only costs hashing the output again.
+        let _ = journal.refresh(place.state_dir, record);
     }
     // What changed, from the jobs' details (read only when needed).
     for i in settings_changed {
@@ -758,8 +766,12 @@ fn try_noop(
     let mut all_fresh = true;
     for p in &plan.jobs {
         match freshness(p, resolver, &outputs, &journal, &mut hashes) {
-            Ok(record) => reports.push(fresh_report(p, record, &display_out)),
-            Err(_) => {
+            // A refreshed record is written by the planned path.
+            Ok(Fresh {
+                record,
+                refreshed: None,
+            }) => reports.push(fresh_report(p, record, &display_out)),
+            _ => {
                 all_fresh = false;
                 break;
             }
@@ -815,7 +827,7 @@ fn freshness<'j>(
     outputs: &OutTree,
     journal: &'j Journal,
     hashes: &mut HashCache,
-) -> Result<&'j Record, Stale> {
+) -> Result<Fresh<'j>, Stale> {
     let Some(record) = journal.records().get(&(job.kind.clone(), job.id.clone())) else {
         return Err(Stale::Because(vec![
             "no record of an earlier build".to_string(),
@@ -848,11 +860,23 @@ fn freshness<'j>(
         return Err(Stale::Because(why));
     }
     // The declared outputs are settings of the job (see `Job::settings`),
-    // so an equal digest means the record names the same outputs.
-    for o in &record.outputs {
+    // so an equal digest means the record names the same outputs. An
+    // output whose stat signature changed is hashed: the same bytes (a
+    // copy put back, an archive restored) keep the job fresh, under the
+    // new signature.
+    let mut refreshed = None;
+    for (k, o) in record.outputs.iter().enumerate() {
         match outputs.stat(&o.path) {
-            Ok(Some((EntryKind::File, sig)))
-                if sig.size == o.bytes && sig.mtime_ns == o.mtime_ns => {}
+            Ok(Some((EntryKind::File, sig))) if sig == o.sig && sig.size == o.bytes => {}
+            Ok(Some((EntryKind::File, sig))) if sig.size == o.bytes => {
+                match outputs.hash(&o.path, o.bytes) {
+                    Some((hash, sig)) if hash == o.blake3 => {
+                        let r: &mut Record = refreshed.get_or_insert_with(|| record.clone());
+                        r.outputs[k].sig = sig;
+                    }
+                    _ => why.push(format!("output {} was modified", o.path)),
+                }
+            }
             Ok(Some((EntryKind::File, _))) => why.push(format!("output {} was modified", o.path)),
             Ok(Some(_)) => why.push(format!("output {} is not a regular file", o.path)),
             Ok(None) => why.push(format!("output {} is missing", o.path)),
@@ -860,10 +884,17 @@ fn freshness<'j>(
         }
     }
     if why.is_empty() {
-        Ok(record)
+        Ok(Fresh { record, refreshed })
     } else {
         Err(Stale::Because(why))
     }
+}
+
+/// A fresh job's record, and the same record with new output signatures
+/// when some output was put back with the same bytes (to be journalled).
+struct Fresh<'j> {
+    record: &'j Record,
+    refreshed: Option<Record>,
 }
 
 fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputReport> {
@@ -1071,14 +1102,24 @@ fn commit_in_order(
     let all_unchanged = stale.is_empty() && in_place.iter().all(Option::is_some);
     let mut records = Vec::with_capacity(staged.len());
     let mut put = |s: Staged, kept: Option<paths::FileSig>| -> std::io::Result<()> {
-        let mtime_ns = match kept {
+        let sig = match kept {
             Some(sig) => {
                 s.folder.discard_temp(&s.name);
-                sig.mtime_ns
+                sig
             }
             None => {
                 s.folder.commit_temp(&s.name)?;
-                s.sig.mtime_ns
+                // A rename sets the change time: the signature is the
+                // file's in place.
+                match s.folder.stat(&s.name)? {
+                    Some((EntryKind::File, sig)) if sig.size == s.bytes => sig,
+                    _ => {
+                        return Err(std::io::Error::other(format!(
+                            "{} changed as kiln put it in place",
+                            s.path
+                        )));
+                    }
+                }
             }
         };
         records.push(OutputRecord {
@@ -1086,7 +1127,7 @@ fn commit_in_order(
             bytes: s.bytes,
             blake3: s.blake3,
             sha256: s.sha256,
-            mtime_ns,
+            sig,
         });
         Ok(())
     };

@@ -188,7 +188,13 @@ fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError>
 /// through a fixed buffer, and its stat signature if it held still while
 /// it was read (`None` if it changed).
 pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
-    let (file, meta) = open_regular(path, limit)?;
+    let (file, _) = open_regular(path, limit)?;
+    hash_open(file, limit)
+}
+
+/// [`hash_regular`] of an open file, checked as [`check_regular`] does.
+pub fn hash_open(file: File, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
+    let (file, meta) = check_regular(file, limit)?;
     let mut hasher = blake3::Hasher::new();
     hasher.update_reader((&file).take(limit.saturating_add(1)))?;
     if hasher.count() > limit {

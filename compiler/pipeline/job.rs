@@ -159,8 +159,6 @@ pub struct Staged {
     pub bytes: u64,
     pub blake3: [u8; 32],
     pub sha256: [u8; 32],
-    /// Of the temporary file; a rename keeps it.
-    pub sig: FileSig,
 }
 
 /// Progress of a long job: bytes done of bytes total.
@@ -339,7 +337,7 @@ impl<'a> JobIo<'a> {
             .file
             .into_inner()
             .map_err(|e| io_error(e.into_error()))?;
-        let sig = FileSig::of(&file.metadata().map_err(io_error)?);
+        drop(file);
         let sha256: [u8; 32] = output.sha256.finalize().into();
         let bytes = output.bytes;
         self.staged.push(Staged {
@@ -349,7 +347,6 @@ impl<'a> JobIo<'a> {
             bytes: output.bytes,
             blake3: *output.blake3.finalize().as_bytes(),
             sha256,
-            sig,
         });
         Ok((bytes, sha256))
     }
@@ -763,7 +760,6 @@ pub(crate) mod tests {
         assert_eq!(staged[0].bytes, bytes.len() as u64);
         assert_eq!(staged[0].blake3, *blake3::hash(&bytes).as_bytes());
         assert_eq!(staged[0].sha256, <[u8; 32]>::from(Sha256::digest(&bytes)));
-        assert_eq!(staged[0].sig.size, bytes.len() as u64);
         // Staged, not in place: nothing but the temporaries exist yet.
         assert!(!p.root.join("out/m/a.bin").exists());
         let temps = std::fs::read_dir(p.root.join("out/m")).unwrap().count();

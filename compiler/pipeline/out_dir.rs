@@ -118,18 +118,26 @@ impl Folder {
         input::read_open(file, limit).ok().map(|r| r.bytes)
     }
 
+    /// The BLAKE3 of the regular file `name` (at most `limit` bytes,
+    /// streamed) and its stat signature, if it held still while read;
+    /// `None` if it is missing, not a regular file, larger, or changing.
+    pub fn hash(&self, name: &str, limit: u64) -> Option<([u8; 32], FileSig)> {
+        let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Read).ok()?;
+        match input::hash_open(file, limit).ok()? {
+            (hash, Some(sig)) => Some((hash, sig)),
+            (_, None) => None,
+        }
+    }
+
     /// Writes `bytes` to a temporary file in this folder, then renames it
     /// to `name`: readers (and a kiln killed at any moment) see the old
-    /// complete file or the new complete file, never a torn one. Returns
-    /// the new file's stat signature.
-    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> io::Result<FileSig> {
+    /// complete file or the new complete file, never a torn one.
+    pub fn write_atomic(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
         let result = (|| {
             let mut f = self.create_temp(name)?;
             f.write_all(bytes)?;
-            let sig = FileSig::of(&f.metadata()?);
             drop(f);
-            self.commit_temp(name)?;
-            Ok(sig)
+            self.commit_temp(name)
         })();
         if result.is_err() {
             self.discard_temp(name);
@@ -348,6 +356,12 @@ impl OutTree {
         rel: &'r RelPath,
     ) -> io::Result<Option<(Arc<Folder>, &'r str)>> {
         self.folder_of(rel, Walk::Open)
+    }
+
+    /// [`Folder::hash`] of the file at `rel`.
+    pub fn hash(&self, rel: &RelPath, limit: u64) -> Option<([u8; 32], FileSig)> {
+        let (folder, name) = self.folder_of(rel, Walk::Open).ok()??;
+        folder.hash(name, limit)
     }
 
     /// Removes the regular file at `rel`; `false` if it was missing.
@@ -593,8 +607,7 @@ mod tests {
         assert!(e.ends_with("plain is a file, not a folder"), "{e}");
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
         let rel = RelPath::parse("gen/deep/a.ospc").unwrap();
-        let sig = write(&rel, b"abc").unwrap();
-        assert_eq!(sig.size, 3);
+        write(&rel, b"abc").unwrap();
         assert_eq!(
             std::fs::read(dir.path().join("out/gen/deep/a.ospc")).unwrap(),
             b"abc"

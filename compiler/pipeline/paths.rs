@@ -113,11 +113,14 @@ impl fmt::Display for RelPath {
 }
 
 /// A file's stat signature: if any part changes, the content is re-hashed
-/// (and an output is taken to have been modified).
+/// (and an output is taken to have been modified). The change time is
+/// there because no program can set it: a file put back with its old
+/// modification time (`cp -p`, `touch -r`, an archive) still differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FileSig {
     pub size: u64,
     pub mtime_ns: u64,
+    pub ctime_ns: u64,
     pub inode: u64,
 }
 
@@ -129,12 +132,20 @@ impl FileSig {
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
         #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        let (inode, ctime_ns) = {
+            use std::os::unix::fs::MetadataExt;
+            let ctime_ns = u64::try_from(meta.ctime())
+                .unwrap_or(0)
+                .saturating_mul(1_000_000_000)
+                .saturating_add(u64::try_from(meta.ctime_nsec()).unwrap_or(0));
+            (meta.ino(), ctime_ns)
+        };
         #[cfg(not(unix))]
-        let inode = 0;
+        let (inode, ctime_ns) = (0, 0);
         FileSig {
             size: meta.len(),
             mtime_ns,
+            ctime_ns,
             inode,
         }
     }
@@ -309,9 +320,14 @@ pub(crate) fn sig_of_stat(st: &rustix::fs::Stat) -> FileSig {
         .unwrap_or(0)
         .saturating_mul(1_000_000_000)
         .saturating_add(st.st_mtime_nsec as u64);
+    let ctime_ns = u64::try_from(st.st_ctime as i64)
+        .unwrap_or(0)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(st.st_ctime_nsec as u64);
     FileSig {
         size: u64::try_from(st.st_size as i64).unwrap_or(0),
         mtime_ns,
+        ctime_ns,
         inode: st.st_ino as u64,
     }
 }

@@ -1,13 +1,13 @@
 //! What a build remembers between runs, under `OUT/.kiln/`:
 //!
 //! - `journal`: one record per finished job (its key, what went into the
-//!   key, its outputs with size, BLAKE3, SHA-256 and modification time),
+//!   key, its outputs with size, BLAKE3, SHA-256 and stat signature),
 //!   appended only after the job's outputs were committed. Records are
 //!   keyed by kind and id; the last record of a key wins. Each record is
 //!   framed with its length and a checksum, so a torn last record (kiln
 //!   killed mid-append) is ignored and the job just rebuilds. Rewritten
 //!   compactly when a quarter of it is stale, or when records are dropped.
-//! - `files`: the content-hash cache, path -> (size, mtime, inode, BLAKE3),
+//! - `files`: the content-hash cache, path -> (size, mtime, ctime, inode, BLAKE3),
 //!   so a no-op build only stats its inputs. The cache never decides
 //!   freshness by itself: a changed stat means re-hashing, and the content
 //!   hash decides. Entries for files modified in the last two seconds are
@@ -41,8 +41,8 @@ pub const STATE_DIR: &str = ".kiln";
 const JOURNAL: &str = "journal";
 const FILES: &str = "files";
 const PLAN: &str = "plan";
-const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN2";
-const FILES_MAGIC: &[u8; 8] = b"KILNFIL2";
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN3";
+const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN2";
 const DETAILS: &str = "details";
 const DETAILS_MAGIC: &[u8; 8] = b"KILNDET1";
@@ -326,7 +326,9 @@ pub struct OutputRecord {
     pub blake3: [u8; 32],
     #[serde(with = "hash32")]
     pub sha256: [u8; 32],
-    pub mtime_ns: u64,
+    /// Its stat signature once in place: any difference (a write, a copy
+    /// put back with the old modification time) rebuilds the job.
+    pub sig: FileSig,
 }
 
 /// A job's key in the journal.
@@ -554,6 +556,12 @@ impl Journal {
         self.log.append(state_dir, record)
     }
 
+    /// Appends `record` again with its outputs' new stat signatures (the
+    /// same bytes, checked by hash); its job's parts are unchanged.
+    pub fn refresh(&mut self, state_dir: &Folder, record: Record) -> io::Result<()> {
+        self.log.append(state_dir, record)
+    }
+
     /// Drops the records of `keys` (jobs gone from the manifests); both
     /// files are rewritten without them.
     pub fn drop_records(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
@@ -619,7 +627,12 @@ mod tests {
                 bytes: 3,
                 blake3: [6; 32],
                 sha256: [7; 32],
-                mtime_ns: 9,
+                sig: FileSig {
+                    size: 3,
+                    mtime_ns: 9,
+                    ctime_ns: 10,
+                    inode: 11,
+                },
             }],
         )
     }
@@ -707,6 +720,7 @@ mod tests {
         let old = FileSig {
             size: 1,
             mtime_ns: 1_000_000_000,
+            ctime_ns: 1_000_000_000,
             inode: 5,
         };
         c.remember(&RelPath::parse("a/b").unwrap(), old, [3; 32]);
