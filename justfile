@@ -24,9 +24,11 @@ lint:
 bench:
     bash benches/run.sh
 
-# Fuzz the pose cache decoder (needs cargo-fuzz and a nightly toolchain).
-fuzz target="ospc_decode" seconds="60":
-    cd fuzz && cargo +nightly fuzz run {{target}} -- -max_total_time={{seconds}}
+# Fuzz: seed every target's corpus, then run the named targets (every one
+# when none) for `seconds` each (needs cargo-fuzz; see fuzz/run.sh).
+fuzz seconds="60" *targets="":
+    bash fuzz/seed.sh
+    bash fuzz/run.sh {{seconds}} {{targets}}
 
 # Remove build outputs.
 clean:
