@@ -196,12 +196,109 @@ fn dimension_bombs_are_refused_before_allocating() {
         assert!(e.0.contains("16384"), "the error names the limit: {e}");
         assert!(largest < 1 << 20, "allocated {largest} bytes for {e}");
     }
-    // Exactly the limit passes the header check (and then fails for want
-    // of image data, having allocated nothing of the image's size).
+    // Exactly the limit passes the side check (and then fails for want of
+    // image data, having allocated nothing of the image's size).
     let (r, _) = largest_alloc_in(|| image::decode(&png_header(MAX_SIDE, 1)));
-    assert!(!r.unwrap_err().0.contains("more than"));
+    assert!(!r.unwrap_err().0.contains("more than 16384"));
     let e = image::decode(b"GIF89a....").unwrap_err();
     assert!(e.0.contains("not a PNG or JPEG"), "{e}");
+}
+
+/// A PNG of `width` x `height` RGBA pixels whose IDAT holds `zlib`.
+fn png_with(width: u32, height: u32, zlib: &[u8]) -> Vec<u8> {
+    let mut b = png_header(width, height);
+    for (name, data) in [(&b"IDAT"[..], zlib), (b"IEND", &[])] {
+        let mut chunk = name.to_vec();
+        chunk.extend_from_slice(data);
+        b.extend_from_slice(&(data.len() as u32).to_be_bytes());
+        b.extend_from_slice(&chunk);
+        b.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
+    }
+    b
+}
+
+#[test]
+fn images_claiming_more_pixels_than_their_bytes_can_hold_are_refused_before_allocating() {
+    // 16,384 x 16,384 is within the side limit; a few dozen bytes cannot
+    // inflate to its 1 GiB of scanlines, nor code its 4 M JPEG blocks.
+    let side = MAX_SIDE;
+    // CesiumMan's 205 KiB JPEG, its frame header saying 16,384 x 16,384.
+    let mut jpeg = glb_image("glb/CesiumMan-blender.glb");
+    let sof = sof_offset(&jpeg);
+    jpeg[sof + 5..sof + 9].copy_from_slice(&[0x40, 0, 0x40, 0]);
+    for (bytes, rule) in [
+        (
+            png_with(side, side, &[0x78, 0x9c, 3, 0, 0, 0, 0, 1]),
+            "deflate expands at most 1032:1",
+        ),
+        (jpeg, "512 pixels a byte"),
+    ] {
+        let (r, largest) = largest_alloc_in(|| image::decode(&bytes));
+        let Err(e) = r else {
+            panic!("{rule}: accepted")
+        };
+        assert!(e.0.contains(rule) && e.0.contains("16384 x 16384"), "{e}");
+        assert!(largest < 1 << 20, "allocated {largest} bytes for {e}");
+    }
+    // A real, highly compressible image (one colour, 2048 x 2048: 16 MiB
+    // of pixels in 84 KiB, 195:1) is well inside the bound and decodes.
+    let flat = kiln::model::material::Rgba8 {
+        width: 2048,
+        height: 2048,
+        pixels: [9, 99, 199, 255].repeat(2048 * 2048),
+    };
+    let png = image::encode_png(&flat).unwrap();
+    assert!(png.len() < 128 << 10, "{} bytes", png.len());
+    assert!(image::decode(&png).unwrap() == flat);
+}
+
+/// The first image of a corpus GLB, as stored.
+fn glb_image(name: &str) -> Vec<u8> {
+    let bytes = corpus(name);
+    let g = kiln::formats::glb::decode(&bytes).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(g.json_text()).unwrap();
+    let v = &doc["bufferViews"][doc["images"][0]["bufferView"].as_u64().unwrap() as usize];
+    let s = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+    g.bin.unwrap()[s..s + v["byteLength"].as_u64().unwrap() as usize].to_vec()
+}
+
+/// Where a JPEG's frame header (SOF0 to SOF2) starts, by walking its
+/// marker segments.
+fn sof_offset(jpeg: &[u8]) -> usize {
+    let mut at = 2;
+    loop {
+        assert_eq!(jpeg[at], 0xff);
+        let marker = jpeg[at + 1];
+        if (0xc0..=0xc2).contains(&marker) {
+            return at;
+        }
+        at += 2 + usize::from(u16::from_be_bytes([jpeg[at + 2], jpeg[at + 3]]));
+    }
+}
+
+#[test]
+fn an_image_cut_short_or_with_bytes_after_it_is_refused() {
+    let refused = |bytes: &[u8]| match image::decode(bytes) {
+        Err(e) => e.0,
+        Ok(_) => panic!("accepted"),
+    };
+    // Cut inside the end marker: the pixels are all there, the file is not.
+    let png = glb_image("glb/Fox.glb");
+    assert!(image::decode(&png).is_ok());
+    let e = refused(&png[..png.len() - 4]);
+    assert!(
+        e.contains("does not end with its IEND chunk at byte 26760"),
+        "{e}"
+    );
+    let jpeg = glb_image("glb/CesiumMan-blender.glb");
+    assert!(image::decode(&jpeg).is_ok());
+    let e = refused(&jpeg[..jpeg.len() - 1]);
+    assert!(e.contains("does not end with its EOI marker"), "{e}");
+    for mut long in [png, jpeg] {
+        long.push(0);
+        let e = refused(&long);
+        assert!(e.contains("bytes after the image"), "{e}");
+    }
 }
 
 #[test]

@@ -21,13 +21,32 @@
 //!
 //! Rejects, each before any pixel buffer is allocated: bytes that are
 //! neither PNG nor JPEG, a header of more than [`MAX_SIDE`] texels on a
-//! side; then any decoding error.
+//! side, and a header claiming more pixels than the file's bytes can
+//! encode (a dimension bomb: a few hundred bytes claiming 16,384 x 16,384):
+//! a PNG's scanlines need at least `1 / MAX_DEFLATE_RATIO` of their bytes
+//! in the file, a JPEG at least a bit per 8 x 8 block
+//! ([`MAX_JPEG_PIXELS_PER_BYTE`]). Then any decoding error, and a file
+//! that does not end where the image does: a PNG must end with its `IEND`
+//! chunk, a JPEG with its EOI marker (a cut file, or bytes after the
+//! image, are refused like those of kiln's own formats).
 
 use crate::model::material::Rgba8;
 
 /// Largest width or height decoded: 16,384 texels (a 1 GiB RGBA image;
 /// GPUs stop there too).
 pub const MAX_SIDE: u32 = 16_384;
+
+/// Deflate's largest expansion: a stored byte of a 258-byte match costs
+/// at least 2 bits, so one compressed byte inflates to at most 1,032.
+pub const MAX_DEFLATE_RATIO: u64 = 1032;
+
+/// A JPEG codes each 8 x 8 block of each component with at least one bit
+/// (its DC difference, in a progressive file's first scan; a baseline
+/// block needs two), so a byte holds at most 8 blocks of 64 pixels.
+pub const MAX_JPEG_PIXELS_PER_BYTE: u64 = 512;
+
+/// A PNG's last 12 bytes: the `IEND` chunk (no data, a fixed CRC).
+const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82];
 
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 const JPEG_SIGNATURE: [u8; 3] = [0xff, 0xd8, 0xff];
@@ -88,6 +107,23 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     });
     let info = decoder.read_header_info().map_err(bad)?;
     check_side(info.width, info.height)?;
+    // The scanlines (a filter byte and the packed pixels of each row; an
+    // interlaced image has more) are inflated from at most the file.
+    let scanlines = u64::from(info.height) * (info.raw_row_length() as u64);
+    if scanlines > MAX_DEFLATE_RATIO * bytes.len() as u64 {
+        return Err(Error(format!(
+            "PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
+            info.width,
+            info.height,
+            bytes.len()
+        )));
+    }
+    if !bytes.ends_with(&PNG_END) {
+        return Err(Error(format!(
+            "PNG does not end with its IEND chunk at byte {}: the file is cut short or has bytes after the image",
+            bytes.len()
+        )));
+    }
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(bad)?;
     let size = reader
@@ -156,6 +192,19 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
         .ok_or_else(|| Error("JPEG has no frame header".into()))?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     check_side(width, height)?;
+    let claimed = u64::from(width) * u64::from(height);
+    if claimed > MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64 {
+        return Err(Error(format!(
+            "JPEG claims {width} x {height} pixels, more than its {} bytes can code (at least a bit per 8 x 8 block: {MAX_JPEG_PIXELS_PER_BYTE} pixels a byte)",
+            bytes.len()
+        )));
+    }
+    if !bytes.ends_with(&[0xff, 0xd9]) {
+        return Err(Error(format!(
+            "JPEG does not end with its EOI marker (ff d9) at byte {}: the file is cut short or has bytes after the image",
+            bytes.len()
+        )));
+    }
     let pixels = decoder.decode().map_err(bad)?;
     if pixels.len() != width as usize * height as usize * 4 {
         return Err(Error(format!(
