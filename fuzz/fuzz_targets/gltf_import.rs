@@ -1,9 +1,12 @@
 //! The glTF importer on arbitrary bytes, as a `.glb` or `.gltf` with no
 //! external files: it may reject them, it must never panic.
+//!
+//! Run: `bash fuzz/run.sh SECONDS gltf_import` (after `bash fuzz/seed.sh`); a crash
+//! found is kept in `tests/corpus/fuzz-regressions/gltf_import/`.
+
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
+#[path = "../properties.rs"]
+mod properties;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = kiln::import::gltf::import_scene(data, &[]);
-});
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| properties::gltf_import(bytes));

@@ -1,22 +1,12 @@
 //! Fuzz `kiln::formats::ospc::decode`: it must never panic, and whatever it
 //! accepts must encode back to the same bytes.
 //!
-//! Run (nightly): `cargo +nightly fuzz run ospc_decode` in `fuzz/`. The same
-//! property runs on stable over deterministic inputs in `tests/ospc.rs`
-//! (`fuzz_property_on_deterministic_inputs`).
+//! Run: `bash fuzz/run.sh SECONDS ospc_decode` (after `bash fuzz/seed.sh`); a crash
+//! found is kept in `tests/corpus/fuzz-regressions/ospc_decode/`.
 
 #![no_main]
 
-use kiln::formats::ospc;
-use libfuzzer_sys::fuzz_target;
+#[path = "../properties.rs"]
+mod properties;
 
-fuzz_target!(|bytes: &[u8]| {
-    if let Ok(cache) = ospc::decode(bytes) {
-        assert!(
-            ospc::validate(&cache).is_empty(),
-            "decoded cache is not valid"
-        );
-        let again = ospc::encode(&cache).expect("decoded cache does not encode");
-        assert_eq!(again, bytes, "decode -> encode changed the bytes");
-    }
-});
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| properties::ospc_decode(bytes));

@@ -1,21 +1,12 @@
 //! Fuzz `kiln::formats::safetensors::{header_len, decode_header}`: never a
 //! panic; an accepted header's tensors tile the data exactly.
 //!
-//! Run (nightly): `cargo +nightly fuzz run safetensors_decode` in `fuzz/`.
+//! Run: `bash fuzz/run.sh SECONDS safetensors_decode` (after `bash fuzz/seed.sh`); a crash
+//! found is kept in `tests/corpus/fuzz-regressions/safetensors_decode/`.
 
 #![no_main]
 
-use kiln::formats::safetensors;
-use libfuzzer_sys::fuzz_target;
+#[path = "../properties.rs"]
+mod properties;
 
-fuzz_target!(|bytes: &[u8]| {
-    let len = bytes.len() as u64;
-    let Ok(n) = safetensors::header_len(bytes, len) else { return };
-    let Some(json) = bytes.get(8..8 + n as usize) else { return };
-    if let Ok(h) = safetensors::decode_header(json, len) {
-        assert_eq!(h.data_start() + h.data_bytes(), len);
-        for t in &h.tensors {
-            assert_eq!(t.bytes(), t.elements() * t.dtype.size());
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|bytes: &[u8]| properties::safetensors_decode(bytes));
