@@ -388,3 +388,135 @@ fn an_endless_clip_is_too_many_frames_at_rate_hz() {
         "{err}"
     );
 }
+
+/// Sources and the files a `.gltf` names beside it are read only from
+/// under the root: a link out of it (a source, a buffer, an image, a
+/// folder on the way) fails its job, naming the file; the file outside is
+/// never read (it is a FIFO: reading it would block).
+#[test]
+fn sources_and_the_files_beside_them_are_read_only_from_under_the_root() {
+    use std::os::unix::fs::symlink;
+    let p = Project::demo();
+    let outside = tempfile::tempdir().unwrap();
+    mkfifo(&outside.path().join("secret.bin"));
+    fs::copy(
+        p.path("sources/characters/Fox.glb"),
+        outside.path().join("Fox.glb"),
+    )
+    .unwrap();
+    let gltf =
+        fs::read_to_string(Path::new(cli_support::REPO).join("tests/corpus/glb/SimpleSkin.gltf"))
+            .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&gltf).unwrap();
+    doc["buffers"][3]["uri"] = serde_json::json!("anim.bin");
+    fs::create_dir_all(p.path("sources/ext")).unwrap();
+    fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
+    symlink(
+        outside.path().join("secret.bin"),
+        p.path("sources/ext/anim.bin"),
+    )
+    .unwrap();
+    symlink(
+        outside.path().join("Fox.glb"),
+        p.path("sources/linked-fox.glb"),
+    )
+    .unwrap();
+    symlink(outside.path(), p.path("sources/linked")).unwrap();
+    // Sources through links: refused when planning, at their lines.
+    p.write(
+        "manifests/links.yaml",
+        "pose_caches:\n  - id: source-link\n    source: sources/linked-fox.glb\n    animation: Run\n    rate_hz: 30\n  - id: folder-link\n    source: sources/linked/Fox.glb\n    animation: Run\n    rate_hz: 30\n",
+    );
+    let (o, _) = run_within(
+        &mut kiln_in(p.root(), &["build", "manifests/links.yaml"]),
+        Duration::from_secs(60),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    for (line, file) in [(3, "sources/linked-fox.glb"), (7, "sources/linked")] {
+        assert!(
+            err.lines().any(
+                |l| l.starts_with(&format!("error: manifests/links.yaml:{line}:13:"))
+                    && l.contains(file)
+                    && l.contains("outside the project root")
+            ),
+            "{file}: {err}"
+        );
+    }
+    // A buffer beside a .gltf through a link: found when the job runs, so
+    // the job fails naming it, and the FIFO outside is never opened.
+    p.write(
+        "manifests/links.yaml",
+        "pose_caches:\n  - id: buffer-link\n    source: sources/ext/skin.gltf\n    animation: 0\n    rate_hz: 30\n",
+    );
+    let (o, took) = run_within(
+        &mut kiln_in(p.root(), &["build", "manifests/links.yaml"]),
+        Duration::from_secs(60),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("error: manifests/links.yaml:3:13: job \"buffer-link\"")
+            && err.contains("sources/ext/anim.bin")
+            && err.contains("outside the project root"),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(30), "{took:?}");
+    assert!(!p.path("out/poses/buffer-link.ospc").exists());
+}
+
+/// Manifests that try to write outside `out/` or read outside the root:
+/// every such entry is refused when planning, at its line and column,
+/// and nothing is written anywhere.
+#[test]
+fn manifests_cannot_write_outside_out_or_read_outside_the_root() {
+    let fox = "source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30";
+    let cases: [(&str, String, &str); 14] = [
+        ("pose id ..", format!("pose_caches:\n  - id: ../../escaped\n    {fox}\n"), "2:9"),
+        ("pose id /", format!("pose_caches:\n  - id: /tmp/escaped\n    {fox}\n"), "2:9"),
+        ("pose id a/b", format!("pose_caches:\n  - id: a/b\n    {fox}\n"), "2:9"),
+        ("pose id NUL", format!("pose_caches:\n  - id: \"a\\0b\"\n    {fox}\n"), "2:9"),
+        ("cgeo id", "cgeo_sequences:\n  - id: ../x\n    source: sources/characters/Fox.glb\n    animation: Run\n    rate_hz: 30\n".into(), "2:9"),
+        ("model id", "model_bundles:\n  - id: ..\n    profile: generic\n    source: sources/weights/tiny-mlp.safetensors\n    architecture: a\n".into(), "2:9"),
+        ("level name", "characters:\n  - level: ../../x\n    banks: []\n    models: []\n".into(), "2:12"),
+        ("source ..", "pose_caches:\n  - id: x\n    source: ../outside.glb\n    animation: Run\n    rate_hz: 30\n".into(), "3:13"),
+        ("source sources/../..", "pose_caches:\n  - id: x\n    source: sources/../../outside.glb\n    animation: Run\n    rate_hz: 30\n".into(), "3:13"),
+        ("source absolute", "pose_caches:\n  - id: x\n    source: /etc/passwd\n    animation: Run\n    rate_hz: 30\n".into(), "3:13"),
+        ("source backslash", "pose_caches:\n  - id: x\n    source: ..\\\\outside.glb\n    animation: Run\n    rate_hz: 30\n".into(), "3:13"),
+        ("glob ..", "pose_caches:\n  - id: x\n    source: ../*.cgeo\n".into(), "3:13"),
+        ("replay ..", format!("pose_caches:\n  - id: x\n    {fox}\n    replay: ../x.mbreplay\n"), "6:13"),
+        ("model source", "model_bundles:\n  - id: m\n    profile: generic\n    source: /dev/zero\n    architecture: a\n".into(), "4:13"),
+    ];
+    for (what, text, at) in cases {
+        let p = Project::empty();
+        p.write("manifests/m.yaml", &text);
+        let (o, _) = run_within(&mut kiln_in(p.root(), &["build"]), Duration::from_secs(30));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{what}: {err}");
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("error: manifests/m.yaml:{at}: "))),
+            "{what}: {err}"
+        );
+        assert!(
+            !p.path("out").exists(),
+            "{what}: a refused plan writes nothing"
+        );
+        // The project holds what it held; nothing was made beside it.
+        let mut entries: Vec<_> = fs::read_dir(p.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        entries.sort();
+        assert_eq!(entries, ["manifests", "sources"], "{what}");
+        for dir in [p.root().parent().unwrap(), Path::new("/tmp")] {
+            for name in ["escaped", "escaped.ospc", "x.cgeo", "..cgeo"] {
+                assert!(
+                    !dir.join(name).exists(),
+                    "{what}: {name} in {}",
+                    dir.display()
+                );
+            }
+        }
+    }
+}

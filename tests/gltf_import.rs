@@ -1422,3 +1422,64 @@ fn extensions_that_change_nodes_or_animation_are_refused() {
     );
     assert!(import_scene(&patched, &[]).is_err());
 }
+
+/// Every way a `uri` might reach outside the source's folder, each refused
+/// by the importer (naming the field) and by `external_uris`/`image_uris`
+/// (which the pipeline reads siblings from) before any file is opened.
+const ESCAPING_URIS: [&str; 24] = [
+    "../secret.bin",
+    "..\\secret.bin",
+    "..%2Fsecret.bin",
+    "..%2fsecret.bin",
+    "%2e%2e%2fsecret.bin",
+    "%2E%2E/secret.bin",
+    "%2e%2e",
+    "..",
+    ".",
+    "/etc/passwd",
+    "%2Fetc%2Fpasswd",
+    "file:///etc/passwd",
+    "file:secret.bin",
+    "C:\\secret.bin",
+    "C:secret.bin",
+    "\\\\server\\share\\secret.bin",
+    "sub/secret.bin",
+    "sub%5Csecret.bin",
+    "http://example.com/secret.bin",
+    "secret.bin\u{0}.png",
+    "secret%00.bin",
+    "",
+    "%zz",
+    "secret%2",
+];
+
+#[test]
+fn uris_that_try_to_leave_the_sources_folder_are_refused() {
+    for uri in ESCAPING_URIS {
+        let buffer = patched("glb/SimpleSkin.glb", |j| {
+            j["buffers"][0]["uri"] = json!(uri)
+        });
+        let e = import_scene(&buffer, &[]).err().map(|e| e.to_string());
+        let e = e.unwrap_or_else(|| panic!("buffer uri {uri:?} accepted"));
+        assert!(e.starts_with("buffers[0].uri"), "{uri:?}: {e}");
+        let listed = external_uris(&buffer).err().map(|e| e.to_string());
+        assert!(
+            listed.is_some_and(|e| e.starts_with("buffers[0].uri")),
+            "external_uris lists {uri:?}"
+        );
+        let image = patched("glb/Fox.glb", |j| {
+            j["images"][0] = json!({ "uri": uri, "mimeType": "image/png" });
+        });
+        let source = kiln::import::gltf::Source::parse(&image).unwrap();
+        let e = source.image_uris().err().map(|e| e.to_string());
+        assert!(
+            e.as_ref().is_some_and(|e| e.starts_with("images[0].uri")),
+            "image uri {uri:?}: {e:?}"
+        );
+    }
+    // A plain name, percent-escaped or not, is what a uri may be.
+    let plain = patched("glb/SimpleSkin.glb", |j| {
+        j["buffers"][0]["uri"] = json!("my%20data.bin")
+    });
+    assert_eq!(external_uris(&plain).unwrap(), ["my data.bin"]);
+}
