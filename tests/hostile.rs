@@ -474,3 +474,30 @@ formats_tested! {
     cgeo_uncompressed: "CGeo, uncompressed",
     cgeo_zlib: "CGeo, zlib",
 }
+
+/// Cycles in every graph a format holds. glTF's node hierarchy (a cycle,
+/// a node its own child, one with two parents) is in tests/gltf_import.rs
+/// (`broken_hierarchies_are_rejected`), KCHR's node parents in
+/// tests/kchr.rs (`hierarchy cycle`, `a node its own parent`); here the
+/// replay's joint tree, whose rule (a parent is an earlier joint) leaves no
+/// room for a cycle: a joint its own parent, a later parent, the root with
+/// a parent.
+#[test]
+fn a_replays_joint_tree_cannot_hold_a_cycle() {
+    let r = replay();
+    for (parents, says) in [
+        ([-1i32, 1], "parents[1] must be an earlier joint"),
+        ([-1, 2], "parents[1] must be an earlier joint"),
+        ([0, 0], "parents[0] must be -1"),
+        ([1, 0], "parents[0] must be -1"),
+    ] {
+        let mut b = r.clone();
+        b[40..44].copy_from_slice(&parents[0].to_le_bytes());
+        b[44..48].copy_from_slice(&parents[1].to_le_bytes());
+        let e = mbreplay::decode(&b)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains(says), "{parents:?}: {e:?}");
+    }
+}

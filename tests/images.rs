@@ -356,3 +356,24 @@ fn the_material_reader_reads_the_corpus() {
     assert_eq!(morph.images.len(), 3);
     assert_eq!(morph.images.iter().filter(|i| i.is_some()).count(), 2);
 }
+
+#[test]
+fn a_png_zlib_bomb_stops_at_the_image_size() {
+    // A 4 x 4 RGBA image (4 rows of a filter byte and 16 bytes) whose IDAT
+    // inflates to 256 MiB: the decoder reads what the image needs, no more.
+    let mut raw = vec![0u8; 256 << 20];
+    raw[..4 * 17].fill(0);
+    let zlib = miniz_oxide::deflate::compress_to_vec_zlib(&raw, 9);
+    drop(raw);
+    assert!(zlib.len() < 1 << 20, "{}", zlib.len());
+    let bomb = png_with(4, 4, &zlib);
+    let t = std::time::Instant::now();
+    let (r, largest) = largest_alloc_in(|| image::decode(&bomb));
+    let took = t.elapsed();
+    match r {
+        Ok(img) => assert_eq!((img.width, img.height, img.pixels.len()), (4, 4, 64)),
+        Err(e) => assert!(e.0.contains("PNG"), "{e}"),
+    }
+    assert!(largest < 4 << 20, "allocated {largest} bytes");
+    assert!(took < std::time::Duration::from_secs(2), "{took:?}");
+}
