@@ -91,7 +91,7 @@ fn next(state: &mut u64) -> u64 {
 }
 
 /// The number of kills, at least the 50 RELIABILITY.md promises.
-const KILLS: usize = 60;
+const KILLS: usize = 100;
 
 #[test]
 fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clean() {

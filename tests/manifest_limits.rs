@@ -91,3 +91,56 @@ fn too_many_aliases_is_named_with_the_limit() {
     let parsed = manifest::parse(fewer).map(|m| m.pose_caches.len());
     assert_eq!(parsed, Ok(MAX_YAML_ALIASES + 1));
 }
+
+/// Hostile manifests: an alias bomb ("billion laughs", 10^9 nodes from 10
+/// lines), nesting 100,000 deep, every truncation of the demo's manifests.
+/// Each ends in a parse or an error with a position, within 2 s.
+#[test]
+fn alias_bombs_deep_nesting_and_truncations_end_quickly() {
+    // Anchors in a model's metadata (values of any shape), so nothing
+    // refuses the document's shape before the aliases are expanded.
+    let mut bomb = String::from(
+        "model_bundles:\n  - id: a\n    metadata:\n      k0: &l0 [x, x, x, x, x, x, x, x, x, x]\n",
+    );
+    for k in 1..10 {
+        let refs = vec![format!("*l{}", k - 1); 10].join(", ");
+        bomb.push_str(&format!("      k{k}: &l{k} [{refs}]\n"));
+    }
+    let deep = format!(
+        "pose_caches: {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    for (what, text, says) in [
+        ("alias bomb", bomb, ""),
+        ("deep nesting", deep, "recursion limit"),
+    ] {
+        let start = Instant::now();
+        let e = manifest::parse(&text)
+            .err()
+            .unwrap_or_else(|| panic!("{what} parsed"));
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{what}: {:?}",
+            start.elapsed()
+        );
+        assert!(e.message.to_lowercase().contains(says), "{what}: {e:?}");
+        eprintln!("{what}: {e:?} in {:?}", start.elapsed());
+        assert!(e.pos.line >= 1, "{what}: no position: {e:?}");
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("manifests");
+    let mut cuts = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+            let start = Instant::now();
+            if let Err(e) = manifest::parse(&text[..cut]) {
+                let lines = text[..cut].lines().count() as u64;
+                assert!(e.pos.line <= lines + 1, "cut {cut}: {e:?}");
+            }
+            assert!(start.elapsed() < Duration::from_secs(2));
+            cuts += 1;
+        }
+    }
+    assert!(cuts > 4000, "{cuts}");
+}
