@@ -134,6 +134,14 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::formats::gguf::MAX_STRING_BYTES as f64,
         ),
         ("image::MAX_SIDE", f64::from(kiln::import::image::MAX_SIDE)),
+        (
+            "image::MAX_DEFLATE_RATIO",
+            kiln::import::image::MAX_DEFLATE_RATIO as f64,
+        ),
+        (
+            "image::MAX_JPEG_PIXELS_PER_BYTE",
+            kiln::import::image::MAX_JPEG_PIXELS_PER_BYTE as f64,
+        ),
         ("qoi::MAX_PIXELS", kiln::formats::qoi::MAX_PIXELS as f64),
         (
             "atlas::MAX_ATLAS_SIDE",
