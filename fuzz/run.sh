@@ -23,7 +23,7 @@ fi
 export RUSTC_BOOTSTRAP=1
 mkdir -p logs
 cargo fuzz build --debug-assertions >logs/build.log 2>&1 || { tail -30 logs/build.log >&2; exit 1; }
-bin=target/$(rustc -vV | sed -n 's/^host: //p')/release
+bin=${CARGO_TARGET_DIR:-target}/$(rustc -vV | sed -n 's/^host: //p')/release
 for t in "${targets[@]}"; do
     [ -x "$bin/$t" ] || { echo "fuzz target $t did not build" >&2; exit 1; }
 done

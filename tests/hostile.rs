@@ -28,6 +28,9 @@ use kiln::import::{gltf, image};
 mod alloc_support;
 use alloc_support::largest_alloc_in;
 
+#[path = "../examples/synth/mod.rs"]
+mod synth;
+
 #[global_allocator]
 static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
@@ -68,26 +71,6 @@ fn glb_image(rel: &str, index: usize) -> Vec<u8> {
     let view = &doc["bufferViews"][doc["images"][index]["bufferView"].as_u64().unwrap() as usize];
     let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
     g.bin.unwrap()[start..start + view["byteLength"].as_u64().unwrap() as usize].to_vec()
-}
-
-fn style() -> mbstyle::Style {
-    let v = |i: usize| (i as f32 * 0.37).sin();
-    let frames = 4;
-    mbstyle::Style {
-        name: "walk".into(),
-        speed: 0.6,
-        index: 10,
-        source_sha256: "7ea40c20130c8a9799d83c0438750b51a5be9b1e09357c4928887961fc992d33".into(),
-        allowed_tokens: mbstyle::mask(6, 11),
-        headings: (0..frames).map(|f| v(f) * 3.0).collect(),
-        joint_positions: (0..frames * 34)
-            .map(|i| [v(3 * i), v(3 * i + 1), v(3 * i + 2)])
-            .collect(),
-        joint_rotations: (0..frames * 34)
-            .map(|i| std::array::from_fn(|k| v(9 * i + k + 7)))
-            .collect(),
-        root_positions: (0..frames).map(|f| [v(f), 0.0, v(f + 1)]).collect(),
-    }
 }
 
 /// The 264-byte replay of docs/formats/mbreplay.md's example.
@@ -257,7 +240,7 @@ fn formats() -> Vec<Format> {
         },
         Format {
             name: "MotionBricks style (.mbstyle)",
-            sample: mbstyle::encode(&style()).unwrap(),
+            sample: mbstyle::encode(&synth::style("walk", 4, (6, 11))).unwrap(),
             decode: |b| {
                 let s = mbstyle::decode(b).map_err(string)?;
                 assert!(mbstyle::validate(&s).is_empty());

@@ -18,24 +18,12 @@ static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
 const SHA: &str = "7ea40c20130c8a9799d83c0438750b51a5be9b1e09357c4928887961fc992d33";
 
+#[path = "../examples/synth/mod.rs"]
+mod synth;
+
 /// A style of `frames` frames whose every value is distinct.
 fn style(frames: usize) -> Style {
-    let v = |i: usize| (i as f32 * 0.37).sin();
-    Style {
-        name: "walk_zombie".into(),
-        speed: 0.6,
-        index: 10,
-        source_sha256: SHA.into(),
-        allowed_tokens: mask(6, 11),
-        headings: (0..frames).map(|f| v(f) * 3.0).collect(),
-        joint_positions: (0..frames * 34)
-            .map(|i| [v(3 * i), v(3 * i + 1), v(3 * i + 2)])
-            .collect(),
-        joint_rotations: (0..frames * 34)
-            .map(|i| std::array::from_fn(|k| v(9 * i + k + 7)))
-            .collect(),
-        root_positions: (0..frames).map(|f| [v(f), 0.0, v(f + 1)]).collect(),
-    }
+    synth::style("walk_zombie", frames, (6, 11))
 }
 
 #[test]

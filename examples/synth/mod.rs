@@ -365,3 +365,25 @@ pub fn g1_walk_glb(frames: usize) -> Vec<u8> {
     });
     kiln::formats::glb::encode(&serde_json::to_vec(&doc).expect("JSON"), Some(&bin))
 }
+
+/// A style of `frames` frames whose every value is distinct, allowing
+/// `tokens` (the inclusive range `mask` takes). The tests' and the fuzz
+/// seeds' sample `.mbstyle`.
+pub fn style(name: &str, frames: usize, tokens: (u32, u32)) -> kiln::formats::mbstyle::Style {
+    let v = |i: usize| (i as f32 * 0.37).sin();
+    kiln::formats::mbstyle::Style {
+        name: name.into(),
+        speed: 0.6,
+        index: 10,
+        source_sha256: "7ea40c20130c8a9799d83c0438750b51a5be9b1e09357c4928887961fc992d33".into(),
+        allowed_tokens: kiln::formats::mbstyle::mask(tokens.0, tokens.1),
+        headings: (0..frames).map(|f| v(f) * 3.0).collect(),
+        joint_positions: (0..frames * 34)
+            .map(|i| [v(3 * i), v(3 * i + 1), v(3 * i + 2)])
+            .collect(),
+        joint_rotations: (0..frames * 34)
+            .map(|i| std::array::from_fn(|k| v(9 * i + k + 7)))
+            .collect(),
+        root_positions: (0..frames).map(|f| [v(f), 0.0, v(f + 1)]).collect(),
+    }
+}
