@@ -377,3 +377,87 @@ fn a_png_zlib_bomb_stops_at_the_image_size() {
     assert!(largest < 4 << 20, "allocated {largest} bytes");
     assert!(took < std::time::Duration::from_secs(2), "{took:?}");
 }
+
+/// The pixel claims' exact limits: a header claiming exactly what the
+/// file's bytes can hold passes that check (and is then refused for its
+/// missing end marker, before any pixel buffer), one more row or pixel is
+/// refused as a claim. File lengths are found (by a padding chunk or
+/// comment segment) that make the limit a whole number of rows.
+#[test]
+fn the_pixel_claim_limits_are_exact() {
+    let ratio = image::MAX_DEFLATE_RATIO as usize;
+    // PNG, RGBA8: a row is 1 + 4w bytes; no IEND.
+    let (png, w, h) = (0..64usize)
+        .find_map(|d| {
+            let len = 33 + 12 + d;
+            (1..=64usize).find_map(|w| {
+                let row = 1 + 4 * w;
+                let h = ratio * len / row;
+                ((ratio * len).is_multiple_of(row) && h <= MAX_SIDE as usize).then_some((d, w, h))
+            })
+        })
+        .map(|(d, w, h)| {
+            let mut b = png_header(w as u32, h as u32);
+            let mut chunk = b"tEXt".to_vec();
+            chunk.extend(std::iter::repeat_n(b'k', d));
+            b.extend_from_slice(&(d as u32).to_be_bytes());
+            b.extend_from_slice(&chunk);
+            b.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
+            (b, w as u32, h as u32)
+        })
+        .unwrap();
+    let claim = |bytes: &[u8]| match image::decode(bytes) {
+        Err(e) => e.0,
+        Ok(_) => panic!("decoded"),
+    };
+    let at = claim(&png);
+    assert!(
+        at.contains("does not end with its IEND chunk"),
+        "{w} x {h}: {at}"
+    );
+    let mut over = png.clone();
+    over[20..24].copy_from_slice(&(h + 1).to_be_bytes());
+    let ihdr_crc = crc32fast::hash(&over[12..29]);
+    over[29..33].copy_from_slice(&ihdr_crc.to_be_bytes());
+    assert!(claim(&over).contains("can inflate to"), "{}", claim(&over));
+
+    // JPEG: CesiumMan's, its EOI cut off, a comment segment after SOI
+    // sized so that 512 pixels a byte is w x h exactly.
+    let base = glb_image("glb/CesiumMan-blender.glb");
+    let base = &base[..base.len() - 2];
+    let per = image::MAX_JPEG_PIXELS_PER_BYTE as usize;
+    let (jpeg, w, h) = (0..4096usize)
+        .find_map(|n| {
+            let len = base.len() + 4 + n;
+            let pixels = per * len;
+            (1..=MAX_SIDE as usize).rev().find_map(|w| {
+                (pixels.is_multiple_of(w) && pixels / w <= MAX_SIDE as usize).then_some((
+                    n,
+                    w,
+                    pixels / w,
+                ))
+            })
+        })
+        .map(|(n, w, h)| {
+            let mut b = base[..2].to_vec();
+            b.extend_from_slice(&[0xff, 0xfe]);
+            b.extend_from_slice(&((n + 2) as u16).to_be_bytes());
+            b.extend(std::iter::repeat_n(b'k', n));
+            b.extend_from_slice(&base[2..]);
+            let sof = sof_offset(&b);
+            b[sof + 5..sof + 7].copy_from_slice(&(h as u16).to_be_bytes());
+            b[sof + 7..sof + 9].copy_from_slice(&(w as u16).to_be_bytes());
+            (b, w, h)
+        })
+        .unwrap();
+    let (at, largest) = largest_alloc_in(|| claim(&jpeg));
+    assert!(
+        at.contains("does not end with its EOI marker"),
+        "{w} x {h}: {at}"
+    );
+    assert!(largest < 8 << 20, "{largest}");
+    let mut over = jpeg.clone();
+    let sof = sof_offset(&over);
+    over[sof + 5..sof + 7].copy_from_slice(&(h as u16 + 1).to_be_bytes());
+    assert!(claim(&over).contains("can code"), "{}", claim(&over));
+}
