@@ -7,7 +7,7 @@
 //! kiln's encoder):
 //! - truncation at every byte (a dense sample of the cuts for files over
 //!   4 KiB: every cut in the first 2 KiB, the last 64, and 1,000 spread
-//!   over the rest): always an error;
+//!   over the rest): always an error, naming the byte offset;
 //! - trailing bytes (1 and 7): an error for every format whose length is
 //!   exact (not GLB, whose header gives the length kiln reads: the
 //!   importer takes a buffer view's bytes, not the file's);
@@ -352,6 +352,15 @@ fn check(name: &str) {
     run(&f, "the sample", s, &mut t).unwrap_or_else(|e| panic!("{}: the sample: {e}", f.name));
     for cut in cuts(s.len()) {
         let r = run(&f, &format!("cut at {cut}"), &s[..cut], &mut t);
+        // The error names where: "at byte N" (the codecs' cursor), or the
+        // byte where an image's end marker was wanted.
+        if let Err(e) = &r {
+            assert!(
+                e.contains("byte"),
+                "{}: cut at {cut}: no offset in {e:?}",
+                f.name
+            );
+        }
         assert!(
             r.is_err(),
             "{}: the file cut at byte {cut} of {} decodes",

@@ -168,7 +168,23 @@ fn png_header(width: u32, height: u32) -> Vec<u8> {
     b.extend_from_slice(&13u32.to_be_bytes());
     b.extend_from_slice(&ihdr);
     b.extend_from_slice(&crc32fast::hash(&ihdr).to_be_bytes());
+    b.extend_from_slice(&PNG_IEND);
     b
+}
+
+/// The IEND chunk every PNG ends with.
+const PNG_IEND: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82];
+
+/// `chunk` (type and data) framed as a PNG chunk, inserted before IEND.
+fn with_chunk(mut png: Vec<u8>, name: &[u8; 4], data: &[u8]) -> Vec<u8> {
+    let mut chunk = name.to_vec();
+    chunk.extend_from_slice(data);
+    let at = png.len() - PNG_IEND.len();
+    let mut framed = (data.len() as u32).to_be_bytes().to_vec();
+    framed.extend_from_slice(&chunk);
+    framed.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
+    png.splice(at..at, framed);
+    png
 }
 
 fn jpeg_header(width: u16, height: u16) -> Vec<u8> {
@@ -206,15 +222,7 @@ fn dimension_bombs_are_refused_before_allocating() {
 
 /// A PNG of `width` x `height` RGBA pixels whose IDAT holds `zlib`.
 fn png_with(width: u32, height: u32, zlib: &[u8]) -> Vec<u8> {
-    let mut b = png_header(width, height);
-    for (name, data) in [(&b"IDAT"[..], zlib), (b"IEND", &[])] {
-        let mut chunk = name.to_vec();
-        chunk.extend_from_slice(data);
-        b.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        b.extend_from_slice(&chunk);
-        b.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
-    }
-    b
+    with_chunk(png_header(width, height), b"IDAT", zlib)
 }
 
 #[test]
@@ -287,7 +295,7 @@ fn an_image_cut_short_or_with_bytes_after_it_is_refused() {
     assert!(image::decode(&png).is_ok());
     let e = refused(&png[..png.len() - 4]);
     assert!(
-        e.contains("does not end with its IEND chunk at byte 26760"),
+        e.contains("at byte 26760: PNG does not end with its IEND chunk"),
         "{e}"
     );
     let jpeg = glb_image("glb/CesiumMan-blender.glb");
@@ -379,85 +387,65 @@ fn a_png_zlib_bomb_stops_at_the_image_size() {
 }
 
 /// The pixel claims' exact limits: a header claiming exactly what the
-/// file's bytes can hold passes that check (and is then refused for its
-/// missing end marker, before any pixel buffer), one more row or pixel is
-/// refused as a claim. File lengths are found (by a padding chunk or
-/// comment segment) that make the limit a whole number of rows.
+/// file's bytes can hold passes that check (and then fails to decode, for
+/// want of data, having allocated only that claim), one more row is
+/// refused as a claim. File lengths are found (a padding chunk, a comment
+/// segment) that make the limit a whole number of rows.
 #[test]
 fn the_pixel_claim_limits_are_exact() {
+    let refused = |bytes: &[u8]| match image::decode(bytes) {
+        Err(e) => e.0,
+        Ok(_) => panic!("decoded"),
+    };
+    // PNG, RGBA8: a row is 1 + 4w bytes; no IDAT.
     let ratio = image::MAX_DEFLATE_RATIO as usize;
-    // PNG, RGBA8: a row is 1 + 4w bytes; no IEND.
-    let (png, w, h) = (0..64usize)
+    let (d, w, h) = (0..64usize)
         .find_map(|d| {
-            let len = 33 + 12 + d;
+            let len = png_header(1, 1).len() + 12 + d;
             (1..=64usize).find_map(|w| {
                 let row = 1 + 4 * w;
                 let h = ratio * len / row;
                 ((ratio * len).is_multiple_of(row) && h <= MAX_SIDE as usize).then_some((d, w, h))
             })
         })
-        .map(|(d, w, h)| {
-            let mut b = png_header(w as u32, h as u32);
-            let mut chunk = b"tEXt".to_vec();
-            chunk.extend(std::iter::repeat_n(b'k', d));
-            b.extend_from_slice(&(d as u32).to_be_bytes());
-            b.extend_from_slice(&chunk);
-            b.extend_from_slice(&crc32fast::hash(&chunk).to_be_bytes());
-            (b, w as u32, h as u32)
-        })
         .unwrap();
-    let claim = |bytes: &[u8]| match image::decode(bytes) {
-        Err(e) => e.0,
-        Ok(_) => panic!("decoded"),
-    };
-    let at = claim(&png);
-    assert!(
-        at.contains("does not end with its IEND chunk"),
-        "{w} x {h}: {at}"
-    );
-    let mut over = png.clone();
-    over[20..24].copy_from_slice(&(h + 1).to_be_bytes());
-    let ihdr_crc = crc32fast::hash(&over[12..29]);
-    over[29..33].copy_from_slice(&ihdr_crc.to_be_bytes());
-    assert!(claim(&over).contains("can inflate to"), "{}", claim(&over));
+    let png = |h: usize| with_chunk(png_header(w as u32, h as u32), b"tEXt", &vec![b'k'; d]);
+    let (e, largest) = largest_alloc_in(|| refused(&png(h)));
+    assert!(e.contains("PNG does not decode"), "{w} x {h}: {e}");
+    assert!(largest < 8 << 20, "{largest}");
+    let e = refused(&png(h + 1));
+    assert!(e.contains("can inflate to"), "{w} x {}: {e}", h + 1);
 
-    // JPEG: CesiumMan's, its EOI cut off, a comment segment after SOI
-    // sized so that 512 pixels a byte is w x h exactly.
-    let base = glb_image("glb/CesiumMan-blender.glb");
-    let base = &base[..base.len() - 2];
+    // JPEG: a 16 x 16 one of 723 bytes, a comment segment after SOI sized
+    // so that 512 pixels a byte is w x h exactly.
+    let base = corpus("images/tiny.jpg");
     let per = image::MAX_JPEG_PIXELS_PER_BYTE as usize;
-    let (jpeg, w, h) = (0..4096usize)
+    let (n, w, h) = (0..4096usize)
         .find_map(|n| {
-            let len = base.len() + 4 + n;
-            let pixels = per * len;
-            (1..=MAX_SIDE as usize).rev().find_map(|w| {
-                (pixels.is_multiple_of(w) && pixels / w <= MAX_SIDE as usize).then_some((
+            let pixels = per * (base.len() + 4 + n);
+            (1..=MAX_SIDE as usize / 2).rev().find_map(|w| {
+                (pixels.is_multiple_of(w) && pixels / w < MAX_SIDE as usize).then_some((
                     n,
                     w,
                     pixels / w,
                 ))
             })
         })
-        .map(|(n, w, h)| {
-            let mut b = base[..2].to_vec();
-            b.extend_from_slice(&[0xff, 0xfe]);
-            b.extend_from_slice(&((n + 2) as u16).to_be_bytes());
-            b.extend(std::iter::repeat_n(b'k', n));
-            b.extend_from_slice(&base[2..]);
-            let sof = sof_offset(&b);
-            b[sof + 5..sof + 7].copy_from_slice(&(h as u16).to_be_bytes());
-            b[sof + 7..sof + 9].copy_from_slice(&(w as u16).to_be_bytes());
-            (b, w, h)
-        })
         .unwrap();
-    let (at, largest) = largest_alloc_in(|| claim(&jpeg));
-    assert!(
-        at.contains("does not end with its EOI marker"),
-        "{w} x {h}: {at}"
-    );
-    assert!(largest < 8 << 20, "{largest}");
-    let mut over = jpeg.clone();
-    let sof = sof_offset(&over);
-    over[sof + 5..sof + 7].copy_from_slice(&(h as u16 + 1).to_be_bytes());
-    assert!(claim(&over).contains("can code"), "{}", claim(&over));
+    let jpeg = |h: usize| {
+        let mut b = base[..2].to_vec();
+        b.extend_from_slice(&[0xff, 0xfe]);
+        b.extend_from_slice(&((n + 2) as u16).to_be_bytes());
+        b.extend(std::iter::repeat_n(b'k', n));
+        b.extend_from_slice(&base[2..]);
+        let sof = sof_offset(&b);
+        b[sof + 5..sof + 7].copy_from_slice(&(h as u16).to_be_bytes());
+        b[sof + 7..sof + 9].copy_from_slice(&(w as u16).to_be_bytes());
+        b
+    };
+    let (e, largest) = largest_alloc_in(|| image::decode(&jpeg(h)).map(|i| i.pixels.len()));
+    assert!(!format!("{e:?}").contains("can code"), "{w} x {h}: {e:?}");
+    assert!(largest <= w * h * 4 + (8 << 20), "{largest}");
+    let e = refused(&jpeg(h + 1));
+    assert!(e.contains("can code"), "{w} x {}: {e}", h + 1);
 }

@@ -72,7 +72,7 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
     } else {
         let head = &bytes[..bytes.len().min(8)];
         Err(Error(format!(
-            "not a PNG or JPEG image (it starts with {head:02x?})"
+            "at byte 0: not a PNG or JPEG image (it starts with {head:02x?})"
         )))
     }
 }
@@ -98,8 +98,21 @@ fn check_side(width: u32, height: u32) -> Result<(), Error> {
 }
 
 fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
-    let bad = |e: png::DecodingError| Error(format!("PNG does not decode: {e}"));
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    if !bytes.ends_with(&PNG_END) {
+        return Err(Error(format!(
+            "at byte {}: PNG does not end with its IEND chunk: the file is cut short or has bytes after the image",
+            bytes.len()
+        )));
+    }
+    // The decoder's errors carry no position: the furthest byte it read
+    // stands for one (it reads a chunk at a time).
+    let read = std::cell::Cell::new(0u64);
+    let bad =
+        |e: png::DecodingError| Error(format!("at byte {}: PNG does not decode: {e}", read.get()));
+    let mut decoder = png::Decoder::new(Tracked {
+        inner: std::io::Cursor::new(bytes),
+        furthest: &read,
+    });
     // Room for the largest image allowed at 16 bits, RGBA, plus the
     // decoder's own buffers.
     decoder.set_limits(png::Limits {
@@ -115,12 +128,6 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
             "PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
             info.width,
             info.height,
-            bytes.len()
-        )));
-    }
-    if !bytes.ends_with(&PNG_END) {
-        return Err(Error(format!(
-            "PNG does not end with its IEND chunk at byte {}: the file is cut short or has bytes after the image",
             bytes.len()
         )));
     }
@@ -176,6 +183,12 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
 }
 
 fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
+    if !bytes.ends_with(&[0xff, 0xd9]) {
+        return Err(Error(format!(
+            "at byte {}: JPEG does not end with its EOI marker (ff d9): the file is cut short or has bytes after the image",
+            bytes.len()
+        )));
+    }
     use zune_core::bytestream::ZCursor;
     use zune_core::colorspace::ColorSpace;
     use zune_core::options::DecoderOptions;
@@ -199,12 +212,6 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
             bytes.len()
         )));
     }
-    if !bytes.ends_with(&[0xff, 0xd9]) {
-        return Err(Error(format!(
-            "JPEG does not end with its EOI marker (ff d9) at byte {}: the file is cut short or has bytes after the image",
-            bytes.len()
-        )));
-    }
     let pixels = decoder.decode().map_err(bad)?;
     if pixels.len() != width as usize * height as usize * 4 {
         return Err(Error(format!(
@@ -217,6 +224,45 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
         height,
         pixels,
     })
+}
+
+/// A reader that remembers the furthest byte read, for errors.
+struct Tracked<'a> {
+    inner: std::io::Cursor<&'a [u8]>,
+    furthest: &'a std::cell::Cell<u64>,
+}
+
+impl Tracked<'_> {
+    fn note(&self) {
+        self.furthest
+            .set(self.furthest.get().max(self.inner.position()));
+    }
+}
+
+impl std::io::Read for Tracked<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.note();
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Tracked<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.note();
+    }
+}
+
+impl std::io::Seek for Tracked<'_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let at = self.inner.seek(to)?;
+        self.note();
+        Ok(at)
+    }
 }
 
 /// `image` as an 8-bit RGBA PNG (fixed settings: the same bytes for the
