@@ -271,7 +271,8 @@ pub fn manifest_plan(bytes: &[u8]) {
             }
         }
         Err(problems) => {
-            let lines = text.lines().count().max(1);
+            // YAML's lines: \r\n, \r and \n each end one.
+            let lines = text.replace("\r\n", "\n").split(['\n', '\r']).count();
             for d in &problems {
                 assert!(d.pos.line as usize <= lines + 1, "{d} beyond {lines} lines");
             }

@@ -144,3 +144,24 @@ fn alias_bombs_deep_nesting_and_truncations_end_quickly() {
     }
     assert!(cuts > 4000, "{cuts}");
 }
+
+/// Line ends as YAML has them: `\r\n`, `\n`, and a lone `\r` (old Mac
+/// files). A manifest whose first line is a comment, saved with lone `\r`s,
+/// is its jobs, not one long comment; positions count its lines.
+#[test]
+fn every_yaml_line_end_is_a_line_end() {
+    let unix = "# the demo\npose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 30\n";
+    for (name, text) in [
+        ("\\n", unix.to_string()),
+        ("\\r\\n", unix.replace('\n', "\r\n")),
+        ("\\r", unix.replace('\n', "\r")),
+    ] {
+        let parsed = manifest::parse(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        assert_eq!(parsed.pose_caches.len(), 1, "{name}");
+        let bad = text.replace("rate_hz", "rate");
+        let e = manifest::parse(&bad)
+            .err()
+            .unwrap_or_else(|| panic!("{name}: parsed"));
+        assert_eq!(e.pos.line, 6, "{name}: {e:?}");
+    }
+}

@@ -106,7 +106,9 @@ pub struct ParseError {
 
 /// Parses one manifest's text into its sections, one per job kind.
 pub fn parse(text: &str) -> Result<Sections, ParseError> {
-    if text.lines().all(|l| {
+    // Lines as YAML sees them: a lone carriage return ends one too (a
+    // manifest saved with old Mac line ends is not one long comment).
+    if text.split(['\n', '\r']).all(|l| {
         let l = l.trim();
         l.is_empty() || l.starts_with('#') || l == "---"
     }) {
