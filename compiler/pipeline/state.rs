@@ -41,9 +41,13 @@ pub const STATE_DIR: &str = ".kiln";
 const JOURNAL: &str = "journal";
 const FILES: &str = "files";
 const PLAN: &str = "plan";
+// The digit is the layout's version: 3 for the journal and the hash cache
+// since stat signatures hold the change time; 3 for the plan summary since
+// a lone carriage return ends a manifest line (a plan made before could be
+// of a manifest read wrongly).
 const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN3";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
-const PLAN_MAGIC: &[u8; 8] = b"KILNPLN2";
+const PLAN_MAGIC: &[u8; 8] = b"KILNPLN3";
 const DETAILS: &str = "details";
 const DETAILS_MAGIC: &[u8; 8] = b"KILNDET1";
 /// The lock file's name.
