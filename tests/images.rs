@@ -449,3 +449,25 @@ fn the_pixel_claim_limits_are_exact() {
     let e = refused(&jpeg(h + 1));
     assert!(e.contains("can code"), "{w} x {}: {e}", h + 1);
 }
+
+#[test]
+fn a_png_whose_samples_need_more_than_a_gib_is_refused_before_allocating() {
+    // 16,384 x 16,384 at 16 bits RGBA: 2 GiB of samples; padded to 2.2 MB
+    // so the claim passes the deflate bound and this rule is the one.
+    let mut png = png_header(MAX_SIDE, MAX_SIDE);
+    png[24] = 16;
+    let crc = crc32fast::hash(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+    let png = with_chunk(
+        with_chunk(png, b"tEXt", &vec![b'k'; 2_200_000]),
+        b"IDAT",
+        &[0x78, 0x9c],
+    );
+    let (r, largest) = largest_alloc_in(|| image::decode(&png));
+    let Err(e) = r else { panic!("decoded") };
+    assert!(
+        e.0.contains("needs 2147483648 bytes to decode, more than 1073741824"),
+        "{e}"
+    );
+    assert!(largest < 8 << 20, "allocated {largest} bytes");
+}

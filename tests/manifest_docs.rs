@@ -139,6 +139,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::import::image::MAX_DEFLATE_RATIO as f64,
         ),
         (
+            "image::MAX_DECODE_BYTES",
+            kiln::import::image::MAX_DECODE_BYTES as f64,
+        ),
+        (
             "image::MAX_JPEG_PIXELS_PER_BYTE",
             kiln::import::image::MAX_JPEG_PIXELS_PER_BYTE as f64,
         ),

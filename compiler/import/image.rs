@@ -45,6 +45,10 @@ pub const MAX_DEFLATE_RATIO: u64 = 1032;
 /// block needs two), so a byte holds at most 8 blocks of 64 pixels.
 pub const MAX_JPEG_PIXELS_PER_BYTE: u64 = 512;
 
+/// Most bytes a PNG's decoded samples may take (1 GiB: the largest RGBA8
+/// image, 16,384 x 16,384; a 16-bit RGBA one that size would need 2 GiB).
+pub const MAX_DECODE_BYTES: usize = 1 << 30;
+
 /// A PNG's last 12 bytes: the `IEND` chunk (no data, a fixed CRC).
 const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60, 0x82];
 
@@ -136,6 +140,15 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| Error("PNG output size overflows".into()))?;
+    // The decoded samples are held once before they become RGBA8: at 16
+    // bits they may be twice the largest RGBA8 image.
+    if size > MAX_DECODE_BYTES {
+        return Err(Error(format!(
+            "at byte 16: PNG of {} x {} needs {size} bytes to decode, more than {MAX_DECODE_BYTES} (a 16-bit image this large is not a texture)",
+            reader.info().width,
+            reader.info().height
+        )));
+    }
     let mut buf = vec![0u8; size];
     let frame = reader.next_frame(&mut buf).map_err(bad)?;
     let (width, height) = (frame.width, frame.height);
