@@ -471,3 +471,28 @@ fn a_png_whose_samples_need_more_than_a_gib_is_refused_before_allocating() {
     );
     assert!(largest < 8 << 20, "allocated {largest} bytes");
 }
+
+/// Both decoders refuse a side of zero in the header; kiln relies on it.
+#[test]
+fn an_image_with_a_side_of_zero_is_refused() {
+    let tiny = corpus("images/tiny.jpg");
+    for (w, h) in [(0u16, 16u16), (16, 0), (0, 0)] {
+        let mut jpeg = tiny.clone();
+        let sof = sof_offset(&jpeg);
+        jpeg[sof + 5..sof + 7].copy_from_slice(&h.to_be_bytes());
+        jpeg[sof + 7..sof + 9].copy_from_slice(&w.to_be_bytes());
+        let Err(e) = image::decode(&jpeg) else {
+            panic!("{w} x {h} decoded")
+        };
+        assert!(e.0.contains("width or height is set to zero"), "{e}");
+        let mut png = png_header(u32::from(w), u32::from(h));
+        png = with_chunk(png, b"IDAT", &[0x78, 0x9c, 3, 0, 0, 0, 0, 1]);
+        let Err(e) = image::decode(&png) else {
+            panic!("{w} x {h} decoded")
+        };
+        assert!(
+            e.0.contains("at byte 16: PNG does not decode: Invalid image dimensions"),
+            "{e}"
+        );
+    }
+}
