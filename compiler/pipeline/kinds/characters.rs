@@ -30,8 +30,11 @@ use crate::pipeline::sources;
 pub const KIND: &str = "characters";
 
 /// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change.
-pub const VERSION: u32 = 1;
+/// settings would change, or when inputs it once compiled are now refused
+/// (so a cached level is not served for a source a clean build rejects).
+/// 2: images must end with their end marker and claim no more pixels than
+/// their bytes can hold (issue 11).
+pub const VERSION: u32 = 2;
 
 /// Most resampling rate (Hz).
 pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
