@@ -23,9 +23,7 @@ use crate::pipeline::sources;
 
 pub const KIND: &str = "cgeo_sequence";
 
-/// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change. `tests/cli.rs` holds the demo's output hashes
-/// with this number.
+/// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
 pub const VERSION: u32 = 1;
 
 /// Encoded frames kept between the two passes, at most: 64 MiB. A longer

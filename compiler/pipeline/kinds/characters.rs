@@ -29,11 +29,9 @@ use crate::pipeline::sources;
 
 pub const KIND: &str = "characters";
 
-/// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change, or when inputs it once compiled are now refused
-/// (so a cached level is not served for a source a clean build rejects).
-/// 2: images must end with their end marker and claim no more pixels than
-/// their bytes can hold (issue 11).
+/// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
+/// 2: images it once compiled are refused (no end marker, bytes after it,
+/// more pixels claimed than its bytes can hold).
 pub const VERSION: u32 = 2;
 
 /// Most resampling rate (Hz).

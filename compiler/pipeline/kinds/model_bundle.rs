@@ -31,8 +31,7 @@ use crate::pipeline::sources::{Checkpoint, open_safetensors};
 
 pub const KIND: &str = "model_bundle";
 
-/// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change.
+/// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
 pub const VERSION: u32 = 1;
 
 /// Largest extraction `manifest.json` and shard index kiln reads.

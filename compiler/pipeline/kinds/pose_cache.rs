@@ -27,11 +27,7 @@ use crate::pipeline::sources::{self, MAX_CGEO_SECTION_BYTES};
 
 pub const KIND: &str = "pose_cache";
 
-/// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change (importer, sampler, baker or encoder changes).
-/// `tests/cli.rs` holds the demo's output hashes with this number and
-/// refuses new hashes under an old number.
-///
+/// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
 /// 2: a key within float32 rounding of a frame time counts as at it (for
 /// the frame count and for sampling); unnamed joints are named by skin and
 /// palette index.

@@ -32,8 +32,7 @@ use crate::pipeline::sources::{self, open_safetensors};
 
 pub const KIND: &str = "style";
 
-/// Bump whenever the bytes this kind writes for the same inputs and
-/// settings would change.
+/// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
 pub const VERSION: u32 = 1;
 
 /// Largest clip file: 16 GiB (the official one holds 15 clips).
