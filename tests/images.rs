@@ -210,6 +210,10 @@ fn dimension_bombs_are_refused_before_allocating() {
         let (r, largest) = largest_alloc_in(|| image::decode(&bytes));
         let e = r.unwrap_err();
         assert!(e.0.contains("16384"), "the error names the limit: {e}");
+        // Where the header gives the sides: a PNG's IHDR data, a JPEG's
+        // frame header (here at byte 2, its height at 7).
+        let at = if bytes[0] == 0x89 { 16 } else { 7 };
+        assert!(e.0.starts_with(&format!("at byte {at}: ")), "{e}");
         assert!(largest < 1 << 20, "allocated {largest} bytes for {e}");
     }
     // Exactly the limit passes the side check (and then fails for want of
@@ -415,6 +419,7 @@ fn the_pixel_claim_limits_are_exact() {
     assert!(largest < 8 << 20, "{largest}");
     let e = refused(&png(h + 1));
     assert!(e.contains("can inflate to"), "{w} x {}: {e}", h + 1);
+    assert!(e.starts_with("at byte 16: PNG claims"), "{e}");
 
     // JPEG: a 16 x 16 one of 723 bytes, a comment segment after SOI sized
     // so that 512 pixels a byte is w x h exactly.
@@ -446,8 +451,14 @@ fn the_pixel_claim_limits_are_exact() {
     let (e, largest) = largest_alloc_in(|| image::decode(&jpeg(h)).map(|i| i.pixels.len()));
     assert!(!format!("{e:?}").contains("can code"), "{w} x {h}: {e:?}");
     assert!(largest <= w * h * 4 + (8 << 20), "{largest}");
-    let e = refused(&jpeg(h + 1));
+    let bomb = jpeg(h + 1);
+    let e = refused(&bomb);
     assert!(e.contains("can code"), "{w} x {}: {e}", h + 1);
+    let sides = sof_offset(&bomb) + 5;
+    assert!(
+        e.starts_with(&format!("at byte {sides}: JPEG claims")),
+        "{e}"
+    );
 }
 
 #[test]

@@ -29,6 +29,13 @@
 //! that does not end where the image does: a PNG must end with its `IEND`
 //! chunk, a JPEG with its EOI marker (a cut file, or bytes after the
 //! image, are refused like those of kiln's own formats).
+//!
+//! Every refusal starts `at byte N`: where the header gives what broke a
+//! header rule (a PNG's IHDR, a JPEG's frame header), where the end marker
+//! was wanted, or for the decoders' own errors, which carry no position,
+//! the furthest byte the decoder had read.
+
+use zune_core::bytestream::{ZByteIoError, ZSeekFrom};
 
 use crate::model::material::Rgba8;
 
@@ -90,15 +97,23 @@ pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
 }
 
 /// A side of zero never gets here: both decoders refuse it in the header
-/// (tests/images.rs `an_image_with_a_side_of_zero_is_refused`).
-fn check_side(width: u32, height: u32) -> Result<(), Error> {
+/// (tests/images.rs `an_image_with_a_side_of_zero_is_refused`). `at` is
+/// where the header gives the sides.
+fn check_side(width: u32, height: u32, at: u64) -> Result<(), Error> {
     if width > MAX_SIDE || height > MAX_SIDE {
         return Err(Error(format!(
-            "image is {width} x {height}, more than {MAX_SIDE} x {MAX_SIDE}"
+            "at byte {at}: image is {width} x {height}, more than {MAX_SIDE} x {MAX_SIDE}"
         )));
     }
     Ok(())
 }
+
+/// Where a PNG's header gives its width (the IHDR chunk's data, after the
+/// signature and the chunk's length and type), then its height, bit depth
+/// and colour type.
+const PNG_IHDR_WIDTH: u64 = 16;
+const PNG_IHDR_BIT_DEPTH: u64 = 24;
+const PNG_IHDR_COLOR_TYPE: u64 = 25;
 
 fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     if !bytes.ends_with(&PNG_END) {
@@ -122,13 +137,13 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
         bytes: (MAX_SIDE as usize * MAX_SIDE as usize * 8) + (64 << 20),
     });
     let info = decoder.read_header_info().map_err(bad)?;
-    check_side(info.width, info.height)?;
+    check_side(info.width, info.height, PNG_IHDR_WIDTH)?;
     // The scanlines (a filter byte and the packed pixels of each row; an
     // interlaced image has more) are inflated from at most the file.
     let scanlines = u64::from(info.height) * (info.raw_row_length() as u64);
     if scanlines > MAX_DEFLATE_RATIO * bytes.len() as u64 {
         return Err(Error(format!(
-            "PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
+            "at byte {PNG_IHDR_WIDTH}: PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
             info.width,
             info.height,
             bytes.len()
@@ -136,14 +151,16 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     }
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(bad)?;
-    let size = reader
-        .output_buffer_size()
-        .ok_or_else(|| Error("PNG output size overflows".into()))?;
+    let size = reader.output_buffer_size().ok_or_else(|| {
+        Error(format!(
+            "at byte {PNG_IHDR_WIDTH}: PNG output size overflows"
+        ))
+    })?;
     // The decoded samples are held once before they become RGBA8: at 16
     // bits they may be twice the largest RGBA8 image.
     if size > MAX_DECODE_BYTES {
         return Err(Error(format!(
-            "at byte 16: PNG of {} x {} needs {size} bytes to decode, more than {MAX_DECODE_BYTES} (a 16-bit image this large is not a texture)",
+            "at byte {PNG_IHDR_WIDTH}: PNG of {} x {} needs {size} bytes to decode, more than {MAX_DECODE_BYTES} (a 16-bit image this large is not a texture)",
             reader.info().width,
             reader.info().height
         )));
@@ -151,18 +168,26 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     let mut buf = vec![0u8; size];
     let frame = reader.next_frame(&mut buf).map_err(bad)?;
     let (width, height) = (frame.width, frame.height);
-    check_side(width, height)?;
+    check_side(width, height, PNG_IHDR_WIDTH)?;
     let depth = match frame.bit_depth {
         png::BitDepth::Eight => 1,
         png::BitDepth::Sixteen => 2,
-        other => return Err(Error(format!("PNG bit depth {other:?} was not expanded"))),
+        other => {
+            return Err(Error(format!(
+                "at byte {PNG_IHDR_BIT_DEPTH}: PNG bit depth {other:?} was not expanded"
+            )));
+        }
     };
     let channels = match frame.color_type {
         png::ColorType::Grayscale => 1,
         png::ColorType::GrayscaleAlpha => 2,
         png::ColorType::Rgb => 3,
         png::ColorType::Rgba => 4,
-        png::ColorType::Indexed => return Err(Error("PNG palette was not expanded".into())),
+        png::ColorType::Indexed => {
+            return Err(Error(format!(
+                "at byte {PNG_IHDR_COLOR_TYPE}: PNG palette was not expanded"
+            )));
+        }
     };
     let row_bytes = width as usize * channels * depth;
     let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
@@ -201,7 +226,17 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
             bytes.len()
         )));
     }
-    use zune_core::bytestream::ZCursor;
+    // The sides where the frame header gives them (the marker segments
+    // walked to it), before the decoder runs; then as the decoder read
+    // them, named at the same byte.
+    let frame = jpeg_frame(bytes);
+    let sides_at = frame.map(|sof| sof as u64 + 5);
+    if let Some(sof) = frame
+        && let Some(&[h0, h1, w0, w1]) = bytes.get(sof + 5..sof + 9)
+    {
+        let (height, width) = (u16::from_be_bytes([h0, h1]), u16::from_be_bytes([w0, w1]));
+        check_jpeg_sides(width.into(), height.into(), sof as u64 + 5, bytes.len())?;
+    }
     use zune_core::colorspace::ColorSpace;
     use zune_core::options::DecoderOptions;
     let options = DecoderOptions::default()
@@ -209,25 +244,31 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
         .set_max_width(MAX_SIDE as usize)
         .set_max_height(MAX_SIDE as usize)
         .set_strict_mode(true);
-    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
-    let bad = |e: zune_jpeg::errors::DecodeErrors| Error(format!("JPEG does not decode: {e}"));
+    // The decoder's errors carry no position: the furthest byte it read
+    // stands for one (its bit reader reads at most a few bytes ahead).
+    let read = std::cell::Cell::new(0u64);
+    let bad = |e: zune_jpeg::errors::DecodeErrors| {
+        Error(format!("at byte {}: JPEG does not decode: {e}", read.get()))
+    };
+    let mut decoder = zune_jpeg::JpegDecoder::new_with_options(
+        JpegReader {
+            bytes,
+            at: 0,
+            furthest: &read,
+        },
+        options,
+    );
     decoder.decode_headers().map_err(bad)?;
     let info = decoder
         .info()
-        .ok_or_else(|| Error("JPEG has no frame header".into()))?;
+        .ok_or_else(|| Error(format!("at byte {}: JPEG has no frame header", read.get())))?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
-    check_side(width, height)?;
-    let claimed = u64::from(width) * u64::from(height);
-    if claimed > MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64 {
-        return Err(Error(format!(
-            "JPEG claims {width} x {height} pixels, more than its {} bytes can code (at least a bit per 8 x 8 block: {MAX_JPEG_PIXELS_PER_BYTE} pixels a byte)",
-            bytes.len()
-        )));
-    }
+    let sides_at = sides_at.unwrap_or(read.get());
+    check_jpeg_sides(width, height, sides_at, bytes.len())?;
     let pixels = decoder.decode().map_err(bad)?;
     if pixels.len() != width as usize * height as usize * 4 {
         return Err(Error(format!(
-            "JPEG decoded to {} bytes, expected {width} x {height} x 4",
+            "at byte {sides_at}: JPEG decoded to {} bytes, expected {width} x {height} x 4",
             pixels.len()
         )));
     }
@@ -236,6 +277,46 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
         height,
         pixels,
     })
+}
+
+/// A JPEG's sides (given at byte `at`) against [`MAX_SIDE`] and against
+/// what its `len` bytes can code.
+fn check_jpeg_sides(width: u32, height: u32, at: u64, len: usize) -> Result<(), Error> {
+    check_side(width, height, at)?;
+    let claimed = u64::from(width) * u64::from(height);
+    if claimed > MAX_JPEG_PIXELS_PER_BYTE * len as u64 {
+        return Err(Error(format!(
+            "at byte {at}: JPEG claims {width} x {height} pixels, more than its {len} bytes can code (at least a bit per 8 x 8 block: {MAX_JPEG_PIXELS_PER_BYTE} pixels a byte)"
+        )));
+    }
+    Ok(())
+}
+
+/// Where a JPEG's first frame header (an SOFn marker) starts: the marker
+/// segments from the SOI walked by their lengths; `None` when the walk
+/// leaves the file or meets a byte that is not a marker first.
+fn jpeg_frame(bytes: &[u8]) -> Option<usize> {
+    let mut at = 2;
+    loop {
+        if *bytes.get(at)? != 0xff {
+            return None;
+        }
+        let marker = *bytes.get(at + 1)?;
+        match marker {
+            // Fill bytes before a marker.
+            0xff => at += 1,
+            // SOF0..SOF15, which DHT (c4), JPG (c8) and DAC (cc) interleave.
+            0xc0..=0xcf if !matches!(marker, 0xc4 | 0xc8 | 0xcc) => return Some(at),
+            // Markers without a length: TEM, RST0..7.
+            0x01 | 0xd0..=0xd7 => at += 2,
+            // A second SOI, EOI, or SOS before any frame: no frame header.
+            0xd8..=0xda => return None,
+            _ => {
+                let len = u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]);
+                at += 2 + usize::from(len);
+            }
+        }
+    }
 }
 
 /// A reader that remembers the furthest byte read, for errors.
@@ -277,6 +358,101 @@ impl std::io::Seek for Tracked<'_> {
     }
 }
 
+/// The JPEG decoder's reader: a position in the bytes (which, like a
+/// `std::io::Cursor`'s, may be sought past the end) that remembers the
+/// furthest byte read, for errors. zune-jpeg would read a `BufRead + Seek`
+/// (its own cursor included) a byte at a time through `io::Read`; this
+/// reads the slice directly.
+struct JpegReader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    furthest: &'a std::cell::Cell<u64>,
+}
+
+impl JpegReader<'_> {
+    /// The bytes from the position on (none past the end).
+    fn rest(&self) -> &[u8] {
+        self.bytes.get(self.at..).unwrap_or(&[])
+    }
+
+    fn advance(&mut self, n: usize) {
+        self.at += n;
+        if self.at as u64 > self.furthest.get() {
+            self.furthest.set(self.at as u64);
+        }
+    }
+}
+
+impl zune_core::bytestream::ZByteReaderTrait for JpegReader<'_> {
+    fn read_byte_no_error(&mut self) -> u8 {
+        match self.rest().first() {
+            Some(&b) => {
+                self.advance(1);
+                b
+            }
+            None => 0,
+        }
+    }
+
+    fn read_exact_bytes(&mut self, buf: &mut [u8]) -> Result<(), ZByteIoError> {
+        self.peek_exact_bytes(buf)?;
+        self.advance(buf.len());
+        Ok(())
+    }
+
+    fn read_bytes(&mut self, buf: &mut [u8]) -> Result<usize, ZByteIoError> {
+        let n = self.peek_bytes(buf)?;
+        self.advance(n);
+        Ok(n)
+    }
+
+    fn peek_bytes(&mut self, buf: &mut [u8]) -> Result<usize, ZByteIoError> {
+        let rest = self.rest();
+        let n = rest.len().min(buf.len());
+        buf[..n].copy_from_slice(&rest[..n]);
+        Ok(n)
+    }
+
+    fn peek_exact_bytes(&mut self, buf: &mut [u8]) -> Result<(), ZByteIoError> {
+        let rest = self.rest();
+        match rest.get(..buf.len()) {
+            Some(b) => {
+                buf.copy_from_slice(b);
+                Ok(())
+            }
+            None => Err(ZByteIoError::NotEnoughBytes(rest.len(), buf.len())),
+        }
+    }
+
+    fn z_seek(&mut self, from: ZSeekFrom) -> Result<u64, ZByteIoError> {
+        let to = match from {
+            ZSeekFrom::Start(n) => usize::try_from(n).ok(),
+            ZSeekFrom::End(n) => self.bytes.len().checked_add_signed(n as isize),
+            ZSeekFrom::Current(n) => self.at.checked_add_signed(n as isize),
+        };
+        let to = to.ok_or(ZByteIoError::SeekError("a seek before byte 0"))?;
+        // A seek reads nothing: only reads move the furthest byte.
+        self.at = to;
+        Ok(to as u64)
+    }
+
+    fn is_eof(&mut self) -> Result<bool, ZByteIoError> {
+        Ok(self.rest().is_empty())
+    }
+
+    fn z_position(&mut self) -> Result<u64, ZByteIoError> {
+        Ok(self.at as u64)
+    }
+
+    fn read_remaining(&mut self, sink: &mut Vec<u8>) -> Result<usize, ZByteIoError> {
+        let rest = self.rest();
+        let n = rest.len();
+        sink.extend_from_slice(rest);
+        self.advance(n);
+        Ok(n)
+    }
+}
+
 /// `image` as an 8-bit RGBA PNG (fixed settings: the same bytes for the
 /// same pixels).
 pub fn encode_png(image: &Rgba8) -> Result<Vec<u8>, Error> {
@@ -291,4 +467,26 @@ pub fn encode_png(image: &Rgba8) -> Result<Vec<u8>, Error> {
     writer.write_image_data(&image.pixels).map_err(bad)?;
     writer.finish().map_err(bad)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jpeg_frame;
+
+    #[test]
+    fn the_frame_header_is_found_past_segments_fill_bytes_and_restart_markers() {
+        // SOI, APP0 of 4 bytes, fill, RST0, DHT (c4, not a frame), SOF2.
+        let mut b = vec![0xff, 0xd8, 0xff, 0xe0, 0, 4, 1, 2, 0xff, 0xff, 0xd0];
+        b.extend_from_slice(&[0xff, 0xc4, 0, 2, 0xff, 0xc2, 0, 11]);
+        assert_eq!(jpeg_frame(&b), Some(15));
+        // A scan, the end, or a second SOI before any frame: none.
+        for m in [0xda, 0xd9, 0xd8] {
+            assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff, m, 0, 2]), None, "{m:x}");
+        }
+        // A segment longer than the file, a byte that is no marker, a cut.
+        assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff]), None);
+        assert_eq!(jpeg_frame(&[0xff, 0xd8, 0x00, 0xc0]), None);
+        assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff]), None);
+        assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff, 0xc0]), Some(2));
+    }
 }
