@@ -197,8 +197,8 @@ pub fn gguf_decode(bytes: &[u8]) {
         let (again, h2) =
             gguf::encode_header(&h.metadata, &h.descs()).expect("an accepted header encodes");
         assert_eq!(
-            (&h2.tensors, h2.alignment, h2.data_start),
-            (&h.tensors, h.alignment, h.data_start)
+            (&h2.tensors, h2.alignment, h2.data_start, &h2.places),
+            (&h.tensors, h.alignment, h.data_start, &h.places)
         );
         assert_eq!(again, bytes[..h.data_start as usize]);
     }
@@ -294,13 +294,21 @@ pub fn mbreplay_decode(bytes: &[u8]) {
 
 /// The `mbstyle_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn mbstyle_decode(bytes: &[u8]) {
-    if let Ok(style) = mbstyle::decode(bytes) {
-        assert!(
-            mbstyle::validate(&style).is_empty(),
-            "decoded style is not valid"
-        );
-        let again = mbstyle::encode(&style).expect("decoded style does not encode");
-        assert_eq!(again, bytes, "decode -> encode changed the bytes");
+    match mbstyle::decode(bytes) {
+        Ok(style) => {
+            assert!(
+                mbstyle::validate(&style).is_empty(),
+                "decoded style is not valid"
+            );
+            let again = mbstyle::encode(&style).expect("decoded style does not encode");
+            assert_eq!(again, bytes, "decode -> encode changed the bytes");
+        }
+        Err(e) => {
+            let at = e
+                .offset()
+                .unwrap_or_else(|| panic!("no byte offset in {e}"));
+            assert!(at <= bytes.len() as u64, "{e} is past the file's end");
+        }
     }
 }
 

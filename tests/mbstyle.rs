@@ -92,68 +92,87 @@ fn with_metadata(bytes: &[u8], key: &str, value: Option<Value>) -> Vec<u8> {
 #[test]
 fn each_runtime_refusal_is_its_own_error() {
     let good = encode(&style(5)).unwrap();
+    let good_h = gguf::decode_header(&good, good.len() as u64).unwrap();
     let s = |v: &str| Some(Value::String(v.into()));
-    let cases: Vec<(Vec<u8>, &str)> = vec![
+    let cases: Vec<(&str, Option<Value>, &str)> = vec![
         (
-            with_metadata(&good, "general.architecture", s("llama")),
+            "general.architecture",
+            s("llama"),
             "general.architecture: is \"llama\"",
         ),
         (
-            with_metadata(&good, "motionbricks.component", s("pose")),
+            "motionbricks.component",
+            s("pose"),
             "motionbricks.component: is \"pose\"",
         ),
+        ("motionbricks.skeleton", s("smpl"), "motionbricks.skeleton"),
         (
-            with_metadata(&good, "motionbricks.skeleton", s("smpl")),
-            "motionbricks.skeleton",
-        ),
-        (
-            with_metadata(&good, "motionbricks.upstream_revision", s("0")),
+            "motionbricks.upstream_revision",
+            s("0"),
             "upstream_revision",
         ),
         (
-            with_metadata(&good, "motionbricks.source_sha256", s("ABC")),
+            "motionbricks.source_sha256",
+            s("ABC"),
             "not 64 lowercase hex",
         ),
         (
-            with_metadata(&good, "motionbricks.style_name", None),
+            "motionbricks.style_name",
+            None,
             "metadata key 10 must be motionbricks.style_name STRING",
         ),
         (
-            with_metadata(&good, "motionbricks.style_speed", Some(Value::F64(0.6))),
+            "motionbricks.style_speed",
+            Some(Value::F64(0.6)),
             "metadata key 11 must be motionbricks.style_speed FLOAT32, found motionbricks.style_speed FLOAT64",
         ),
         (
-            with_metadata(&good, "motionbricks.style_frames", Some(Value::U64(5))),
+            "motionbricks.style_frames",
+            Some(Value::U64(5)),
             "motionbricks.style_frames UINT32",
         ),
         (
-            with_metadata(&good, "motionbricks.style_frames", Some(Value::U32(6))),
+            "motionbricks.style_frames",
+            Some(Value::U32(6)),
             "motionbricks.style_frames is 6, the tensors give 5",
         ),
         (
-            with_metadata(&good, "motionbricks.parameter_count", Some(Value::U64(7))),
+            "motionbricks.parameter_count",
+            Some(Value::U64(7)),
             "parameter_count: is 7, the tensors hold 2071",
         ),
         (
-            with_metadata(&good, "motionbricks.style_speed", Some(Value::F32(-0.5))),
+            "motionbricks.style_speed",
+            Some(Value::F32(-0.5)),
             "style_speed must be 0 or a positive finite number, found -0.5",
         ),
         (
-            with_metadata(
-                &good,
-                "motionbricks.style_speed",
-                Some(Value::F32(f32::INFINITY)),
-            ),
+            "motionbricks.style_speed",
+            Some(Value::F32(f32::INFINITY)),
             "found inf",
         ),
         (
-            with_metadata(&good, "general.name", s("other")),
+            "general.name",
+            s("other"),
             "general.name \"other\" must be the style name",
         ),
     ];
-    for (bytes, part) in cases {
+    for (key, value, part) in cases {
+        let removed = value.is_none();
+        let bytes = with_metadata(&good, key, value);
         let e = decode(&bytes).expect_err(part);
         assert!(e.to_string().contains(part), "{e} lacks {part:?}");
+        // At the changed entry; a removed one, at the entry that took its
+        // place (the first key out of order).
+        let h = gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+        let at = if removed {
+            let index = good_h.metadata.iter().position(|(k, _)| k == key).unwrap();
+            h.metadata_at(index)
+        } else {
+            h.key_at(key)
+        };
+        assert_eq!(e.offset(), Some(at), "{e}");
+        assert!(e.to_string().starts_with(&format!("at byte {at}: ")), "{e}");
     }
 
     // Value rules, written through encode's own checks and then patched.
@@ -194,29 +213,51 @@ fn each_runtime_refusal_is_its_own_error() {
         b[off..off + 4].copy_from_slice(&v);
         b
     };
+    // Each at the value's byte.
+    let placed = |offset: usize, rule: Error| {
+        Err(Error::At {
+            offset: offset as u64,
+            rule: Box::new(rule),
+        })
+    };
     assert_eq!(
         decode(&patch(at(0, 2), 7i32.to_le_bytes())),
-        Err(Error::MaskValue { index: 2, value: 7 })
+        placed(at(0, 2), Error::MaskValue { index: 2, value: 7 })
     );
     let mut zeros = good.clone();
     zeros[at(0, 0)..at(0, 11)].fill(0);
-    assert_eq!(decode(&zeros), Err(Error::MaskEmpty));
+    assert_eq!(decode(&zeros), placed(at(0, 0), Error::MaskEmpty));
     let inf = f32::INFINITY.to_bits();
     assert_eq!(
         decode(&patch(at(4, 5), inf.to_le_bytes())),
-        Err(Error::NotFinite {
-            tensor: "global_root_positions",
-            index: 5,
-            bits: inf
-        })
+        placed(
+            at(4, 5),
+            Error::NotFinite {
+                tensor: "global_root_positions",
+                index: 5,
+                bits: inf
+            }
+        )
     );
     assert_eq!(
         decode(&patch(at(1, 0), f32::NAN.to_le_bytes())),
-        Err(Error::NotFinite {
-            tensor: "global_headings",
-            index: 0,
-            bits: f32::NAN.to_bits()
-        })
+        placed(
+            at(1, 0),
+            Error::NotFinite {
+                tensor: "global_headings",
+                index: 0,
+                bits: f32::NAN.to_bits()
+            }
+        )
+    );
+    let nan_rotation = at(3, 7 * 9 + 4);
+    let e = decode(&patch(nan_rotation, f32::NAN.to_le_bytes())).unwrap_err();
+    assert_eq!(e.offset(), Some(nan_rotation as u64), "{e}");
+    assert!(
+        e.to_string().starts_with(&format!(
+            "at byte {nan_rotation}: global_joint_rotations[67]"
+        )),
+        "{e}"
     );
     // Non-zero padding after the mask (11 values, padded to 48 bytes).
     assert_eq!(
@@ -238,15 +279,19 @@ fn tensors_other_than_the_five_are_refused() {
     // Renamed.
     let mut d = h.descs();
     d[2].name = "global_joint_position".into();
-    let e = decode(&rebuild(d, data)).unwrap_err();
-    assert!(e.to_string().starts_with("tensor 2 must be global_joint_positions F32 with GGML shape [3, 34, F], found global_joint_position"), "{e}");
+    let renamed = rebuild(d, data);
+    let e = decode(&renamed).unwrap_err();
+    // At the description of tensor 2.
+    let at = gguf::decode_header(&renamed, renamed.len() as u64)
+        .unwrap()
+        .tensor_info_at(2);
+    assert!(e.to_string().starts_with(&format!("at byte {at}: tensor 2 must be global_joint_positions F32 with GGML shape [3, 34, F], found global_joint_position")), "{e}");
     // Wrong type.
     let mut d = h.descs();
     d[0].ty = gguf::TensorType::F32;
-    assert!(matches!(
-        decode(&rebuild(d, data)),
-        Err(Error::Tensor { index: 0, .. })
-    ));
+    let e = decode(&rebuild(d, data)).unwrap_err();
+    assert!(matches!(e.rule(), Error::Tensor { index: 0, .. }), "{e}");
+    assert_eq!(e.offset(), Some(h.tensor_info_at(0)));
     // Wrong shape (fewer joints).
     // A valid GGUF (the data sized for the new shape), so the style's rule
     // is what refuses it.
@@ -255,18 +300,19 @@ fn tensors_other_than_the_five_are_refused() {
     let (_, layout) = gguf::encode_header(&h.metadata, &d).unwrap();
     let mut resized = data.to_vec();
     resized.resize(layout.data_bytes as usize, 0);
-    assert!(matches!(
-        decode(&rebuild(d, &resized)),
-        Err(Error::Tensor { index: 3, .. })
-    ));
+    let e = decode(&rebuild(d, &resized)).unwrap_err();
+    assert!(matches!(e.rule(), Error::Tensor { index: 3, .. }), "{e}");
     // One tensor missing.
     let mut d = h.descs();
     d.pop();
     let cut = h.tensors[4].offset as usize;
-    assert!(matches!(
-        decode(&rebuild(d, &data[..cut])),
-        Err(Error::Tensor { index: 4, .. })
-    ));
+    let short = rebuild(d, &data[..cut]);
+    let e = decode(&short).unwrap_err();
+    assert!(matches!(e.rule(), Error::Tensor { index: 4, .. }), "{e}");
+    // A missing tensor: where its description would be, after the four.
+    let four = gguf::decode_header(&short, short.len() as u64).unwrap();
+    assert_eq!(e.offset(), Some(four.tensor_info_at(4)));
+    assert!(four.tensor_info_at(4) > four.tensor_info_at(3));
 }
 
 #[test]
@@ -306,7 +352,8 @@ fn hostile_sizes_fail_fast_without_big_allocations() {
     assert!(start.elapsed() < Duration::from_millis(200));
     // Over the file limit: refused before the header is read.
     let e = decode(&vec![0u8; mbstyle::MAX_FILE_BYTES as usize + 1]).unwrap_err();
-    assert!(matches!(e, Error::FileTooLarge { .. }), "{e}");
+    assert!(matches!(e.rule(), Error::FileTooLarge { .. }), "{e}");
+    assert_eq!(e.offset(), Some(mbstyle::MAX_FILE_BYTES));
 }
 
 #[test]
@@ -361,16 +408,17 @@ fn inspect_and_verify_apply_the_runtimes_checks() {
     // A style the runtime refuses: verify says why and exits 1.
     let bytes = encode(&style(8)).unwrap();
     let bad = dir.path().join("bad.mbstyle");
-    std::fs::write(
-        &bad,
-        with_metadata(&bytes, "motionbricks.style_speed", Some(Value::F32(-1.0))),
-    )
-    .unwrap();
+    let slow = with_metadata(&bytes, "motionbricks.style_speed", Some(Value::F32(-1.0)));
+    std::fs::write(&bad, &slow).unwrap();
     let out = Command::new(kiln).arg("verify").arg(&bad).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
+    // At the speed's metadata entry.
+    let at = gguf::decode_header(&slow, slow.len() as u64)
+        .unwrap()
+        .key_at("motionbricks.style_speed");
     assert!(
-        err.contains("a MotionBricks style the runtime refuses: motionbricks.style_speed must be 0 or a positive finite number, found -1.0"),
+        err.contains(&format!("a MotionBricks style the runtime refuses: at byte {at}: motionbricks.style_speed must be 0 or a positive finite number, found -1.0")),
         "{err}"
     );
 }
@@ -419,10 +467,8 @@ fn a_scalar_where_the_headings_belong_is_an_error_not_a_panic() {
     d[1].dims = vec![];
     let (mut bytes, layout) = gguf::encode_header(&h.metadata, &d).unwrap();
     bytes.resize(layout.file_bytes() as usize, 0);
-    assert!(matches!(
-        decode(&bytes),
-        Err(Error::Tensor { index: 1, .. })
-    ));
+    let e = decode(&bytes).unwrap_err();
+    assert!(matches!(e.rule(), Error::Tensor { index: 1, .. }), "{e}");
 }
 
 #[test]

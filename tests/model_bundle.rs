@@ -147,8 +147,15 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
         .iter()
         .zip(["pose", "root", "vq-decoder", "support"])
     {
+        // At the hash's metadata entry.
+        let gguf = fs::read(p.path(&format!("out/models/mb/{file}.gguf"))).unwrap();
+        let at = kiln::formats::gguf::decode_header(&gguf, gguf.len() as u64)
+            .unwrap()
+            .key_at("motionbricks.source_sha256");
         assert!(
-            line.contains(&format!("{file}.gguf: motionbricks.source_sha256 is ")),
+            line.contains(&format!(
+                "{file}.gguf: at byte {at}: motionbricks.source_sha256 is "
+            )),
             "{line}"
         );
         assert!(line.contains("not the runtime's pin"), "{line}");
@@ -167,7 +174,9 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
     fs::write(&support, &bad).unwrap();
     let err = stderr(&p.kiln(&["verify", "out/models/mb"]));
     assert!(
-        err.contains("support.gguf: joint_parents[0] is 5; the runtime needs -1"),
+        err.contains(&format!(
+            "support.gguf: at byte {at}: joint_parents[0] is 5; the runtime needs -1"
+        )),
         "{err}"
     );
     assert!(

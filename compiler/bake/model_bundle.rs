@@ -20,6 +20,7 @@ use sha2::{Digest, Sha256};
 
 use super::tensor_convert;
 use crate::formats::gguf::{self, TensorDesc, TensorType, Value};
+use crate::formats::motionbricks::Problem;
 use crate::formats::safetensors::{self, Dtype};
 
 // The identity every MotionBricks file carries lives with the formats
@@ -544,35 +545,41 @@ pub fn anchors(role: Role) -> &'static [(&'static str, &'static [u64])] {
     }
 }
 
-/// What the MotionBricks runtime refuses in one component's header, in
-/// words (empty: it loads). A source hash that is not the runtime's pin is
-/// reported by [`pin_problem`], apart.
+/// What the MotionBricks runtime refuses in one component's header, each
+/// at its byte (empty: it loads). A source hash that is not the runtime's
+/// pin is reported by [`pin_problem`], apart.
 pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
     let mut problems = crate::formats::motionbricks::common_problems(role.name(), h);
+    let mut problem = |offset: u64, message: String| problems.push(Problem { offset, message });
     let (n, _) = role.table();
     if h.tensors.len() != n {
-        problems.push(format!(
-            "{} tensors; the runtime needs {n}",
-            h.tensors.len()
-        ));
+        // The tensor count is the header's u64 after the magic and version.
+        problem(
+            8,
+            format!("{} tensors; the runtime needs {n}", h.tensors.len()),
+        );
     }
-    if let Some(t) = h.tensors.iter().find(|t| t.name.is_empty()) {
-        problems.push(format!(
-            "a tensor has an empty name (at offset {})",
-            t.offset
-        ));
+    if let Some(i) = h.tensors.iter().position(|t| t.name.is_empty()) {
+        problem(h.tensor_info_at(i), "a tensor has an empty name".into());
     }
     for (name, dims) in anchors(role) {
-        match h.tensor(name) {
-            None => problems.push(format!("tensor {name} is missing")),
-            Some(t) if t.dims != *dims => problems.push(format!(
-                "tensor {name} has shape {:?}; the runtime needs {dims:?}",
-                t.dims
-            )),
+        match h.tensors.iter().position(|t| t.name == *name) {
+            None => problem(
+                h.tensor_info_at(h.tensors.len()),
+                format!("tensor {name} is missing"),
+            ),
+            Some(i) if h.tensors[i].dims != *dims => problem(
+                h.tensor_info_at(i),
+                format!(
+                    "tensor {name} has shape {:?}; the runtime needs {dims:?}",
+                    h.tensors[i].dims
+                ),
+            ),
             Some(_) => {}
         }
     }
     if role == Role::Support {
+        let at = h.key_at("motionbricks.joint_names");
         match h.get("motionbricks.joint_names") {
             Some(Value::String(names)) => {
                 let names: Vec<&str> = names.split(',').collect();
@@ -581,21 +588,27 @@ pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
                     || unique.len() != names.len()
                     || names.iter().any(|n| n.is_empty())
                 {
-                    problems.push(format!(
-                        "metadata motionbricks.joint_names holds {} names ({} unique); the runtime needs 34 unique names",
-                        names.len(),
-                        unique.len()
-                    ));
+                    problem(
+                        at,
+                        format!(
+                            "metadata motionbricks.joint_names holds {} names ({} unique); the runtime needs 34 unique names",
+                            names.len(),
+                            unique.len()
+                        ),
+                    );
                 }
             }
-            Some(v) => problems.push(format!(
-                "metadata motionbricks.joint_names must be STRING, is {}",
-                v.type_text()
-            )),
-            None => problems.push("metadata motionbricks.joint_names is missing".into()),
+            Some(v) => problem(
+                at,
+                format!(
+                    "metadata motionbricks.joint_names must be STRING, is {}",
+                    v.type_text()
+                ),
+            ),
+            None => problem(at, "metadata motionbricks.joint_names is missing".into()),
         }
     }
-    problems
+    problems.iter().map(Problem::to_string).collect()
 }
 
 /// The runtime pins each component's source hash to the official
@@ -603,26 +616,36 @@ pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
 pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<String> {
     match h.get("motionbricks.source_sha256") {
         Some(Value::String(s)) if s == role.pin() => None,
-        Some(Value::String(s)) => Some(format!(
-            "motionbricks.source_sha256 is {s}, not the runtime's pin {} (converted from other weights, with pins: record)",
-            role.pin()
-        )),
+        Some(Value::String(s)) => Some(
+            Problem {
+                offset: h.key_at("motionbricks.source_sha256"),
+                message: format!(
+                    "motionbricks.source_sha256 is {s}, not the runtime's pin {} (converted from other weights, with pins: record)",
+                    role.pin()
+                ),
+            }
+            .to_string(),
+        ),
         _ => None,
     }
 }
 
 /// The support component's values, as the runtime checks them: every
 /// value finite, `joint_parents[0] == -1` and every other parent below its
-/// own index, `motion_std` not negative. `data` is the file's data
-/// section.
+/// own index, `motion_std` not negative; each at the value's byte in the
+/// file. `data` is the file's data section.
 pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
     let mut problems = Vec::new();
-    for t in &h.tensors {
+    for (t_index, t) in h.tensors.iter().enumerate() {
         let (Some(bytes), Ok(start)) = (t.bytes(), usize::try_from(t.offset)) else {
             continue;
         };
+        let at = |i: usize| h.tensor_byte_at(t_index, 4 * i as u64);
         let Some(raw) = data.get(start..start + bytes as usize) else {
-            problems.push(format!("tensor {} lies outside the data", t.name));
+            problems.push(Problem {
+                offset: h.tensor_info_at(t_index),
+                message: format!("tensor {} lies outside the data", t.name),
+            });
             continue;
         };
         match t.ty {
@@ -630,11 +653,17 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
                 for (i, c) in raw.chunks_exact(4).enumerate() {
                     let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                     if !v.is_finite() {
-                        problems.push(format!("{}[{i}] is {v}, not finite", t.name));
+                        problems.push(Problem {
+                            offset: at(i),
+                            message: format!("{}[{i}] is {v}, not finite", t.name),
+                        });
                         break;
                     }
                     if t.name == "motion_std" && v < 0.0 {
-                        problems.push(format!("motion_std[{i}] is {v}, below 0"));
+                        problems.push(Problem {
+                            offset: at(i),
+                            message: format!("motion_std[{i}] is {v}, below 0"),
+                        });
                         break;
                     }
                 }
@@ -648,14 +677,17 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
                         p >= 0 && (p as usize) < i
                     };
                     if !ok {
-                        problems.push(format!(
-                            "joint_parents[{i}] is {p}; the runtime needs {}",
-                            if i == 0 {
-                                "-1".to_string()
-                            } else {
-                                format!("a parent below {i}")
-                            }
-                        ));
+                        problems.push(Problem {
+                            offset: at(i),
+                            message: format!(
+                                "joint_parents[{i}] is {p}; the runtime needs {}",
+                                if i == 0 {
+                                    "-1".to_string()
+                                } else {
+                                    format!("a parent below {i}")
+                                }
+                            ),
+                        });
                         break;
                     }
                 }
@@ -663,7 +695,7 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
             _ => {}
         }
     }
-    problems
+    problems.iter().map(Problem::to_string).collect()
 }
 
 #[cfg(test)]
@@ -882,5 +914,79 @@ mod tests {
             assert!(*parent < i as i32, "joint {i}");
         }
         assert_eq!(G1_JOINTS[0].1, -1);
+    }
+
+    /// Every runtime problem names the byte it is about: the entry, the
+    /// tensor description, the value, or where a missing one would be.
+    #[test]
+    fn runtime_problems_name_their_bytes() {
+        let mut metadata = crate::formats::motionbricks::common_metadata(
+            "support",
+            "n",
+            &"a".repeat(64),
+            3 * 34 + 34 + 418,
+        );
+        metadata[6].1 = Value::String("smpl".into()); // skeleton
+        metadata.push(kv("motionbricks.joint_names", Value::String("a,a".into())));
+        let desc = |name: &str, dims: &[u64], ty| TensorDesc {
+            name: name.into(),
+            dims: dims.to_vec(),
+            ty,
+        };
+        // Three tensors, not four: motion_std missing, joint_parents of
+        // the wrong shape.
+        let tensors = [
+            desc("joint_parents", &[33], TensorType::I32),
+            desc("motion_mean", &[418], TensorType::F32),
+            desc("neutral_joints", &[3, 34], TensorType::F32),
+        ];
+        let (_, h) = gguf::encode_header(&metadata, &tensors).unwrap();
+        let problems = runtime_problems(Role::Support, &h);
+        let expected = [
+            format!(
+                "at byte {}: metadata motionbricks.skeleton: is \"smpl\"",
+                h.metadata_at(6)
+            ),
+            format!(
+                "at byte {}: metadata motionbricks.parameter_count: is 554",
+                h.metadata_at(9)
+            ),
+            "at byte 8: 3 tensors; the runtime needs 4".into(),
+            format!(
+                "at byte {}: tensor joint_parents has shape [33]",
+                h.tensor_info_at(0)
+            ),
+            format!(
+                "at byte {}: tensor motion_std is missing",
+                h.tensor_info_at(3)
+            ),
+            format!(
+                "at byte {}: metadata motionbricks.joint_names holds 2 names (1 unique)",
+                h.metadata_at(10)
+            ),
+        ];
+        assert_eq!(problems.len(), expected.len(), "{problems:#?}");
+        for (p, e) in problems.iter().zip(&expected) {
+            assert!(p.starts_with(e.as_str()), "{p:?} is not {e:?}");
+        }
+
+        // Values: at their bytes in the file.
+        let mut data = vec![0u8; h.data_bytes as usize];
+        let nan_at = h.tensors[1].offset as usize + 4 * 7;
+        data[nan_at..nan_at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let problems = support_value_problems(&h, &data);
+        assert_eq!(
+            problems,
+            [
+                format!(
+                    "at byte {}: joint_parents[0] is 0; the runtime needs -1",
+                    h.data_start
+                ),
+                format!(
+                    "at byte {}: motion_mean[7] is NaN, not finite",
+                    h.data_start + nan_at as u64
+                ),
+            ]
+        );
     }
 }

@@ -296,6 +296,34 @@ pub struct Header {
     pub data_start: u64,
     /// Bytes of data, every tensor padded.
     pub data_bytes: u64,
+    /// Where each part starts in the file, for errors that name a byte.
+    pub places: Places,
+}
+
+/// Where a header's parts start in its file: each metadata entry (its
+/// key), then the end of the metadata; each tensor description (its name),
+/// then the end of the descriptions. A rule about a value names its entry;
+/// a rule about something absent names where it would be.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Places {
+    metadata: Vec<u64>,
+    tensors: Vec<u64>,
+}
+
+impl Places {
+    fn new(metadata: &[usize], metadata_end: usize, tensors: &[usize], end: usize) -> Places {
+        let all = |starts: &[usize], end: usize| {
+            starts
+                .iter()
+                .chain([&end])
+                .map(|&o| o as u64)
+                .collect::<Vec<u64>>()
+        };
+        Places {
+            metadata: all(metadata, metadata_end),
+            tensors: all(tensors, end),
+        }
+    }
 }
 
 impl Header {
@@ -322,6 +350,33 @@ impl Header {
     /// The whole file's length.
     pub fn file_bytes(&self) -> u64 {
         self.data_start + self.data_bytes
+    }
+
+    /// Where metadata entry `index` starts; past the last, where the
+    /// metadata ends (the byte a missing entry would be at).
+    pub fn metadata_at(&self, index: usize) -> u64 {
+        let p = &self.places.metadata;
+        p.get(index).or(p.last()).copied().unwrap_or(0)
+    }
+
+    /// Where the entry of `key` starts, or where the metadata ends when
+    /// there is none.
+    pub fn key_at(&self, key: &str) -> u64 {
+        let index = self.metadata.iter().position(|(k, _)| k == key);
+        self.metadata_at(index.unwrap_or(self.metadata.len()))
+    }
+
+    /// Where tensor description `index` starts; past the last, where the
+    /// descriptions end.
+    pub fn tensor_info_at(&self, index: usize) -> u64 {
+        let p = &self.places.tensors;
+        p.get(index).or(p.last()).copied().unwrap_or(0)
+    }
+
+    /// Where byte `byte` of tensor `index`'s data is in the file.
+    pub fn tensor_byte_at(&self, index: usize, byte: u64) -> u64 {
+        let start = self.tensors.get(index).map_or(0, |t| t.offset);
+        self.data_start + start + byte
     }
 }
 
@@ -521,11 +576,14 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
         metadata.push((key, value));
     }
     let alignment = alignment_of(&metadata, &offsets)?;
+    let metadata_end = c.offset();
     // Checked against the bytes left only now, after the metadata.
     let n_tensors = c.count(at, n_tensors, MIN_TENSOR_BYTES, u64::MAX, "tensors")?;
     let mut tensors: Vec<TensorInfo> = Vec::with_capacity(n_tensors);
+    let mut tensor_offsets = Vec::with_capacity(n_tensors);
     let mut expected = 0u64;
     for _ in 0..n_tensors {
+        tensor_offsets.push(c.offset());
         let info = read_tensor_info(&mut c, &tensors)?;
         let at = c.offset() - 8;
         if info.offset != expected {
@@ -582,6 +640,7 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
         alignment,
         data_start,
         data_bytes: expected,
+        places: Places::new(&offsets, metadata_end, &tensor_offsets, header_end as usize),
     })
 }
 
@@ -861,10 +920,13 @@ pub fn encode_header(
         put_value(&mut out, value);
     }
     let alignment = alignment_of(metadata, &offsets)?;
+    let metadata_end = out.len();
     let mut offset = 0u64;
     let mut infos: Vec<TensorInfo> = Vec::with_capacity(tensors.len());
+    let mut tensor_offsets = Vec::with_capacity(tensors.len());
     for t in tensors {
         let at = out.len();
+        tensor_offsets.push(at);
         if t.name.len() >= MAX_NAME_BYTES {
             return Err(Error::NameTooLong {
                 offset: at,
@@ -932,6 +994,7 @@ pub fn encode_header(
                 dims: t.dims.clone(),
             })?;
     }
+    let places = Places::new(&offsets, metadata_end, &tensor_offsets, out.len());
     if !tensors.is_empty() {
         let padded = pad(out.len() as u64, alignment).expect("small") as usize;
         out.resize(padded, 0);
@@ -942,6 +1005,7 @@ pub fn encode_header(
         alignment,
         data_start: out.len() as u64,
         data_bytes: offset,
+        places,
     };
     Ok((out, header))
 }
@@ -1055,6 +1119,42 @@ mod tests {
         .unwrap();
         assert_eq!(again, bytes[..h.data_start as usize]);
         assert_eq!(h2, h);
+    }
+
+    #[test]
+    fn places_name_where_each_entry_and_description_starts() {
+        let bytes = sample();
+        let h = decode_header(&bytes, bytes.len() as u64).unwrap();
+        let string_at = |at: u64| {
+            let at = at as usize;
+            let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            std::str::from_utf8(&bytes[at + 8..at + 8 + len]).unwrap()
+        };
+        // The first entry after the 24-byte preamble; "general.architecture"
+        // = "x" takes 8 + 20 + 4 + 8 + 1 bytes, "a.u8" = 1 takes 8 + 4 + 4 + 1.
+        assert_eq!(h.metadata_at(0), 24);
+        assert_eq!(h.metadata_at(1), 65);
+        assert_eq!(h.metadata_at(2), 82);
+        for (i, (key, _)) in h.metadata.iter().enumerate() {
+            assert_eq!(string_at(h.metadata_at(i)), key);
+            assert_eq!(h.key_at(key), h.metadata_at(i));
+        }
+        // Past the last entry, and a missing key: where the metadata ends,
+        // which is where the first description starts.
+        assert_eq!(h.key_at("no.such.key"), h.metadata_at(5));
+        assert_eq!(h.metadata_at(99), h.metadata_at(5));
+        assert_eq!(h.tensor_info_at(0), h.metadata_at(5));
+        assert_eq!(string_at(h.tensor_info_at(0)), "w");
+        assert_eq!(string_at(h.tensor_info_at(1)), "q");
+        // "q": 8 + 1 name, 4 dims count, 8 a dimension, 4 type, 8 offset.
+        assert_eq!(h.tensor_info_at(2), h.tensor_info_at(1) + 33);
+        assert_eq!(h.tensor_info_at(7), h.tensor_info_at(2));
+        assert!(h.tensor_info_at(2) <= h.data_start);
+        assert_eq!(h.tensor_byte_at(0, 0), h.data_start);
+        assert_eq!(h.tensor_byte_at(1, 4), h.data_start + 36);
+        // encode_header records the same places.
+        let (_, encoded) = encode_header(&h.metadata, &h.descs()).unwrap();
+        assert_eq!(encoded.places, h.places);
     }
 
     #[test]

@@ -103,10 +103,15 @@ pub fn mask(min: u32, max: u32) -> [i32; MASK_LEN] {
     m
 }
 
-/// Why a style was refused. `Gguf` carries the container's byte offset;
-/// the rest are the style's own rules, named by key or tensor.
+/// Why a style was refused. `Gguf` and `NotCanonical` carry their byte
+/// offset; the rest are the style's own rules, named by key or tensor,
+/// which [`decode`] gives at the byte they are about (`At`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {
+    /// A rule of the style broken at byte `offset` of the file: the
+    /// metadata entry or tensor description it is about (for one missing,
+    /// where it would be), or the value.
+    At { offset: u64, rule: Box<Error> },
     /// The file is longer than [`MAX_FILE_BYTES`].
     FileTooLarge { len: u64 },
     /// Not a valid GGUF v3 file.
@@ -154,9 +159,30 @@ pub enum Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    /// The rule broken, wherever it was found.
+    pub fn rule(&self) -> &Error {
+        match self {
+            Error::At { rule, .. } => rule,
+            rule => rule,
+        }
+    }
+
+    /// The byte offset a decode error names.
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            Error::At { offset, .. } => Some(*offset),
+            Error::Gguf(e) => Some(e.offset()),
+            Error::NotCanonical { offset } => Some(*offset as u64),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Error::At { offset, rule } => write!(f, "at byte {offset}: {rule}"),
             Error::FileTooLarge { len } => write!(
                 f,
                 "a style of at most {MAX_FILE_BYTES} bytes, found {len} bytes"
@@ -406,12 +432,49 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
+/// `rule`, broken in the file whose header is `h`, at the byte it is
+/// about. Errors that carry their own offset are returned as they are.
+fn placed(h: &gguf::Header, rule: Error) -> Error {
+    let offset = match &rule {
+        Error::Tensor { index, .. } => h.tensor_info_at(*index),
+        // The frame count is global_headings' only dimension.
+        Error::Frames { .. } => h.tensor_info_at(1),
+        Error::Metadata { index, .. } => h.metadata_at(*index),
+        Error::NameMismatch { .. } => h.key_at("general.name"),
+        Error::EmptyName => h.key_at("motionbricks.style_name"),
+        Error::Count { key, .. } => h.key_at(key),
+        Error::Speed { .. } => h.key_at("motionbricks.style_speed"),
+        Error::SourceHash { .. } => h.key_at("motionbricks.source_sha256"),
+        Error::MaskValue { index, .. } => h.tensor_byte_at(0, 4 * *index as u64),
+        Error::MaskEmpty => h.tensor_byte_at(0, 0),
+        Error::NotFinite { tensor, index, .. } => {
+            let t = TENSORS.iter().position(|n| n == tensor).unwrap_or(0);
+            h.tensor_byte_at(t, 4 * *index as u64)
+        }
+        Error::At { .. }
+        | Error::FileTooLarge { .. }
+        | Error::Gguf(_)
+        | Error::Common(_)
+        | Error::NotCanonical { .. }
+        | Error::Invalid(_) => return rule,
+    };
+    Error::At {
+        offset,
+        rule: Box::new(rule),
+    }
+}
+
 /// Reads a style, applying every check the runtime makes and the all-zero
-/// mask refusal; accepts only the canonical bytes [`encode`] writes.
+/// mask refusal; accepts only the canonical bytes [`encode`] writes. Every
+/// error names the byte it is about.
 pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Error::FileTooLarge {
-            len: bytes.len() as u64,
+        // The first byte past the limit.
+        return Err(Error::At {
+            offset: MAX_FILE_BYTES,
+            rule: Box::new(Error::FileTooLarge {
+                len: bytes.len() as u64,
+            }),
         });
     }
     let h = gguf::decode_header(bytes, bytes.len() as u64).map_err(Error::Gguf)?;
@@ -433,18 +496,21 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             let found = h.tensors.get(index).map_or("none".into(), |t| {
                 format!("{} {} with GGML shape {:?}", t.name, t.ty.name(), t.dims)
             });
-            return Err(Error::Tensor { index, found });
+            return Err(placed(&h, Error::Tensor { index, found }));
         }
     }
     let frames = usize::try_from(frames).unwrap_or(usize::MAX);
     if !(MIN_FRAMES..=MAX_FRAMES).contains(&frames) {
-        return Err(Error::Frames { frames });
+        return Err(placed(&h, Error::Frames { frames }));
     }
     if let Some(p) = motionbricks::common_problems(COMPONENT, &h)
         .into_iter()
         .next()
     {
-        return Err(Error::Common(p));
+        return Err(Error::At {
+            offset: p.offset,
+            rule: Box::new(Error::Common(p.message)),
+        });
     }
     // The values the style is built from, by key; the order and types of
     // every key are checked against the spec's list below.
@@ -492,26 +558,32 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             let found = h.metadata.get(i).map_or("none".into(), |(k, v)| {
                 format!("{k} {}", gguf::type_name(v.type_code()))
             });
-            return Err(Error::Metadata { index: i, found });
+            return Err(placed(&h, Error::Metadata { index: i, found }));
         }
     }
     let general = string("general.name");
     if general != name {
-        return Err(Error::NameMismatch {
-            general,
-            style: name,
-        });
+        return Err(placed(
+            &h,
+            Error::NameMismatch {
+                general,
+                style: name,
+            },
+        ));
     }
-    check(&style)?;
+    check(&style).map_err(|rule| placed(&h, rule))?;
     // (`parameter_count` against the tensors is one of the common checks.)
     if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
         && *found as usize != frames
     {
-        return Err(Error::Count {
-            key: "motionbricks.style_frames",
-            found: u64::from(*found),
-            tensors: frames as u64,
-        });
+        return Err(placed(
+            &h,
+            Error::Count {
+                key: "motionbricks.style_frames",
+                found: u64::from(*found),
+                tensors: frames as u64,
+            },
+        ));
     }
     for (i, (k, v)) in want.iter().enumerate() {
         // Floats compare by bits (the speed); the rest by value.
@@ -520,10 +592,13 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             (a, b) => a == b,
         };
         if !same {
-            return Err(Error::Common(format!(
-                "metadata {k} is {:?}, the spec's value is {v:?}",
-                h.metadata[i].1
-            )));
+            return Err(Error::At {
+                offset: h.metadata_at(i),
+                rule: Box::new(Error::Common(format!(
+                    "metadata {k} is {:?}, the spec's value is {v:?}",
+                    h.metadata[i].1
+                ))),
+            });
         }
     }
     // Canonical: the bytes encode writes (zero padding included).

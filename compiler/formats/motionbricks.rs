@@ -84,19 +84,39 @@ pub fn common_metadata(
     ]
 }
 
+/// A rule of the MotionBricks runtime a GGUF breaks, at the byte it is
+/// about (the metadata entry, tensor description or value; for something
+/// missing, where it would be).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub offset: u64,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset, self.message)
+    }
+}
+
 /// What the MotionBricks runtime refuses in the keys every MotionBricks
 /// GGUF carries (architecture, `component`, skeleton, revision, format
 /// version, parameter count against the tensors, a source hash of 64
-/// lowercase hex digits), in words; empty when they load.
-pub fn common_problems(component: &str, h: &Header) -> Vec<String> {
+/// lowercase hex digits), each at its entry; empty when they load.
+pub fn common_problems(component: &str, h: &Header) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| match h.get(key) {
-        None => problems.push(format!("metadata {key} is missing")),
-        Some(v) => {
-            if let Err(e) = check(v) {
-                problems.push(format!("metadata {key}: {e}"));
-            }
-        }
+    let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| {
+        let message = match h.get(key) {
+            None => format!("metadata {key} is missing"),
+            Some(v) => match check(v) {
+                Ok(()) => return,
+                Err(e) => format!("metadata {key}: {e}"),
+            },
+        };
+        problems.push(Problem {
+            offset: h.key_at(key),
+            message,
+        });
     };
     let string = |expected: &str| {
         let expected = expected.to_string();

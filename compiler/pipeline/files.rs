@@ -306,7 +306,11 @@ fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
             ));
         }
         if c.role != Some(role) {
-            problems.push(format!("{file}: not a {} component", role.name()));
+            problems.push(format!(
+                "{file}: at byte {}: not a {} component",
+                c.header.key_at("motionbricks.component"),
+                role.name()
+            ));
         }
         if role != Role::Support {
             inference += count;
