@@ -112,7 +112,8 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
     // span is a forced build's time here, now (the machine may be busy).
     let start = Instant::now();
     assert!(p.kiln(&["build", "--quiet", "--force"]).status.success());
-    let span_us = (start.elapsed().min(a_time.max(b_time)).as_micros() as u64 * 11 / 10).max(1);
+    let mut span_us = (start.elapsed().min(a_time.max(b_time)).as_micros() as u64 * 11 / 10).max(1);
+    let first_span_us = span_us;
     let mut variant_b = false;
     let mut rng = 11u64;
     let mut finished = 0;
@@ -134,7 +135,17 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
         std::thread::sleep(delay);
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
-        finished += usize::from(status.success());
+        // The span was measured while other tests ran beside it, and the
+        // machine's load changes: it shrinks by 15 % when a build finished
+        // first and grows by 2 % when the kill landed inside one, so about
+        // one build in nine finishes and the kills keep reaching a build's
+        // last steps (the renames and the journal).
+        if status.success() {
+            finished += 1;
+            span_us = (span_us * 85 / 100).max(1);
+        } else {
+            span_us = span_us * 102 / 100 + 1;
+        }
         // Every output in place is the complete file of A or of B.
         for (rel, bytes) in outputs(&p) {
             assert!(
@@ -158,12 +169,13 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
     }
     // The figures RELIABILITY.md quotes (`--nocapture`).
     eprintln!(
-        "{KILLS} SIGKILLs over a {} ms span: {finished} builds had finished first; {} outputs checked after each",
+        "{KILLS} SIGKILLs over a {} ms span (at the end {} ms): {finished} builds had finished first; {} outputs checked after each",
+        first_span_us / 1000,
         span_us / 1000,
         a.len()
     );
-    // Most kills land inside a build (a busy machine makes some builds
-    // slower than the span, few faster).
+    // Most kills land inside a build (the span shrinks when a build
+    // finishes first).
     assert!(
         finished <= KILLS / 3,
         "{finished} of {KILLS} builds finished before their kill"
