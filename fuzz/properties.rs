@@ -41,6 +41,22 @@ fn root() -> &'static PathBuf {
     })
 }
 
+/// A refusal names a byte of the input: its first `at byte N` has N at
+/// most the input's length (RELIABILITY.md, "Where errors point").
+fn assert_placed(e: impl std::fmt::Display, len: usize) {
+    let e = e.to_string();
+    let at = e
+        .split_once("at byte ")
+        .and_then(|(_, after)| {
+            let digits = after
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(after.len());
+            after[..digits].parse::<usize>().ok()
+        })
+        .unwrap_or_else(|| panic!("no byte offset in {e:?}"));
+    assert!(at <= len, "byte {at} of {len} in {e:?}");
+}
+
 const MESHOPT_HOST: &[u8] = include_bytes!("../tests/corpus/glb-meshopt/SimpleSkin.cc.glb");
 const MODES: [&str; 3] = ["ATTRIBUTES", "TRIANGLES", "INDICES"];
 const FILTERS: [&str; 5] = ["NONE", "OCTAHEDRAL", "QUATERNION", "EXPONENTIAL", "COLOR"];
@@ -72,10 +88,15 @@ pub fn atlas_stage(bytes: &[u8]) {
 
 /// The `cgeo_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn cgeo_decode(bytes: &[u8]) {
-    if let Ok(mut r) = cgeo::Reader::new(bytes) {
-        for k in 0..r.len() {
-            let _ = r.snapshot(k);
+    match cgeo::Reader::new(bytes) {
+        Ok(mut r) => {
+            for k in 0..r.len() {
+                if let Err(e) = r.snapshot(k) {
+                    assert_placed(e, bytes.len());
+                }
+            }
         }
+        Err(e) => assert_placed(e, bytes.len()),
     }
     if let Ok(seq) = cgeo::decode(bytes) {
         assert!(cgeo::validate(&seq).is_empty());
@@ -193,7 +214,11 @@ pub fn draco_primitive(stream: &[u8]) {
 
 /// The `gguf_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn gguf_decode(bytes: &[u8]) {
-    if let Ok(h) = gguf::decode_header(bytes, bytes.len() as u64) {
+    let decoded = gguf::decode_header(bytes, bytes.len() as u64);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(h) = decoded {
         let (again, h2) =
             gguf::encode_header(&h.metadata, &h.descs()).expect("an accepted header encodes");
         assert_eq!(
@@ -206,8 +231,9 @@ pub fn gguf_decode(bytes: &[u8]) {
 
 /// The `glb_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn glb_decode(data: &[u8]) {
-    let Ok(decoded) = glb::decode(data) else {
-        return;
+    let decoded = match glb::decode(data) {
+        Ok(decoded) => decoded,
+        Err(e) => return assert_placed(e, data.len()),
     };
     assert_eq!(glb::validate(decoded.json, decoded.bin), Ok(()));
     let again = glb::encode(decoded.json, decoded.bin);
@@ -219,24 +245,33 @@ pub fn glb_decode(data: &[u8]) {
 
 /// The `gltf_import` target's property (its file in `fuzz_targets/` says what).
 pub fn gltf_import(data: &[u8]) {
-    let _ = kiln::import::gltf::import_scene(data, &[]);
+    if let Err(e) = kiln::import::gltf::import_scene(data, &[]) {
+        assert_placed(e, data.len());
+    }
 }
 
 /// The `image_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn image_decode(bytes: &[u8]) {
-    if let Ok(img) = image::decode(bytes) {
-        assert!(img.width >= 1 && img.width <= image::MAX_SIDE);
-        assert!(img.height >= 1 && img.height <= image::MAX_SIDE);
-        assert_eq!(
-            img.pixels.len(),
-            img.width as usize * img.height as usize * 4
-        );
+    match image::decode(bytes) {
+        Ok(img) => {
+            assert!(img.width >= 1 && img.width <= image::MAX_SIDE);
+            assert!(img.height >= 1 && img.height <= image::MAX_SIDE);
+            assert_eq!(
+                img.pixels.len(),
+                img.width as usize * img.height as usize * 4
+            );
+        }
+        Err(e) => assert_placed(e, bytes.len()),
     }
 }
 
 /// The `kchr_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn kchr_decode(bytes: &[u8]) {
-    if let Ok(doc) = kchr::decode(bytes) {
+    let decoded = kchr::decode(bytes);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(doc) = decoded {
         assert!(
             kchr::validate(&doc).is_empty(),
             "decoded document is not valid"
@@ -282,7 +317,11 @@ pub fn manifest_plan(bytes: &[u8]) {
 
 /// The `mbreplay_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn mbreplay_decode(bytes: &[u8]) {
-    if let Ok(replay) = mbreplay::decode(bytes) {
+    let decoded = mbreplay::decode(bytes);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(replay) = decoded {
         assert!(
             mbreplay::validate(&replay).is_empty(),
             "decoded replay is not valid"
@@ -380,7 +419,11 @@ pub fn meshopt_views(input: &[u8]) {
 
 /// The `ospc_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn ospc_decode(bytes: &[u8]) {
-    if let Ok(cache) = ospc::decode(bytes) {
+    let decoded = ospc::decode(bytes);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(cache) = decoded {
         assert!(
             ospc::validate(&cache).is_empty(),
             "decoded cache is not valid"
@@ -392,7 +435,11 @@ pub fn ospc_decode(bytes: &[u8]) {
 
 /// The `qoi_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn qoi_decode(bytes: &[u8]) {
-    if let Ok(image) = qoi::decode(bytes) {
+    let decoded = qoi::decode(bytes);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(image) = decoded {
         assert!(
             qoi::validate(&image).is_empty(),
             "decoded image is not valid"
@@ -408,13 +455,18 @@ pub fn qoi_decode(bytes: &[u8]) {
 /// The `safetensors_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn safetensors_decode(bytes: &[u8]) {
     let len = bytes.len() as u64;
-    let Ok(n) = safetensors::header_len(bytes, len) else {
-        return;
+    let n = match safetensors::header_len(bytes, len) {
+        Ok(n) => n,
+        Err(e) => return assert_placed(e, bytes.len()),
     };
     let Some(json) = bytes.get(8..8 + n as usize) else {
         return;
     };
-    if let Ok(h) = safetensors::decode_header(json, len) {
+    let decoded = safetensors::decode_header(json, len);
+    if let Err(e) = &decoded {
+        assert_placed(e, bytes.len());
+    }
+    if let Ok(h) = decoded {
         assert_eq!(h.data_start() + h.data_bytes(), len);
         for t in &h.tensors {
             assert_eq!(t.bytes(), t.elements() * t.dtype.size());

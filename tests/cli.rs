@@ -531,13 +531,16 @@ fn external_buffers_are_inputs_and_stay_next_to_the_source() {
 
     // A buffer that would leave the source's folder is refused.
     doc["buffers"][3]["uri"] = Value::from("../anim.bin");
-    fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
+    let text = doc.to_string();
+    fs::write(p.path("sources/ext/skin.gltf"), &text).unwrap();
     let out = p.kiln(&["build", "manifests/ext.yaml"]);
     assert_eq!(out.status.code(), Some(1));
+    // At the uri's byte in the .gltf.
+    let at = text.find("\"../anim.bin\"").unwrap();
     assert!(
-        stderr(&out).contains(
-            "manifests/ext.yaml:3:13: job \"ext-skin\": sources/ext/skin.gltf: buffers[3].uri: uri \"../anim.bin\" must be a plain file name"
-        ),
+        stderr(&out).contains(&format!(
+            "manifests/ext.yaml:3:13: job \"ext-skin\": sources/ext/skin.gltf: at byte {at}: buffers[3].uri: uri \"../anim.bin\" must be a plain file name"
+        )),
         "{}",
         stderr(&out)
     );

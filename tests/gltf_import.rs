@@ -552,18 +552,17 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
     // Accessor 0 has a buffer view: its count must fit the view...
     let bytes = patched(base, |j| j["accessors"][0]["count"] = json!(1u64 << 27));
     let asset = Asset::load(&bytes, &[]).unwrap();
-    let e = asset.accessor(0).unwrap_err().to_string();
+    let e = rule(&bytes, asset.accessor(0).unwrap_err());
     assert!(
         e.starts_with("accessors[0]: byteOffset 0 + 134217728 elements"),
         "{e}"
     );
     // ... and the value limit holds before any range arithmetic.
     let bytes = patched(base, |j| j["accessors"][0]["count"] = json!(1u64 << 31));
-    let e = Asset::load(&bytes, &[])
-        .unwrap()
-        .accessor(0)
-        .unwrap_err()
-        .to_string();
+    let e = rule(
+        &bytes,
+        Asset::load(&bytes, &[]).unwrap().accessor(0).unwrap_err(),
+    );
     assert!(
         e.starts_with("accessors[0].count:") && e.contains("limit"),
         "{e}"
@@ -575,11 +574,10 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
         a.as_object_mut().unwrap().remove("bufferView");
         a["count"] = json!(1u64 << 31);
     });
-    let e = Asset::load(&bytes, &[])
-        .unwrap()
-        .accessor(0)
-        .unwrap_err()
-        .to_string();
+    let e = rule(
+        &bytes,
+        Asset::load(&bytes, &[]).unwrap().accessor(0).unwrap_err(),
+    );
     assert!(
         e.starts_with("accessors[0].count:") && e.contains("limit"),
         "{e}"
@@ -604,11 +602,10 @@ fn huge_declared_sizes_are_rejected_without_allocating() {
     let bytes = patched(base, |j| {
         j["accessors"][0]["byteOffset"] = json!(u64::MAX - 3)
     });
-    let e = Asset::load(&bytes, &[])
-        .unwrap()
-        .accessor(0)
-        .unwrap_err()
-        .to_string();
+    let e = rule(
+        &bytes,
+        Asset::load(&bytes, &[]).unwrap().accessor(0).unwrap_err(),
+    );
     assert!(e.starts_with("accessors[0]: byteOffset"), "{e}");
 
     // A meshopt view claiming 2^31 vertices of 256 bytes.
@@ -663,11 +660,14 @@ fn broken_hierarchies_are_rejected() {
         j["nodes"][0]["children"] = json!([]);
         j["nodes"][2]["children"] = json!([1, 0]);
     });
-    let e = import_scene(&below, &[]).unwrap_err().to_string();
+    let (at, e) = place(&below, import_scene(&below, &[]).unwrap_err());
     assert!(
         e.starts_with("nodes[2]: the node hierarchy has a cycle"),
         "{e}"
     );
+    // At node 2's object in the JSON chunk.
+    let (json, _) = split_glb(&below);
+    assert_eq!(value_at(&below, at), json["nodes"][2]);
 
     let two_parents = patched(base, |j| j["nodes"][0]["children"] = json!([1, 2]));
     assert_rejected(
@@ -814,12 +814,9 @@ fn broken_animations_and_extensions_are_rejected() {
 
     let uri = patched(base, |j| j["buffers"][0]["uri"] = json!("../secret.bin"));
     assert_rejected(&uri, &[], &["buffers[0].uri", "plain file name"]);
-    assert!(
-        external_uris(&uri)
-            .unwrap_err()
-            .to_string()
-            .starts_with("buffers[0].uri")
-    );
+    let (at, e) = place(&uri, external_uris(&uri).unwrap_err());
+    assert!(e.starts_with("buffers[0].uri"), "{e}");
+    assert_eq!(value_at(&uri, at), "../secret.bin");
 
     let version = patched(base, |j| j["asset"]["version"] = json!("3.0"));
     assert_rejected(&version, &[], &["asset.version"]);
@@ -1090,16 +1087,14 @@ fn fixture_interleaved_views_and_component_types() {
     );
     assert_eq!(asset.accessor_u32(u16s).unwrap().0, [1, 256]);
     assert_eq!(asset.accessor_f32(no_view).unwrap(), (vec![0.0; 6], 2));
-    let e = asset.accessor_u32(pos).unwrap_err().to_string();
+    let (at, e) = place(&glb, asset.accessor_u32(pos).unwrap_err());
     assert!(e.starts_with("accessors[0].componentType: F32"), "{e}");
+    assert_eq!(value_at(&glb, at), 5126);
     assert!(asset.accessor_u32(i8s).is_err());
-    assert!(
-        asset
-            .accessor(99)
-            .unwrap_err()
-            .to_string()
-            .starts_with("accessors[99]: out of range")
-    );
+    // An accessor that is not there: the accessors' array.
+    let (at, e) = place(&glb, asset.accessor(99).unwrap_err());
+    assert!(e.starts_with("accessors[99]: out of range"), "{e}");
+    assert_eq!(value_at(&glb, at), split_glb(&glb).0["accessors"]);
 
     // A stride shorter than the element, normalized floats.
     let (mut json, bin) = split_glb(&glb);
@@ -1107,12 +1102,12 @@ fn fixture_interleaved_views_and_component_types() {
     json["accessors"][u32s]["normalized"] = json!(true);
     let glb = make_glb(&json, &bin);
     let asset = Asset::load(&glb, &[]).unwrap();
-    let e = asset.accessor(pos).unwrap_err().to_string();
+    let e = rule(&glb, asset.accessor(pos).unwrap_err());
     assert!(
         e.starts_with("accessors[0]: byteStride 8 is shorter"),
         "{e}"
     );
-    let e = asset.accessor(u32s).unwrap_err().to_string();
+    let e = rule(&glb, asset.accessor(u32s).unwrap_err());
     assert!(e.starts_with("accessors[2].normalized:"), "{e}");
 }
 
@@ -1200,29 +1195,23 @@ fn fixture_sparse_rules() {
         ),
     ] {
         let (glb, a) = build(indices, 5121);
-        let e = Asset::load(&glb, &[])
-            .unwrap()
-            .accessor(a)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, want);
+        let e = Asset::load(&glb, &[]).unwrap().accessor(a).unwrap_err();
+        assert_eq!(rule(&glb, e), want);
     }
     let (glb, a) = build(&[1, 3], 5126);
-    let e = Asset::load(&glb, &[])
-        .unwrap()
-        .accessor(a)
-        .unwrap_err()
-        .to_string();
+    let e = rule(
+        &glb,
+        Asset::load(&glb, &[]).unwrap().accessor(a).unwrap_err(),
+    );
     assert!(
         e.starts_with("accessors[0].sparse: indices.componentType:"),
         "{e}"
     );
     let (glb, a) = build(&[1], 5121);
-    let e = Asset::load(&glb, &[])
-        .unwrap()
-        .accessor(a)
-        .unwrap_err()
-        .to_string();
+    let e = rule(
+        &glb,
+        Asset::load(&glb, &[]).unwrap().accessor(a).unwrap_err(),
+    );
     assert!(
         e.starts_with("accessors[0].sparse: indices: byteOffset 0 + 2 elements"),
         "{e}"
@@ -1415,11 +1404,12 @@ fn extensions_that_change_nodes_or_animation_are_refused() {
         j["extensionsRequired"] = serde_json::json!(["KHR_animation_pointer"]);
         j["extensionsUsed"] = serde_json::json!(["KHR_animation_pointer"]);
     });
-    let e = Asset::load(&patched, &[]).err().unwrap().to_string();
+    let (at, e) = place(&patched, Asset::load(&patched, &[]).err().unwrap());
     assert_eq!(
         e,
         "extensionsRequired[0]: required extension KHR_animation_pointer is not supported"
     );
+    assert_eq!(value_at(&patched, at), "KHR_animation_pointer");
     assert!(import_scene(&patched, &[]).is_err());
 }
 
@@ -1459,10 +1449,13 @@ fn uris_that_try_to_leave_the_sources_folder_are_refused() {
         let buffer = patched("glb/SimpleSkin.glb", |j| {
             j["buffers"][0]["uri"] = json!(uri)
         });
-        let e = import_scene(&buffer, &[]).err().map(|e| e.to_string());
-        let e = e.unwrap_or_else(|| panic!("buffer uri {uri:?} accepted"));
+        let e = import_scene(&buffer, &[]).err();
+        let e = rule(
+            &buffer,
+            e.unwrap_or_else(|| panic!("buffer uri {uri:?} accepted")),
+        );
         assert!(e.starts_with("buffers[0].uri"), "{uri:?}: {e}");
-        let listed = external_uris(&buffer).err().map(|e| e.to_string());
+        let listed = external_uris(&buffer).err().map(|e| rule(&buffer, e));
         assert!(
             listed.is_some_and(|e| e.starts_with("buffers[0].uri")),
             "external_uris lists {uri:?}"
@@ -1471,7 +1464,7 @@ fn uris_that_try_to_leave_the_sources_folder_are_refused() {
             j["images"][0] = json!({ "uri": uri, "mimeType": "image/png" });
         });
         let source = kiln::import::gltf::Source::parse(&image).unwrap();
-        let e = source.image_uris().err().map(|e| e.to_string());
+        let e = source.image_uris().err().map(|e| rule(&image, e));
         assert!(
             e.as_ref().is_some_and(|e| e.starts_with("images[0].uri")),
             "image uri {uri:?}: {e:?}"

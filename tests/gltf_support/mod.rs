@@ -72,7 +72,8 @@ pub fn patched(rel: &str, edit: impl FnOnce(&mut Value)) -> Vec<u8> {
     make_glb(&json, &bin)
 }
 
-/// `import_scene` fails with a message containing every one of `wants`.
+/// `import_scene` fails with a message containing every one of `wants`,
+/// placed in the file ([`rule`]).
 #[track_caller]
 pub fn assert_rejected(bytes: &[u8], externals: &[(String, Vec<u8>)], wants: &[&str]) {
     match import_scene(bytes, externals) {
@@ -83,9 +84,59 @@ pub fn assert_rejected(bytes: &[u8], externals: &[(String, Vec<u8>)], wants: &[&
                 assert!(msg.contains(want), "error {msg:?} lacks {want:?}");
             }
             // Lowercase prose (quoted names keep their case).
-            assert!(!msg.starts_with(char::is_uppercase), "{msg}");
+            let rule = rule(bytes, &e);
+            assert!(!rule.starts_with(char::is_uppercase), "{msg}");
         }
     }
+}
+
+/// The byte an import error of `file` starts with (`at byte N: `, every
+/// one does), and the rule it states after it. N is inside the file (or
+/// its end, for a file cut short).
+#[track_caller]
+pub fn place(file: &[u8], e: impl std::fmt::Display) -> (usize, String) {
+    let msg = e.to_string();
+    let (at, rule) = msg
+        .strip_prefix("at byte ")
+        .and_then(|m| m.split_once(": "))
+        .unwrap_or_else(|| panic!("no place at the start of {msg:?}"));
+    let at: usize = at.parse().unwrap_or_else(|_| panic!("{msg:?}"));
+    assert!(
+        at <= file.len(),
+        "{msg:?}: past the file's {} bytes",
+        file.len()
+    );
+    (at, rule.to_string())
+}
+
+/// The rule an import error of `file` states after its place ([`place`]).
+/// A rule named by a JSON path is placed where a JSON value starts: one
+/// whole value parses from that byte (serde_json, not kiln's scanner).
+#[track_caller]
+pub fn rule(file: &[u8], e: impl std::fmt::Display) -> String {
+    let (at, rule) = place(file, e);
+    let path = rule.split(": ").next().unwrap_or("");
+    let named_by_path =
+        path.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && !path.contains(' ');
+    if named_by_path && path != "json" {
+        let value = serde_json::Deserializer::from_slice(&file[at..])
+            .into_iter::<Value>()
+            .next();
+        assert!(
+            matches!(value, Some(Ok(_))),
+            "{rule:?}: no JSON value starts at byte {at}"
+        );
+    }
+    rule
+}
+
+/// The JSON value that starts at byte `at` of `file`.
+pub fn value_at(file: &[u8], at: usize) -> Value {
+    serde_json::Deserializer::from_slice(&file[at..])
+        .into_iter::<Value>()
+        .next()
+        .unwrap()
+        .unwrap()
 }
 
 /// Builds a glTF JSON and its BIN buffer (buffer 0) piece by piece.

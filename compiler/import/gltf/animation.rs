@@ -149,7 +149,7 @@ fn channel(
     let times_s = times(asset, &format!("{path}.input"), sampler.input)?;
     let out_path = format!("{path}.output");
     let output = asset
-        .accessor(sampler.output)
+        .read_accessor(sampler.output)
         .map_err(|e| e.context(&out_path))?;
     check_output_type(&out_path, &output, target)?;
     let values = output.to_f32();
@@ -198,7 +198,7 @@ fn channel(
 }
 
 fn times(asset: &Asset<'_>, path: &str, input: usize) -> Result<Vec<f32>, Error> {
-    let packed = asset.accessor(input).map_err(|e| e.context(path))?;
+    let packed = asset.read_accessor(input).map_err(|e| e.context(path))?;
     if packed.element_type != ElementType::Scalar || packed.component_type != ComponentType::F32 {
         return Err(Error::at(
             path,

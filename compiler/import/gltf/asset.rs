@@ -8,7 +8,7 @@
 use super::accessor::{self, Packed};
 use super::json::Document;
 use super::views::{self, ViewSet};
-use super::{Error, buffers, container};
+use super::{Error, buffers, container, place};
 
 /// Required extensions kiln honours: it reads quantized attributes,
 /// decodes meshopt-compressed buffer views and Draco-compressed primitives.
@@ -39,17 +39,22 @@ const MATERIAL_ONLY_PREFIX: &str = "KHR_materials_";
 pub struct Source<'a> {
     doc: Document,
     bin: Option<&'a [u8]>,
+    /// The whole file, where errors are placed ([`place`]).
+    file: &'a [u8],
 }
 
 impl<'a> Source<'a> {
     /// Parses the container (`.glb` or `.gltf` text) and the JSON.
     pub fn parse(bytes: &'a [u8]) -> Result<Source<'a>, Error> {
-        let container = container::parse(bytes)?;
-        let doc = Document::parse(container.json)?;
-        Ok(Source {
-            doc,
-            bin: container.bin,
-        })
+        let parse = || {
+            let container = container::parse(bytes)?;
+            Ok(Source {
+                doc: Document::parse(container.json)?,
+                bin: container.bin,
+                file: bytes,
+            })
+        };
+        parse().map_err(|e| place::placed(e, bytes))
     }
 
     /// A source whose JSON was parsed before ([`super::import_source_with_json`]
@@ -60,28 +65,34 @@ impl<'a> Source<'a> {
         Ok(Source {
             doc,
             bin: container.bin,
+            file: bytes,
         })
     }
 
     /// The plain file names of the external buffer files the asset refers
     /// to, in first-use order, for the caller to fetch from beside it.
     pub fn external_uris(&self) -> Result<Vec<String>, Error> {
-        buffers::external_names(&self.doc)
+        buffers::external_names(&self.doc).map_err(|e| place::placed(e, self.file))
     }
 
     /// The plain file names of the external image files that base colour
     /// textures show, in first-use order (only a reader of materials
     /// needs them).
     pub fn image_uris(&self) -> Result<Vec<String>, Error> {
-        buffers::image_names(&self.doc)
+        buffers::image_names(&self.doc).map_err(|e| place::placed(e, self.file))
     }
 }
 
 /// A glTF asset: its JSON and every buffer view's bytes (compressed views
 /// already decoded). Accessors are read on demand.
+///
+/// Its public readers return errors placed in the file ([`place`]); the
+/// importer's stages read through the `read_` ones, whose errors they name
+/// by their own path first, and place at the end.
 pub struct Asset<'a> {
     doc: Document,
     views: ViewSet<'a>,
+    file: &'a [u8],
 }
 
 impl<'a> Asset<'a> {
@@ -97,11 +108,21 @@ impl<'a> Asset<'a> {
         source: Source<'a>,
         externals: &'a [(String, Vec<u8>)],
     ) -> Result<Asset<'a>, Error> {
-        let Source { doc, bin } = source;
-        check_required_extensions(&doc)?;
-        let buffers = buffers::resolve(&doc, bin, externals)?;
-        let views = views::resolve(&doc, buffers)?;
-        Ok(Asset { doc, views })
+        let Source { doc, bin, file } = source;
+        let resolve = || {
+            check_required_extensions(&doc)?;
+            let buffers = buffers::resolve(&doc, bin, externals)?;
+            views::resolve(&doc, buffers)
+        };
+        match resolve() {
+            Ok(views) => Ok(Asset { doc, views, file }),
+            Err(e) => Err(place::placed(e, file)),
+        }
+    }
+
+    /// `error`, made by a stage reading this asset, placed in its file.
+    pub(crate) fn place(&self, error: Error) -> Error {
+        place::placed(error, self.file)
     }
 
     /// The parsed JSON.
@@ -122,12 +143,12 @@ impl<'a> Asset<'a> {
     /// Mesh `index` with its primitives' attributes and triangles (Draco
     /// streams decoded).
     pub fn mesh(&self, index: usize) -> Result<crate::model::material::Mesh, Error> {
-        super::mesh::read(self, index)
+        super::mesh::read(self, index).map_err(|e| self.place(e))
     }
 
     /// Accessor `index`, tightly packed, sparse substitution applied.
     pub fn accessor(&self, index: usize) -> Result<Packed, Error> {
-        accessor::read(&self.doc.accessors, index, &self.views)
+        self.read_accessor(index).map_err(|e| self.place(e))
     }
 
     /// Accessor `index` as `f32` (normalized integers converted), with its
@@ -140,7 +161,17 @@ impl<'a> Asset<'a> {
     /// Accessor `index` as `u32` (unsigned integer types only: indices,
     /// joints), with its number of components per element.
     pub fn accessor_u32(&self, index: usize) -> Result<(Vec<u32>, usize), Error> {
-        let packed = self.accessor(index)?;
+        self.read_accessor_u32(index).map_err(|e| self.place(e))
+    }
+
+    /// [`Asset::accessor`], the error not yet placed.
+    pub(crate) fn read_accessor(&self, index: usize) -> Result<Packed, Error> {
+        accessor::read(&self.doc.accessors, index, &self.views)
+    }
+
+    /// [`Asset::accessor_u32`], the error not yet placed.
+    pub(crate) fn read_accessor_u32(&self, index: usize) -> Result<(Vec<u32>, usize), Error> {
+        let packed = self.read_accessor(index)?;
         match packed.to_u32() {
             Some(v) => Ok((v, packed.components())),
             None => Err(Error::at(

@@ -138,7 +138,7 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
                 None => Ok(None),
                 Some(&a) => {
                     let v: Vec<[f32; 3]> = asset
-                        .accessor(a)
+                        .read_accessor(a)
                         .and_then(|packed| floats(&packed, &format!("attributes.{name}")))
                         .map_err(|e| e.context(format!("targets[{t}]")))?;
                     counted(&format!("targets[{t}].{name}"), v.len(), n)?;
@@ -155,7 +155,9 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
         (Some(d), _) => d.indices,
         (None, None) => (0..n as u32).collect(),
         (None, Some(a)) => {
-            let (v, width) = asset.accessor_u32(a).map_err(|e| e.context("indices"))?;
+            let (v, width) = asset
+                .read_accessor_u32(a)
+                .map_err(|e| e.context("indices"))?;
             if width != 1 {
                 return Err(Error::at("indices", "indices are SCALAR"));
             }
@@ -203,7 +205,7 @@ impl Attributes<'_, '_> {
         }
         let packed = self
             .asset
-            .accessor(a)
+            .read_accessor(a)
             .map_err(|e| e.context(format!("attributes.{name}")))?;
         Ok(Some(Cow::Owned(packed)))
     }

@@ -23,9 +23,10 @@
 //! `bufferView.byteStride` at most 252 (glTF's own bound), and
 //! [`ROTATION_UNIT_TOLERANCE`] for node rotations.
 //!
-//! Every error names the glTF rule that was broken and where, as a JSON
-//! path (`animations[2].samplers[0].input`) or a byte offset into the GLB
-//! (`at byte 1234`). The importer is pure: no file system, no threads, no
+//! Every error names the glTF rule that was broken and where: the byte of
+//! the file it is about first (`at byte 1234`), then, for a rule of the
+//! JSON, its path (`animations[2].samplers[0].input`); `place.rs` finds
+//! the byte the path names. The importer is pure: no file system, no threads, no
 //! output. A [`Scene`] it returns keeps the model's promises: indices in
 //! range, a forest, finite values, strictly increasing key times.
 
@@ -40,6 +41,7 @@ pub mod json;
 mod material;
 mod mesh;
 mod meshopt;
+mod place;
 mod scene;
 mod views;
 
@@ -103,8 +105,8 @@ pub fn import_source_with_json(
     externals: &[(String, Vec<u8>)],
 ) -> Result<(Scene, json::Document), Error> {
     let asset = Asset::from_source(source, externals)?;
-    let hierarchy = scene::read(&asset)?;
-    let clips = animation::read(&asset, &hierarchy.nodes)?;
+    let hierarchy = scene::read(&asset).map_err(|e| asset.place(e))?;
+    let clips = animation::read(&asset, &hierarchy.nodes).map_err(|e| asset.place(e))?;
     let instances = asset
         .document()
         .nodes
@@ -154,9 +156,9 @@ pub fn import_meshes(
     };
     let meshes = picked
         .iter()
-        .map(|&i| mesh::read(&asset, i))
+        .map(|&i| asset.mesh(i))
         .collect::<Result<Vec<_>, _>>()?;
-    let (materials, images) = material::read(&asset, image_files)?;
+    let (materials, images) = material::read(&asset, image_files).map_err(|e| asset.place(e))?;
     Ok(Meshes {
         meshes,
         materials,

@@ -250,7 +250,7 @@ fn skin(asset: &Asset<'_>, i: usize, s: &json::Skin, node_count: usize) -> Resul
         None => vec![IDENTITY; s.joints.len()],
         Some(a) => {
             let at = format!("{path}.inverseBindMatrices");
-            let packed = asset.accessor(a).map_err(|e| e.context(&at))?;
+            let packed = asset.read_accessor(a).map_err(|e| e.context(&at))?;
             if packed.element_type != ElementType::Mat4
                 || packed.component_type != ComponentType::F32
             {
