@@ -695,6 +695,122 @@ fn an_image_bomb_is_refused_before_allocating() {
     assert!(largest < 1 << 20, "allocated {largest} bytes");
 }
 
+/// An image's decode error names the byte of the file it is about: in a
+/// GLB's BIN chunk, the file's own byte; in an image file beside a
+/// `.gltf`, that file's byte; decoded from a `data:` URI, the image's JSON
+/// and the byte of the decoded image.
+#[test]
+fn an_images_errors_name_the_byte_of_the_file_that_holds_it() {
+    use kiln::model::material::ImageOrigin;
+    let q = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0; 4],
+        texture: Some((noise(2, 2, 9), [REPEAT, REPEAT], None)),
+    };
+    // The PNG's width (byte 16 of the image) over the side limit, its CRC
+    // kept right, in place in the GLB.
+    let wide = |png: &mut [u8]| {
+        png[16..20].copy_from_slice(&20_000u32.to_be_bytes());
+        let crc = crc32fast::hash(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+    };
+    let refused = |meshes: &Meshes| {
+        let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+        material_stage(meshes, &prims, &Settings::default()).unwrap_err()
+    };
+    let mut glb = quad_glb(&q);
+    let start = glb
+        .windows(8)
+        .position(|w| w == b"\x89PNG\r\n\x1a\n")
+        .unwrap();
+    wide(&mut glb[start..]);
+    let meshes = load(&glb);
+    let origin = &meshes.images[0].as_ref().unwrap().origin;
+    assert_eq!(*origin, ImageOrigin::InFile { at: start as u64 });
+    let e = refused(&meshes);
+    assert!(
+        e.starts_with(&format!(
+            "at byte {}: images[0] \"fixture\": image is 20000 x 2",
+            start + 16
+        )),
+        "{e}"
+    );
+
+    // The same image as a file beside a .gltf, and as a data: uri.
+    let (mut json, bin) = gltf_support::split_glb(&glb);
+    let view = json["images"][0]["bufferView"].as_u64().unwrap() as usize;
+    let v = &json["bufferViews"][view];
+    let from = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let png = bin[from..from + v["byteLength"].as_u64().unwrap() as usize].to_vec();
+    json["buffers"][0]["uri"] = json!("quad.bin");
+    json["images"][0] = json!({"uri": "skin.png", "name": "fixture"});
+    let text = serde_json::to_vec(&json).unwrap();
+    let files = [("skin.png".to_string(), png.clone())];
+    let buffers = [("quad.bin".to_string(), bin.clone())];
+    let source = gltf::Source::parse(&text).unwrap();
+    let meshes = gltf::import_meshes(source, &buffers, &files, None).unwrap();
+    assert_eq!(
+        meshes.images[0].as_ref().unwrap().origin,
+        ImageOrigin::Beside {
+            name: "skin.png".into(),
+            at: 0
+        }
+    );
+    let e = refused(&meshes);
+    assert!(
+        e.starts_with("images[0] \"fixture\", in skin.png: at byte 16: image is 20000"),
+        "{e}"
+    );
+
+    // In a view of a buffer file beside the .gltf.
+    json["images"][0] = json!({"bufferView": view, "mimeType": "image/png", "name": "fixture"});
+    let text = serde_json::to_vec(&json).unwrap();
+    let source = gltf::Source::parse(&text).unwrap();
+    let meshes = gltf::import_meshes(source, &buffers, &[], None).unwrap();
+    assert_eq!(
+        meshes.images[0].as_ref().unwrap().origin,
+        ImageOrigin::Beside {
+            name: "quad.bin".into(),
+            at: from as u64
+        }
+    );
+    let e = refused(&meshes);
+    assert!(
+        e.starts_with(&format!(
+            "images[0] \"fixture\", in quad.bin: at byte {}: image is 20000",
+            from + 16
+        )),
+        "{e}"
+    );
+
+    use base64::Engine as _;
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
+    json["images"][0] = json!({"uri": uri, "name": "fixture"});
+    let text = serde_json::to_vec(&json).unwrap();
+    let source = gltf::Source::parse(&text).unwrap();
+    let meshes = gltf::import_meshes(source, &buffers, &[], None).unwrap();
+    // The image's object, first in the images array.
+    let json_at = String::from_utf8_lossy(&text)
+        .find("\"images\":[{")
+        .unwrap()
+        + 10;
+    assert_eq!(
+        meshes.images[0].as_ref().unwrap().origin,
+        ImageOrigin::Decoded {
+            json_at: json_at as u64
+        }
+    );
+    let e = refused(&meshes);
+    assert!(
+        e.starts_with(&format!("at byte {json_at}: images[0] \"fixture\", decoded from a data: uri or a compressed view: at byte 16 of the image: image is 20000")),
+        "{e}"
+    );
+}
+
 #[test]
 fn settings_out_of_range_are_refused() {
     let meshes = load(&corpus("glb/RobotExpressive.glb"));

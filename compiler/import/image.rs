@@ -62,11 +62,24 @@ const PNG_END: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xae, 0x42, 0x60,
 const PNG_SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 const JPEG_SIGNATURE: [u8; 3] = [0xff, 0xd8, 0xff];
 
-/// Why an image could not be read (lowercase, no file name: the caller
-/// names the image).
+/// Why an image could not be read: at byte `offset` of its bytes, `what`
+/// (lowercase, no file name: the caller names the image, and knows where
+/// its bytes start in their file).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Error(pub String);
+#[error("at byte {offset}: {what}")]
+pub struct Error {
+    pub offset: u64,
+    pub what: String,
+}
+
+impl Error {
+    fn at(offset: impl Into<u64>, what: impl Into<String>) -> Error {
+        Error {
+            offset: offset.into(),
+            what: what.into(),
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -82,9 +95,10 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
         Ok(Kind::Jpeg)
     } else {
         let head = &bytes[..bytes.len().min(8)];
-        Err(Error(format!(
-            "at byte 0: not a PNG or JPEG image (it starts with {head:02x?})"
-        )))
+        Err(Error::at(
+            0u64,
+            format!("not a PNG or JPEG image (it starts with {head:02x?})"),
+        ))
     }
 }
 
@@ -101,9 +115,10 @@ pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
 /// where the header gives the sides.
 fn check_side(width: u32, height: u32, at: u64) -> Result<(), Error> {
     if width > MAX_SIDE || height > MAX_SIDE {
-        return Err(Error(format!(
-            "at byte {at}: image is {width} x {height}, more than {MAX_SIDE} x {MAX_SIDE}"
-        )));
+        return Err(Error::at(
+            at,
+            format!("image is {width} x {height}, more than {MAX_SIDE} x {MAX_SIDE}"),
+        ));
     }
     Ok(())
 }
@@ -117,16 +132,15 @@ const PNG_IHDR_COLOR_TYPE: u64 = 25;
 
 fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     if !bytes.ends_with(&PNG_END) {
-        return Err(Error(format!(
-            "at byte {}: PNG does not end with its IEND chunk: the file is cut short or has bytes after the image",
-            bytes.len()
-        )));
+        return Err(Error::at(
+            bytes.len() as u64,
+            "PNG does not end with its IEND chunk: the file is cut short or has bytes after the image",
+        ));
     }
     // The decoder's errors carry no position: the furthest byte it read
     // stands for one (it reads a chunk at a time).
     let read = std::cell::Cell::new(0u64);
-    let bad =
-        |e: png::DecodingError| Error(format!("at byte {}: PNG does not decode: {e}", read.get()));
+    let bad = |e: png::DecodingError| Error::at(read.get(), format!("PNG does not decode: {e}"));
     let mut decoder = png::Decoder::new(Tracked {
         inner: std::io::Cursor::new(bytes),
         furthest: &read,
@@ -142,28 +156,32 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     // interlaced image has more) are inflated from at most the file.
     let scanlines = u64::from(info.height) * (info.raw_row_length() as u64);
     if scanlines > MAX_DEFLATE_RATIO * bytes.len() as u64 {
-        return Err(Error(format!(
-            "at byte {PNG_IHDR_WIDTH}: PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
-            info.width,
-            info.height,
-            bytes.len()
-        )));
+        return Err(Error::at(
+            PNG_IHDR_WIDTH,
+            format!(
+                "PNG claims {} x {} pixels, {scanlines} bytes of scanlines, more than its {} bytes can inflate to (deflate expands at most {MAX_DEFLATE_RATIO}:1)",
+                info.width,
+                info.height,
+                bytes.len()
+            ),
+        ));
     }
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().map_err(bad)?;
-    let size = reader.output_buffer_size().ok_or_else(|| {
-        Error(format!(
-            "at byte {PNG_IHDR_WIDTH}: PNG output size overflows"
-        ))
-    })?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| Error::at(PNG_IHDR_WIDTH, "PNG output size overflows"))?;
     // The decoded samples are held once before they become RGBA8: at 16
     // bits they may be twice the largest RGBA8 image.
     if size > MAX_DECODE_BYTES {
-        return Err(Error(format!(
-            "at byte {PNG_IHDR_WIDTH}: PNG of {} x {} needs {size} bytes to decode, more than {MAX_DECODE_BYTES} (a 16-bit image this large is not a texture)",
-            reader.info().width,
-            reader.info().height
-        )));
+        return Err(Error::at(
+            PNG_IHDR_WIDTH,
+            format!(
+                "PNG of {} x {} needs {size} bytes to decode, more than {MAX_DECODE_BYTES} (a 16-bit image this large is not a texture)",
+                reader.info().width,
+                reader.info().height
+            ),
+        ));
     }
     let mut buf = vec![0u8; size];
     let frame = reader.next_frame(&mut buf).map_err(bad)?;
@@ -173,9 +191,10 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
         png::BitDepth::Eight => 1,
         png::BitDepth::Sixteen => 2,
         other => {
-            return Err(Error(format!(
-                "at byte {PNG_IHDR_BIT_DEPTH}: PNG bit depth {other:?} was not expanded"
-            )));
+            return Err(Error::at(
+                PNG_IHDR_BIT_DEPTH,
+                format!("PNG bit depth {other:?} was not expanded"),
+            ));
         }
     };
     let channels = match frame.color_type {
@@ -184,9 +203,10 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
         png::ColorType::Rgb => 3,
         png::ColorType::Rgba => 4,
         png::ColorType::Indexed => {
-            return Err(Error(format!(
-                "at byte {PNG_IHDR_COLOR_TYPE}: PNG palette was not expanded"
-            )));
+            return Err(Error::at(
+                PNG_IHDR_COLOR_TYPE,
+                "PNG palette was not expanded",
+            ));
         }
     };
     let row_bytes = width as usize * channels * depth;
@@ -221,10 +241,10 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
 
 fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     if !bytes.ends_with(&[0xff, 0xd9]) {
-        return Err(Error(format!(
-            "at byte {}: JPEG does not end with its EOI marker (ff d9): the file is cut short or has bytes after the image",
-            bytes.len()
-        )));
+        return Err(Error::at(
+            bytes.len() as u64,
+            "JPEG does not end with its EOI marker (ff d9): the file is cut short or has bytes after the image",
+        ));
     }
     // The sides where the frame header gives them (the marker segments
     // walked to it), before the decoder runs; then as the decoder read
@@ -248,7 +268,7 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     // stands for one (its bit reader reads at most a few bytes ahead).
     let read = std::cell::Cell::new(0u64);
     let bad = |e: zune_jpeg::errors::DecodeErrors| {
-        Error(format!("at byte {}: JPEG does not decode: {e}", read.get()))
+        Error::at(read.get(), format!("JPEG does not decode: {e}"))
     };
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(
         JpegReader {
@@ -261,16 +281,19 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     decoder.decode_headers().map_err(bad)?;
     let info = decoder
         .info()
-        .ok_or_else(|| Error(format!("at byte {}: JPEG has no frame header", read.get())))?;
+        .ok_or_else(|| Error::at(read.get(), "JPEG has no frame header"))?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     let sides_at = sides_at.unwrap_or(read.get());
     check_jpeg_sides(width, height, sides_at, bytes.len())?;
     let pixels = decoder.decode().map_err(bad)?;
     if pixels.len() != width as usize * height as usize * 4 {
-        return Err(Error(format!(
-            "at byte {sides_at}: JPEG decoded to {} bytes, expected {width} x {height} x 4",
-            pixels.len()
-        )));
+        return Err(Error::at(
+            sides_at,
+            format!(
+                "JPEG decoded to {} bytes, expected {width} x {height} x 4",
+                pixels.len()
+            ),
+        ));
     }
     Ok(Rgba8 {
         width,
@@ -285,9 +308,12 @@ fn check_jpeg_sides(width: u32, height: u32, at: u64, len: usize) -> Result<(), 
     check_side(width, height, at)?;
     let claimed = u64::from(width) * u64::from(height);
     if claimed > MAX_JPEG_PIXELS_PER_BYTE * len as u64 {
-        return Err(Error(format!(
-            "at byte {at}: JPEG claims {width} x {height} pixels, more than its {len} bytes can code (at least a bit per 8 x 8 block: {MAX_JPEG_PIXELS_PER_BYTE} pixels a byte)"
-        )));
+        return Err(Error::at(
+            at,
+            format!(
+                "JPEG claims {width} x {height} pixels, more than its {len} bytes can code (at least a bit per 8 x 8 block: {MAX_JPEG_PIXELS_PER_BYTE} pixels a byte)"
+            ),
+        ));
     }
     Ok(())
 }
@@ -455,9 +481,9 @@ impl zune_core::bytestream::ZByteReaderTrait for JpegReader<'_> {
 
 /// `image` as an 8-bit RGBA PNG (fixed settings: the same bytes for the
 /// same pixels).
-pub fn encode_png(image: &Rgba8) -> Result<Vec<u8>, Error> {
+pub fn encode_png(image: &Rgba8) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    let bad = |e: png::EncodingError| Error(format!("PNG does not encode: {e}"));
+    let bad = |e: png::EncodingError| format!("PNG does not encode: {e}");
     let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);

@@ -128,11 +128,28 @@ impl Material {
     }
 }
 
-/// An image's encoded bytes as the asset holds them.
+/// An image's encoded bytes as the asset holds them, and where they are,
+/// so an error in them can name its byte of a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedImage {
     pub name: Option<String>,
     pub bytes: Vec<u8>,
+    pub origin: ImageOrigin,
+}
+
+/// Where an image's bytes are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ImageOrigin {
+    /// From byte `at` of the glTF file itself (a buffer view of a GLB's
+    /// BIN chunk).
+    InFile { at: u64 },
+    /// From byte `at` of the file `name` beside the source (an image file,
+    /// or a buffer file a view of it holds the image).
+    Beside { name: String, at: u64 },
+    /// Decoded from what the file holds (a `data:` URI, a compressed
+    /// buffer view): in no file; the image's JSON is at byte `json_at` of
+    /// the glTF file.
+    Decoded { json_at: u64 },
 }
 
 /// A decoded image: RGBA8 (sRGB colour, linear alpha), row-major, top

@@ -9,7 +9,7 @@ use crate::bake::atlas::{self, Atlas};
 use crate::formats::safetensors;
 use crate::import::{gltf, image};
 use crate::model::Scene;
-use crate::model::material::{Meshes, Primitive, Rgba8};
+use crate::model::material::{EncodedImage, ImageOrigin, Meshes, Primitive, Rgba8};
 use crate::pipeline::job::{InputFile, JobError, JobIo};
 use crate::pipeline::manifest::Pos;
 use crate::pipeline::paths::RelPath;
@@ -148,10 +148,28 @@ pub fn material_stage(
             .map(|n| format!(" {n:?}"))
             .unwrap_or_default();
         let im = image::decode(&encoded.bytes)
-            .map_err(|e| format!("images[{}]{name}: {e}", tex.image))?;
+            .map_err(|e| image_error(&format!("images[{}]{name}", tex.image), encoded, &e))?;
         decoded[tex.image] = Some(im);
     }
     atlas::build(primitives, &meshes.materials, &decoded, settings).map_err(|e| e.to_string())
+}
+
+/// An image's decode error at the byte of the file it is about: the
+/// glTF file's own byte when the image is in it, the byte of the file
+/// beside it that holds the image, or, for bytes decoded from the file
+/// (a `data:` URI, a compressed view), the image's JSON and the byte of
+/// the decoded image.
+fn image_error(what: &str, image: &EncodedImage, e: &image::Error) -> String {
+    match &image.origin {
+        ImageOrigin::InFile { at } => format!("at byte {}: {what}: {}", at + e.offset, e.what),
+        ImageOrigin::Beside { name, at } => {
+            format!("{what}, in {name}: at byte {}: {}", at + e.offset, e.what)
+        }
+        ImageOrigin::Decoded { json_at } => format!(
+            "at byte {json_at}: {what}, decoded from a data: uri or a compressed view: at byte {} of the image: {}",
+            e.offset, e.what
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -93,6 +93,7 @@ pub struct Asset<'a> {
     doc: Document,
     views: ViewSet<'a>,
     file: &'a [u8],
+    externals: &'a [(String, Vec<u8>)],
 }
 
 impl<'a> Asset<'a> {
@@ -115,7 +116,12 @@ impl<'a> Asset<'a> {
             views::resolve(&doc, buffers)
         };
         match resolve() {
-            Ok(views) => Ok(Asset { doc, views, file }),
+            Ok(views) => Ok(Asset {
+                doc,
+                views,
+                file,
+                externals,
+            }),
             Err(e) => Err(place::placed(e, file)),
         }
     }
@@ -123,6 +129,23 @@ impl<'a> Asset<'a> {
     /// `error`, made by a stage reading this asset, placed in its file.
     pub(crate) fn place(&self, error: Error) -> Error {
         place::placed(error, self.file)
+    }
+
+    /// Where `bytes` are: in the file (the byte they start at), in an
+    /// external file (its name, and the byte there), or in neither (bytes
+    /// decoded from the file).
+    pub(crate) fn locate(&self, bytes: &[u8]) -> Option<(Option<&str>, usize)> {
+        if let Some(at) = place::within(self.file, bytes) {
+            return Some((None, at));
+        }
+        self.externals
+            .iter()
+            .find_map(|(name, b)| Some((Some(name.as_str()), place::within(b, bytes)?)))
+    }
+
+    /// The byte of the file a stage's error `message` is about.
+    pub(crate) fn offset_of(&self, message: &str) -> u64 {
+        place::offset_of(message, self.file) as u64
     }
 
     /// The parsed JSON.

@@ -14,12 +14,15 @@
 //! source (`EXT_texture_webp`, `KHR_texture_basisu`, … only), an image with
 //! neither `uri` nor `bufferView`, or with both.
 
+use std::borrow::Cow;
+
 use crate::model::material::{
-    AlphaMode, BaseColorTexture, EncodedImage, Filter, Material, Sampler, TextureTransform, Wrap,
+    AlphaMode, BaseColorTexture, EncodedImage, Filter, ImageOrigin, Material, Sampler,
+    TextureTransform, Wrap,
 };
 
 use super::json::{self, Document};
-use super::{Asset, Error, buffers};
+use super::{Asset, Error, buffers, place};
 
 pub(crate) fn read(
     asset: &Asset<'_>,
@@ -189,9 +192,9 @@ fn image(asset: &Asset<'_>, i: usize, files: &[(String, Vec<u8>)]) -> Result<Enc
     let def = &asset.document().images[i];
     let path = format!("images[{i}]");
     let bytes = match (&def.uri, def.buffer_view) {
-        (Some(uri), None) => buffers::image_uri_bytes(i, uri, files)?.into_owned(),
+        (Some(uri), None) => buffers::image_uri_bytes(i, uri, files)?,
         (None, Some(view)) => match asset.view(view) {
-            Some(bytes) => bytes.to_vec(),
+            Some(bytes) => Cow::Borrowed(bytes),
             None => {
                 return Err(Error::at(
                     format!("{path}.bufferView"),
@@ -204,8 +207,24 @@ fn image(asset: &Asset<'_>, i: usize, files: &[(String, Vec<u8>)]) -> Result<Enc
         }
         (None, None) => return Err(Error::at(&path, "has neither uri nor bufferView")),
     };
+    let beside = |b: &[u8]| {
+        files
+            .iter()
+            .find_map(|(name, f)| Some((name.as_str(), place::within(f, b)?)))
+    };
+    let origin = match (asset.locate(&bytes), beside(&bytes)) {
+        (Some((None, at)), _) => ImageOrigin::InFile { at: at as u64 },
+        (Some((Some(name), at)), _) | (None, Some((name, at))) => ImageOrigin::Beside {
+            name: name.to_string(),
+            at: at as u64,
+        },
+        (None, None) => ImageOrigin::Decoded {
+            json_at: asset.offset_of(&format!("{path}: ")),
+        },
+    };
     Ok(EncodedImage {
         name: def.name.clone(),
-        bytes,
+        bytes: bytes.into_owned(),
+        origin,
     })
 }

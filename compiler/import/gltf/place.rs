@@ -55,21 +55,24 @@ pub(crate) fn placed(error: Error, file: &[u8]) -> Error {
     if error.0.starts_with("at byte ") {
         return error;
     }
-    let offset = match container::parse(file) {
-        Ok(c) => json_start(file, c.json) + in_json(&error.0, c.json),
-        // The stages run on a container that parsed; were it not so, the
-        // start of the file is where reading stopped.
-        Err(_) => 0,
-    };
+    let offset = offset_of(&error.0, file);
     Error(format!("at byte {offset}: {}", error.0))
 }
 
-/// Where `json`, a part of `file`, starts in it.
-fn json_start(file: &[u8], json: &[u8]) -> usize {
-    (json.as_ptr() as usize)
-        .checked_sub(file.as_ptr() as usize)
-        .filter(|&at| at <= file.len())
-        .unwrap_or(0)
+/// The byte of `file` that an error `message` made by a stage is about.
+pub(crate) fn offset_of(message: &str, file: &[u8]) -> usize {
+    match container::parse(file) {
+        Ok(c) => within(file, c.json).unwrap_or(0) + in_json(message, c.json),
+        // The stages run on a container that parsed; were it not so, the
+        // start of the file is where reading stopped.
+        Err(_) => 0,
+    }
+}
+
+/// Where `part` starts in `whole`, when it is a slice of it.
+pub(crate) fn within(whole: &[u8], part: &[u8]) -> Option<usize> {
+    let at = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (at.checked_add(part.len())? <= whole.len()).then_some(at)
 }
 
 /// The byte of `text` an error message is about.
@@ -409,6 +412,18 @@ mod tests {
             "at byte 14: nodes[0]: x"
         );
         assert_eq!(placed(Error("x".into()), b"not a glb").0, "at byte 0: x");
+    }
+
+    #[test]
+    fn within_finds_a_slice_of_the_whole_and_nothing_else() {
+        let whole = b"0123456789".to_vec();
+        assert_eq!(within(&whole, &whole[3..7]), Some(3));
+        assert_eq!(within(&whole, &whole[..]), Some(0));
+        assert_eq!(within(&whole, &whole[10..]), Some(10));
+        let copy = whole[3..7].to_vec();
+        assert_eq!(within(&whole, &copy), None);
+        assert_eq!(within(&whole[2..], &whole[..4]), None);
+        assert_eq!(within(&whole[..5], &whole[3..7]), None);
     }
 
     #[test]
