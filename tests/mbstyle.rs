@@ -459,6 +459,35 @@ fn the_largest_valid_style_fits_the_file_limit_closely() {
     );
 }
 
+/// A name longer than kiln writes (the runtime has no limit; another tool
+/// may write one) is refused at its entry, like every other rule.
+#[test]
+fn a_name_longer_than_kiln_writes_is_refused_at_its_entry() {
+    let good = encode(&style(4)).unwrap();
+    let name = Value::String("n".repeat(mbstyle::MAX_NAME_BYTES + 1));
+    let long = with_metadata(&good, "motionbricks.style_name", Some(name.clone()));
+    let long = with_metadata(&long, "general.name", Some(name));
+    let h = gguf::decode_header(&long, long.len() as u64).unwrap();
+    let e = decode(&long).unwrap_err();
+    assert_eq!(
+        e,
+        Error::At {
+            offset: h.key_at("motionbricks.style_name"),
+            rule: Box::new(Error::NameTooLong {
+                len: mbstyle::MAX_NAME_BYTES + 1
+            })
+        }
+    );
+    // The longest name kiln writes reads back.
+    let name = Value::String("n".repeat(mbstyle::MAX_NAME_BYTES));
+    let longest = with_metadata(&good, "motionbricks.style_name", Some(name.clone()));
+    let longest = with_metadata(&longest, "general.name", Some(name));
+    assert_eq!(
+        decode(&longest).unwrap().name.len(),
+        mbstyle::MAX_NAME_BYTES
+    );
+}
+
 #[test]
 fn a_scalar_where_the_headings_belong_is_an_error_not_a_panic() {
     let good = encode(&style(5)).unwrap();

@@ -125,6 +125,9 @@ pub enum Error {
     NameMismatch { general: String, style: String },
     /// An empty style name.
     EmptyName,
+    /// A name longer than [`MAX_NAME_BYTES`]: kiln neither writes nor
+    /// reads it (decode accepts only what encode writes).
+    NameTooLong { len: usize },
     /// Frames outside 4..=100,000.
     Frames { frames: usize },
     /// `style_frames` disagrees with the tensors (`parameter_count` is one
@@ -199,6 +202,10 @@ impl fmt::Display for Error {
                 "general.name {general:?} must be the style name {style:?}"
             ),
             Error::EmptyName => write!(f, "motionbricks.style_name must not be empty"),
+            Error::NameTooLong { len } => write!(
+                f,
+                "the name is {len} bytes; kiln writes at most {MAX_NAME_BYTES}"
+            ),
             Error::Frames { frames } => write!(
                 f,
                 "a style has {MIN_FRAMES} to {MAX_FRAMES} frames, found {frames}"
@@ -381,10 +388,7 @@ pub fn validate(s: &Style) -> Vec<String> {
         }
     }
     if s.name.len() > MAX_NAME_BYTES {
-        problems.push(format!(
-            "the name is {} bytes; kiln writes at most {MAX_NAME_BYTES}",
-            s.name.len()
-        ));
+        problems.push(Error::NameTooLong { len: s.name.len() }.to_string());
     }
     if let Err(e) = check(s) {
         problems.push(e.to_string());
@@ -441,7 +445,7 @@ fn placed(h: &gguf::Header, rule: Error) -> Error {
         Error::Frames { .. } => h.tensor_info_at(1),
         Error::Metadata { index, .. } => h.metadata_at(*index),
         Error::NameMismatch { .. } => h.key_at("general.name"),
-        Error::EmptyName => h.key_at("motionbricks.style_name"),
+        Error::EmptyName | Error::NameTooLong { .. } => h.key_at("motionbricks.style_name"),
         Error::Count { key, .. } => h.key_at(key),
         Error::Speed { .. } => h.key_at("motionbricks.style_speed"),
         Error::SourceHash { .. } => h.key_at("motionbricks.source_sha256"),
@@ -572,6 +576,9 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
         ));
     }
     check(&style).map_err(|rule| placed(&h, rule))?;
+    if name.len() > MAX_NAME_BYTES {
+        return Err(placed(&h, Error::NameTooLong { len: name.len() }));
+    }
     // (`parameter_count` against the tensors is one of the common checks.)
     if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
         && *found as usize != frames
