@@ -373,6 +373,32 @@ fn the_corpus_edge_case_file_converts_and_reads_back() {
     ]);
 }
 
+/// A value the conversion cannot keep (a BOOL byte other than 0 or 1)
+/// fails the job at the byte of the checkpoint that holds it.
+#[test]
+fn a_value_that_does_not_convert_is_named_at_its_byte() {
+    let p = Project::new();
+    let rel = "sources/weights/b.safetensors";
+    checkpoint(&p, rel, &[("mask", Dtype::Bool, &[3])], 1);
+    let mut bytes = fs::read(p.path(rel)).unwrap();
+    let len = bytes.len() as u64;
+    let n = kiln::formats::safetensors::header_len(&bytes, len).unwrap() as usize;
+    let h = kiln::formats::safetensors::decode_header(&bytes[8..8 + n], len).unwrap();
+    let at = (h.data_start() + h.tensors[0].begin + 1) as usize;
+    bytes[at] = 2;
+    fs::write(p.path(rel), &bytes).unwrap();
+    p.manifest("model_bundles:\n  - id: b\n    profile: generic\n    source: sources/weights/b.safetensors\n    architecture: t\n");
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "sources/weights/b.safetensors: at byte {at}: tensor \"mask\": element 1 is the boolean byte 2; it must be 0 or 1"
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn generic_refusals_name_the_setting() {
     let p = Project::new();

@@ -300,10 +300,69 @@ fn a_clip_of_too_few_frames_is_refused_naming_it() {
     .unwrap();
     let out = p.kiln(&["build"]);
     assert_eq!(out.status.code(), Some(1));
+    // At the count's byte.
+    let (h, _) = clip_header(&p);
+    let counts = h.tensor("num_frames_per_clip").unwrap();
+    let at = h.data_start() + counts.begin + counts.dtype.size();
     assert!(
-        stderr(&out).contains("num_frames_per_clip[1] is 3; a style has 4 to 100000 frames, and the file holds at most 40 per clip"),
+        stderr(&out).contains(&format!("clips.safetensors: at byte {at}: num_frames_per_clip[1] is 3; a style has 4 to 100000 frames, and the file holds at most 40 per clip")),
         "{}",
         stderr(&out)
     );
     assert_eq!(files_under(&p.path("out/styles")), Vec::<PathBuf>::new());
+}
+
+/// The clip file's header and bytes.
+fn clip_header(p: &Project) -> (kiln::formats::safetensors::Header, Vec<u8>) {
+    let bytes = fs::read(p.path("sources/styles/clips.safetensors")).unwrap();
+    let len = bytes.len() as u64;
+    let n = kiln::formats::safetensors::header_len(&bytes, len).unwrap() as usize;
+    let h = kiln::formats::safetensors::decode_header(&bytes[8..8 + n], len).unwrap();
+    (h, bytes)
+}
+
+/// A value that is not finite, and a tensor of the wrong type, each named
+/// at its byte of the clip file.
+#[test]
+fn a_clip_files_bad_value_or_tensor_is_named_at_its_byte() {
+    let p = project(
+        "styles:\n  - id: s\n    source: sources/styles/clips.safetensors\n    table:\n      - { clip: 2, name: a, speed: 1, tokens: [6, 8] }\n",
+    );
+    let (h, mut bytes) = clip_header(&p);
+    // Clip 2, frame 3, joint 5, entry 4 of the rotations (9 a joint).
+    let rot = h.tensor("global_joint_rotations").unwrap();
+    let index = 3 * 34 * 9 + 5 * 9 + 4;
+    let at = (h.data_start() + rot.begin + (2 * MAX_FRAMES * 34 * 9 + index) * 4) as usize;
+    bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    fs::write(p.path("sources/styles/clips.safetensors"), &bytes).unwrap();
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(&format!(
+            "clips.safetensors: at byte {at}: global_joint_rotations[{index}] of clip 2 is NaN, not finite"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(files_under(&p.path("out/styles")), Vec::<PathBuf>::new());
+
+    // The headings as I32 (the header's dtype edited; the same size).
+    let (h, bytes) = clip_header(&p);
+    let text = String::from_utf8_lossy(&bytes[8..h.data_start() as usize]).into_owned();
+    let entry = h.tensor("global_headings").unwrap().entry_at as usize;
+    assert!(bytes[entry..].starts_with(b"\"global_headings\""));
+    let i32s = text.replacen("\"F32\"", "\"I32\"", 1);
+    assert!(text[..entry - 8].matches("\"F32\"").count() == 0, "{text}");
+    let mut edited = bytes[..8].to_vec();
+    edited.extend_from_slice(i32s.as_bytes());
+    edited.extend_from_slice(&bytes[h.data_start() as usize..]);
+    fs::write(p.path("sources/styles/clips.safetensors"), &edited).unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(
+        stderr(&out).contains(&format!(
+            "clips.safetensors: at byte {entry}: tensor \"global_headings\" is I32"
+        )),
+        "{}",
+        stderr(&out)
+    );
 }

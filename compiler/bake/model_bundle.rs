@@ -734,6 +734,7 @@ mod tests {
             shape: vec![1],
             begin,
             end: begin + 4,
+            entry_at: 0,
         };
         // 65 bytes with `self_attn.`, 60 once it is `attn.`: the same as
         // the second name, which is short enough to keep.
@@ -781,6 +782,7 @@ mod tests {
                     shape: shape.to_vec(),
                     begin: at,
                     end: at + bytes,
+                    entry_at: 0,
                 };
                 at += bytes;
                 t

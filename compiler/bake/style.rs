@@ -96,18 +96,28 @@ pub const FRAME_COUNTS: &str = "num_frames_per_clip";
 pub struct ClipFile {
     pub clips: usize,
     pub max_frames: u64,
+    /// Where the data starts in the file (the offsets below are from it).
+    pub data_start: u64,
     /// Data-relative byte offset of each of [`ARRAYS`].
     pub arrays: [u64; 4],
     /// `num_frames_per_clip`: its offset and whether it is I64.
     pub counts: (u64, Dtype),
 }
 
+/// Why a clip file's styles cannot be made. A rule of the file names its
+/// byte (`at`): the tensor's header entry, the frame count, the value; a
+/// tensor that is missing, the header (byte 8). `NoClip` and `Invalid` are
+/// the manifest table's, which the caller names by its line.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Error {
-    #[error("the clip file has no tensor {name:?} (it needs {})", needed())]
-    Missing { name: &'static str },
-    #[error("tensor {name:?} is {dtype} {shape:?}; a clip file's is {want}")]
+    #[error(
+        "at byte {at}: the clip file has no tensor {name:?} (it needs {})",
+        needed()
+    )]
+    Missing { at: u64, name: &'static str },
+    #[error("at byte {at}: tensor {name:?} is {dtype} {shape:?}; a clip file's is {want}")]
     Layout {
+        at: u64,
         name: &'static str,
         dtype: Dtype,
         shape: Vec<u64>,
@@ -116,11 +126,24 @@ pub enum Error {
     #[error("the table names clip {clip}; the clip file has {clips} clips")]
     NoClip { clip: usize, clips: usize },
     #[error(
-        "num_frames_per_clip[{clip}] is {frames}; a style has {} to {} frames, and the file holds at most {max} per clip",
+        "at byte {at}: num_frames_per_clip[{clip}] is {frames}; a style has {} to {} frames, and the file holds at most {max} per clip",
         mbstyle::MIN_FRAMES,
         mbstyle::MAX_FRAMES
     )]
-    Frames { clip: usize, frames: i64, max: u64 },
+    Frames {
+        at: u64,
+        clip: usize,
+        frames: i64,
+        max: u64,
+    },
+    #[error("at byte {at}: {array}[{index}] of clip {clip} is {value}, not finite")]
+    NotFinite {
+        at: u64,
+        array: &'static str,
+        clip: usize,
+        index: usize,
+        value: f32,
+    },
     #[error("the style {name:?} is invalid: {problem}")]
     Invalid { name: String, problem: String },
 }
@@ -133,12 +156,18 @@ fn needed() -> String {
 
 /// Checks the clip file's tensors and finds the arrays.
 pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
-    let get = |name: &'static str| h.tensor(name).ok_or(Error::Missing { name });
+    let get = |name: &'static str| {
+        h.tensor(name).ok_or(Error::Missing {
+            at: safetensors::PREFIX_BYTES,
+            name,
+        })
+    };
     let headings = get("global_headings")?;
     let (clips, max_frames) = match headings.shape[..] {
         [c, f] if headings.dtype == Dtype::F32 => (c, f),
         _ => {
             return Err(Error::Layout {
+                at: headings.entry_at,
                 name: "global_headings",
                 dtype: headings.dtype,
                 shape: headings.shape.clone(),
@@ -158,6 +187,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
         debug_assert_eq!(want[2..].iter().product::<u64>(), per_frame);
         if t.dtype != Dtype::F32 || t.shape != want {
             return Err(Error::Layout {
+                at: t.entry_at,
                 name,
                 dtype: t.dtype,
                 shape: t.shape.clone(),
@@ -169,6 +199,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
     let counts = get(FRAME_COUNTS)?;
     if !matches!(counts.dtype, Dtype::I32 | Dtype::I64) || counts.shape != [clips] {
         return Err(Error::Layout {
+            at: counts.entry_at,
             name: FRAME_COUNTS,
             dtype: counts.dtype,
             shape: counts.shape.clone(),
@@ -178,6 +209,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
     Ok(ClipFile {
         clips: usize::try_from(clips).unwrap_or(usize::MAX),
         max_frames,
+        data_start: h.data_start(),
         arrays,
         counts: (counts.begin, counts.dtype),
     })
@@ -200,6 +232,7 @@ impl ClipFile {
             (mbstyle::MIN_FRAMES..=mbstyle::MAX_FRAMES).contains(&n) && n as u64 <= self.max_frames
         });
         ok.ok_or(Error::Frames {
+            at: self.data_start + self.count_range(clip).0,
             clip,
             frames,
             max: self.max_frames,
@@ -226,14 +259,29 @@ pub fn check_rows(rows: &[Row], file: &ClipFile) -> Result<(), Error> {
     }
 }
 
-/// A style from a clip's four arrays (their bytes, in [`ARRAYS`] order),
-/// with upstream's heading corrections when `official`.
+/// A style from a clip's four arrays (their bytes, in [`ARRAYS`] order,
+/// read from `file`), with upstream's heading corrections when `official`.
+/// A value that is not finite is named at its byte of the file.
 pub fn style_of(
     row: &Row,
+    file: &ClipFile,
     arrays: [&[u8]; 4],
     official: bool,
     source_sha256: &str,
 ) -> Result<Style, Error> {
+    for (a, bytes) in arrays.iter().enumerate() {
+        let value = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        if let Some(index) = bytes.chunks_exact(4).position(|c| !value(c).is_finite()) {
+            let (start, _) = file.array_range(a, row.clip, 0);
+            return Err(Error::NotFinite {
+                at: file.data_start + start + 4 * index as u64,
+                array: ARRAYS[a].0,
+                clip: row.clip,
+                index,
+                value: value(&bytes[4 * index..]),
+            });
+        }
+    }
     let mut headings = le_f32s(arrays[0]);
     if official
         && row.clip == HAND_CRAWLING

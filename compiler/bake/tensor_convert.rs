@@ -25,6 +25,16 @@ pub enum Error {
     Unsupported { from: Dtype, to: &'static str },
 }
 
+impl Error {
+    /// The element the error is about, if one.
+    pub fn index(&self) -> Option<u64> {
+        match self {
+            Error::OutOfRange { index, .. } | Error::Bool { index, .. } => Some(*index),
+            Error::Unsupported { .. } => None,
+        }
+    }
+}
+
 /// Bytes per element of the GGML types kiln writes.
 pub fn element_bytes(ty: TensorType) -> Option<u64> {
     match ty {

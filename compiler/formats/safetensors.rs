@@ -113,6 +113,9 @@ pub struct Tensor {
     /// Byte range relative to the start of the data.
     pub begin: u64,
     pub end: u64,
+    /// Where its entry in the header starts in the file (its name's
+    /// opening quote), for errors about the tensor.
+    pub entry_at: u64,
 }
 
 impl Tensor {
@@ -429,6 +432,7 @@ pub fn decode_header(json: &[u8], file_len: u64) -> Result<Header, Error> {
             shape: t.shape,
             begin,
             end,
+            entry_at: PREFIX_BYTES + key_start(json, at as usize) as u64,
         });
     }
     check_tiling(&mut tensors, data_start, file_len)?;
@@ -438,6 +442,23 @@ pub fn decode_header(json: &[u8], file_len: u64) -> Result<Header, Error> {
         metadata: raw.metadata,
         tensors,
     })
+}
+
+/// Where the key whose text ends just before `end` (its closing quote at
+/// `end - 1`) starts: its opening quote, the first one back that no
+/// backslash escapes.
+fn key_start(json: &[u8], end: usize) -> usize {
+    let mut at = end.saturating_sub(1);
+    while at > 0 {
+        at -= 1;
+        if json[at] == b'"' {
+            let backslashes = json[..at].iter().rev().take_while(|&&b| b == b'\\').count();
+            if backslashes % 2 == 0 {
+                return at;
+            }
+        }
+    }
+    0
 }
 
 fn parse_json(json: &[u8]) -> Result<RawHeader, Error> {
@@ -644,6 +665,30 @@ mod tests {
         assert_eq!(h.tensor("scalar").unwrap().elements(), 1);
         assert_eq!(h.data_start() % 8, 0);
         assert_eq!(h.data_start() + h.data_bytes(), bytes.len() as u64);
+    }
+
+    #[test]
+    fn each_tensor_knows_where_its_entry_starts() {
+        let bytes = file(&[
+            spec("layers.2.w", Dtype::F32, &[2, 3]),
+            spec("scalar", Dtype::F64, &[]),
+        ]);
+        let h = decode(&bytes).unwrap();
+        for t in &h.tensors {
+            let at = t.entry_at as usize;
+            assert!(bytes[at..].starts_with(format!("\"{}\"", t.name).as_bytes()));
+        }
+        // Names with escaped quotes and backslashes, and spaces before the
+        // colon.
+        let json = r#"{"a\"b" :{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"c\\":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}}"#;
+        let h = decode(&with_json(json, 2)).unwrap();
+        assert_eq!(h.tensor("a\"b").unwrap().entry_at, 8 + 1);
+        assert_eq!(
+            h.tensor("c\\").unwrap().entry_at,
+            8 + json.find(r#""c\\""#).unwrap() as u64
+        );
+        assert_eq!(key_start(b"\"k\"", 3), 0);
+        assert_eq!(key_start(b"", 0), 0);
     }
 
     #[test]

@@ -407,7 +407,12 @@ fn write_gguf(
             } else {
                 converted.clear();
                 tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, &mut converted)
-                    .map_err(|err| JobError::at(c.pos, format!("{}: tensor {:?}: {err}", c.input.path(), t.source)))?;
+                    .map_err(|err| {
+                        // The element's byte in the checkpoint (the
+                        // tensor's first, for a rule of the whole tensor).
+                        let byte = start + err.index().map_or(0, |i| i * element as u64);
+                        JobError::at(c.pos, format!("{}: at byte {byte}: tensor {:?}: {err}", c.input.path(), t.source))
+                    })?;
                 &converted[..]
             };
             out.write_all(bytes).map_err(write_error)?;

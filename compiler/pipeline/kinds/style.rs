@@ -341,7 +341,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
             buf.resize(n, 0);
             c.input.read_exact_at(data + at, buf)?;
         }
-        let style = bake::style_of(row, arrays.each_ref().map(|a| a.as_slice()), official, &sha)
+        let style = bake::style_of(row, &file, arrays.each_ref().map(|a| a.as_slice()), official, &sha)
             .map_err(blame_source)?;
         entries.push(write_style(e, io, &style)?);
     }
