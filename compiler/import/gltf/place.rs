@@ -295,7 +295,7 @@ mod tests {
  "accessors": [ {"count": 1}, {"count": 2, "sparse": {"count": 1, "indices": {"bufferView": 0}}} ],
  "animations": [{"samplers": [{"input": 0, "output": 1}, {"input": 2, "output": 3}]}],
  "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
- "nodes": [{"name": "a\"b"}, {"name": "c"}], "k\u0065y": [1], "scene": 0, "scene": 0}"#;
+ "nodes": [{"name": "a\"b, ]}"}, "x, {", {"name": "c"}], "k\u0065y": [1], "scene": 0, "scene": 0}"#;
 
     fn place(message: &str) -> &'static str {
         &TEXT[in_json(message, TEXT.as_bytes())..]
@@ -320,7 +320,10 @@ mod tests {
         );
         assert!(place("meshes[0].primitives[0]: attributes: x").starts_with(r#"{"POSITION""#));
         assert!(place("meshes[0].primitives[0]: indices: x").starts_with("1}]"));
-        assert!(place("nodes[1]: x").starts_with(r#"{"name": "c"}"#));
+        // Strings holding commas, brackets and escaped quotes are skipped
+        // whole.
+        assert!(place("nodes[2]: x").starts_with(r#"{"name": "c"}"#));
+        assert!(place("nodes[1]: x").starts_with(r#""x, {""#));
         // A key written with an escape; of two keys, the last.
         assert!(place("key: x").starts_with("[1]"));
         assert_eq!(&TEXT[TEXT.len() - 2..], place("scene: x"));
@@ -363,6 +366,8 @@ mod tests {
         );
         for not_a_path in [
             "a b", "a..b", ".a", "a.", "a[", "a[]", "a[x]", "[-1]", "", "a[1]b", "a.[1]",
+            // A sign, which `usize::from_str` would take.
+            "a[+1]",
         ] {
             assert_eq!(parse_path(not_a_path), None, "{not_a_path:?}");
         }
