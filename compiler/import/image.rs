@@ -506,8 +506,12 @@ mod tests {
         b.extend_from_slice(&[0xff, 0xc4, 0, 2, 0xff, 0xc2, 0, 11]);
         assert_eq!(jpeg_frame(&b), Some(15));
         // A scan, the end, or a second SOI before any frame: none.
+        // (Even when what follows would read as a segment length and a
+        // frame: the walk stops at the marker.)
         for m in [0xda, 0xd9, 0xd8] {
             assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff, m, 0, 2]), None, "{m:x}");
+            let b = [0xff, 0xd8, 0xff, m, 0, 2, 0xff, 0xc0, 0, 11];
+            assert_eq!(jpeg_frame(&b), None, "{m:x}");
         }
         // A segment longer than the file, a byte that is no marker, a cut.
         assert_eq!(jpeg_frame(&[0xff, 0xd8, 0xff, 0xe0, 0xff, 0xff]), None);
