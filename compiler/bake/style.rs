@@ -96,11 +96,10 @@ pub const FRAME_COUNTS: &str = "num_frames_per_clip";
 pub struct ClipFile {
     pub clips: usize,
     pub max_frames: u64,
-    /// Where the data starts in the file (the offsets below are from it).
-    pub data_start: u64,
-    /// Data-relative byte offset of each of [`ARRAYS`].
+    /// Where each of [`ARRAYS`] starts in the file.
     pub arrays: [u64; 4],
-    /// `num_frames_per_clip`: its offset and whether it is I64.
+    /// `num_frames_per_clip`: where it starts in the file, and whether it
+    /// is I64.
     pub counts: (u64, Dtype),
 }
 
@@ -194,7 +193,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
                 want: format!("F32 {want:?}"),
             });
         }
-        *slot = t.begin;
+        *slot = h.data_start() + t.begin;
     }
     let counts = get(FRAME_COUNTS)?;
     if !matches!(counts.dtype, Dtype::I32 | Dtype::I64) || counts.shape != [clips] {
@@ -209,14 +208,13 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
     Ok(ClipFile {
         clips: usize::try_from(clips).unwrap_or(usize::MAX),
         max_frames,
-        data_start: h.data_start(),
         arrays,
-        counts: (counts.begin, counts.dtype),
+        counts: (h.data_start() + counts.begin, counts.dtype),
     })
 }
 
 impl ClipFile {
-    /// The data-relative byte range of `num_frames_per_clip[clip]`.
+    /// The file's byte range of `num_frames_per_clip[clip]`.
     pub fn count_range(&self, clip: usize) -> (u64, usize) {
         let size = self.counts.1.size();
         (self.counts.0 + clip as u64 * size, size as usize)
@@ -232,14 +230,14 @@ impl ClipFile {
             (mbstyle::MIN_FRAMES..=mbstyle::MAX_FRAMES).contains(&n) && n as u64 <= self.max_frames
         });
         ok.ok_or(Error::Frames {
-            at: self.data_start + self.count_range(clip).0,
+            at: self.count_range(clip).0,
             clip,
             frames,
             max: self.max_frames,
         })
     }
 
-    /// The data-relative byte range of array `a` of [`ARRAYS`] for the
+    /// The file's byte range of array `a` of [`ARRAYS`] for the
     /// first `frames` frames of `clip`.
     pub fn array_range(&self, a: usize, clip: usize, frames: usize) -> (u64, usize) {
         let per_frame = ARRAYS[a].1 * 4;
@@ -274,7 +272,7 @@ pub fn style_of(
         if let Some(index) = bytes.chunks_exact(4).position(|c| !value(c).is_finite()) {
             let (start, _) = file.array_range(a, row.clip, 0);
             return Err(Error::NotFinite {
-                at: file.data_start + start + 4 * index as u64,
+                at: start + 4 * index as u64,
                 array: ARRAYS[a].0,
                 clip: row.clip,
                 index,

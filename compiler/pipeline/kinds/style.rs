@@ -328,18 +328,17 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let file = bake::clip_file(&c.header).map_err(blame_source)?;
     let rows = rows_of(&table.value);
     bake::check_rows(&rows, &file).map_err(|err| JobError::at(table.pos, format!("{source}: {err}")))?;
-    let data = c.header.data_start();
     let mut entries = Vec::with_capacity(rows.len());
     for row in &rows {
         let (at, n) = file.count_range(row.clip);
         let mut count = vec![0; n];
-        c.input.read_exact_at(data + at, &mut count)?;
+        c.input.read_exact_at(at, &mut count)?;
         let frames = file.frames(row.clip, &count).map_err(blame_source)?;
         let mut arrays: [Vec<u8>; 4] = Default::default();
         for (a, buf) in arrays.iter_mut().enumerate() {
             let (at, n) = file.array_range(a, row.clip, frames);
             buf.resize(n, 0);
-            c.input.read_exact_at(data + at, buf)?;
+            c.input.read_exact_at(at, buf)?;
         }
         let style = bake::style_of(row, &file, arrays.each_ref().map(|a| a.as_slice()), official, &sha)
             .map_err(blame_source)?;
