@@ -454,22 +454,13 @@ pub fn qoi_decode(bytes: &[u8]) {
 
 /// The `safetensors_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn safetensors_decode(bytes: &[u8]) {
-    let len = bytes.len() as u64;
-    let n = match safetensors::header_len(bytes, len) {
-        Ok(n) => n,
-        Err(e) => return assert_placed(e, bytes.len()),
-    };
-    let Some(json) = bytes.get(8..8 + n as usize) else {
-        return;
-    };
-    let decoded = safetensors::decode_header(json, len);
-    if let Err(e) = &decoded {
-        assert_placed(e, bytes.len());
-    }
-    if let Ok(h) = decoded {
-        assert_eq!(h.data_start() + h.data_bytes(), len);
-        for t in &h.tensors {
-            assert_eq!(t.bytes(), t.elements() * t.dtype.size());
+    match safetensors::decode(bytes) {
+        Err(e) => assert_placed(e, bytes.len()),
+        Ok(h) => {
+            assert_eq!(h.data_start() + h.data_bytes(), bytes.len() as u64);
+            for t in &h.tensors {
+                assert_eq!(t.bytes(), t.elements() * t.dtype.size());
+            }
         }
     }
 }

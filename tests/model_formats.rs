@@ -108,8 +108,7 @@ fn hostile_gguf_counts_and_lengths_allocate_nothing_big() {
 
 #[test]
 fn the_edge_case_safetensors_file_reads_with_every_dtype_it_holds() {
-    let n = safetensors::header_len(EDGE, EDGE.len() as u64).unwrap();
-    let h = safetensors::decode_header(&EDGE[8..8 + n as usize], EDGE.len() as u64).unwrap();
+    let h = safetensors::decode(EDGE).unwrap();
     let got: Vec<(&str, Dtype, Vec<u64>)> = h
         .tensors
         .iter()
@@ -131,22 +130,16 @@ fn the_edge_case_safetensors_file_reads_with_every_dtype_it_holds() {
     assert_eq!(h.metadata.as_ref().unwrap()["format"], "pt");
 }
 
-fn decode_st(b: &[u8]) -> Result<safetensors::Header, safetensors::Error> {
-    let n = safetensors::header_len(b, b.len() as u64)?;
-    let json = b.get(8..8 + n as usize).expect("within the file, checked");
-    safetensors::decode_header(json, b.len() as u64)
-}
-
 #[test]
 fn every_safetensors_truncation_trailing_byte_and_huge_length_is_refused() {
     for n in 0..EDGE.len() {
-        let (r, largest) = largest_alloc_in(|| decode_st(&EDGE[..n]));
+        let (r, largest) = largest_alloc_in(|| safetensors::decode(&EDGE[..n]));
         assert!(r.is_err(), "prefix {n} accepted");
         assert!(largest < SMALL, "prefix {n}: {largest} bytes");
     }
     let mut longer = EDGE.to_vec();
     longer.push(0);
-    let e = decode_st(&longer).unwrap_err();
+    let e = safetensors::decode(&longer).unwrap_err();
     assert!(
         e.to_string().contains("1 bytes after the last tensor"),
         "{e}"
@@ -158,7 +151,7 @@ fn every_safetensors_truncation_trailing_byte_and_huge_length_is_refused() {
     ] {
         let mut b = EDGE.to_vec();
         b[..8].copy_from_slice(&v.to_le_bytes());
-        let (r, largest) = largest_alloc_in(|| decode_st(&b));
+        let (r, largest) = largest_alloc_in(|| safetensors::decode(&b));
         assert!(
             matches!(r, Err(safetensors::Error::HeaderTooLong { .. })),
             "{r:?}"
@@ -173,7 +166,7 @@ fn overlapping_safetensors_offsets_are_refused_naming_both_tensors() {
     // q_f32 is [64,192]; start it 4 bytes early: it overlaps q_bf16.
     let bad = text.replacen("\"data_offsets\":[64,192]", "\"data_offsets\":[60,188]", 1);
     assert_ne!(bad, text);
-    let e = decode_st(bad.as_bytes()).unwrap_err();
+    let e = safetensors::decode(bad.as_bytes()).unwrap_err();
     assert!(
         e.to_string()
             .contains("tensor \"q_f32\" overlaps tensor \"q_bf16\""),
@@ -202,10 +195,7 @@ fn fuzz_properties_on_deterministic_inputs() {
         let mut s = EDGE.to_vec();
         let i = next() % s.len();
         s[i] = next() as u8;
-        if let Ok(n) = safetensors::header_len(&s, s.len() as u64)
-            && let Some(json) = s.get(8..8 + n as usize)
-            && let Ok(h) = safetensors::decode_header(json, s.len() as u64)
-        {
+        if let Ok(h) = safetensors::decode(&s) {
             assert_eq!(h.data_start() + h.data_bytes(), s.len() as u64);
         }
     }

@@ -377,6 +377,17 @@ impl std::io::Read for Counting<'_> {
     }
 }
 
+/// The header of a whole file held in memory: [`header_len`], then
+/// [`decode_header`] of the N bytes after the length. (A reader of a file
+/// on disk reads those N bytes itself and calls the two.)
+pub fn decode(file: &[u8]) -> Result<Header, Error> {
+    let len = file.len() as u64;
+    let n = header_len(file, len)?;
+    // `header_len` keeps the N bytes within the file.
+    let start = PREFIX_BYTES as usize;
+    decode_header(&file[start..start + n as usize], len)
+}
+
 /// Decodes the JSON header (`json`, N bytes, which came after the 8-byte
 /// length) of a file of `file_len` bytes, and checks that its tensors tile
 /// the data exactly.
@@ -638,11 +649,6 @@ mod tests {
         }
     }
 
-    fn decode(bytes: &[u8]) -> Result<Header, Error> {
-        let n = header_len(bytes, bytes.len() as u64)?;
-        decode_header(&bytes[8..8 + n as usize], bytes.len() as u64)
-    }
-
     fn with_json(json: &str, data: usize) -> Vec<u8> {
         let mut bytes = (json.len() as u64).to_le_bytes().to_vec();
         bytes.extend_from_slice(json.as_bytes());
@@ -862,14 +868,7 @@ mod tests {
     fn every_truncation_is_refused() {
         let bytes = file(&[spec("a", Dtype::F32, &[3]), spec("b", Dtype::U8, &[5])]);
         for n in 0..bytes.len() {
-            let cut = &bytes[..n];
-            let result = header_len(cut, n as u64).and_then(|len| {
-                let json = cut
-                    .get(8..8 + len as usize)
-                    .ok_or(Error::HeaderPastEnd { len, have: 0 })?;
-                decode_header(json, n as u64)
-            });
-            assert!(result.is_err(), "prefix {n} accepted");
+            assert!(decode(&bytes[..n]).is_err(), "prefix {n} accepted");
         }
     }
 
