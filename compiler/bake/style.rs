@@ -267,20 +267,28 @@ pub fn style_of(
     official: bool,
     source_sha256: &str,
 ) -> Result<Style, Error> {
-    for (a, bytes) in arrays.iter().enumerate() {
-        let value = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        if let Some(index) = bytes.chunks_exact(4).position(|c| !value(c).is_finite()) {
+    let mut headings = le_f32s(arrays[0]);
+    let joint_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[1]);
+    let joint_rotations: Vec<[f32; 9]> = le_f32_arrays(arrays[2]);
+    let root_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[3]);
+    let values = [
+        &headings[..],
+        joint_positions.as_flattened(),
+        joint_rotations.as_flattened(),
+        root_positions.as_flattened(),
+    ];
+    for (a, values) in values.into_iter().enumerate() {
+        if let Some(index) = values.iter().position(|v| !v.is_finite()) {
             let (start, _) = file.array_range(a, row.clip, 0);
             return Err(Error::NotFinite {
                 at: start + 4 * index as u64,
                 array: ARRAYS[a].0,
                 clip: row.clip,
                 index,
-                value: value(&bytes[4 * index..]),
+                value: values[index],
             });
         }
     }
-    let mut headings = le_f32s(arrays[0]);
     if official
         && row.clip == HAND_CRAWLING
         && let Some(h) = headings.first_mut()
@@ -299,9 +307,9 @@ pub fn style_of(
         source_sha256: source_sha256.into(),
         allowed_tokens: row.allowed_tokens,
         headings,
-        joint_positions: le_f32_arrays(arrays[1]),
-        joint_rotations: le_f32_arrays(arrays[2]),
-        root_positions: le_f32_arrays(arrays[3]),
+        joint_positions,
+        joint_rotations,
+        root_positions,
     };
     let problems = mbstyle::validate(&style);
     match problems.into_iter().next() {
