@@ -629,13 +629,14 @@ mod tests {
         #[cfg(unix)]
         {
             let fifo = dir.path().join("fifo");
-            assert!(
-                std::process::Command::new("mkfifo")
-                    .arg(&fifo)
-                    .status()
-                    .unwrap()
-                    .success()
-            );
+            rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &fifo,
+                rustix::fs::FileType::Fifo,
+                rustix::fs::Mode::from_raw_mode(0o600),
+                0,
+            )
+            .unwrap();
             assert_eq!(out.read("fifo", 10), None);
         }
     }

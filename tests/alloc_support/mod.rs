@@ -1,6 +1,7 @@
 //! A global allocator for tests that records, per thread, the largest
-//! single allocation, so a test can show that hostile lengths and headers
-//! allocate nothing big. A test file installs it with
+//! single allocation, and how many allocations and bytes there were, so a
+//! test can show that hostile lengths and headers allocate nothing big and
+//! that work stays bounded, by counting rather than by the clock. A test file installs it with
 //! `#[global_allocator] static ALLOC: alloc_support::Tracking = alloc_support::Tracking;`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -11,6 +12,8 @@ pub struct Tracking;
 thread_local! {
     static LARGEST_ALLOC: Cell<usize> = const { Cell::new(0) };
     static BIG_ALLOCS: Cell<usize> = const { Cell::new(0) };
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+    static ALLOC_BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Allocations (and reallocations) of at least this many bytes are
@@ -26,6 +29,8 @@ fn note(size: usize) {
     if size >= BIG {
         let _ = BIG_ALLOCS.try_with(|c| c.set(c.get() + 1));
     }
+    let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+    let _ = ALLOC_BYTES.try_with(|c| c.set(c.get().saturating_add(size)));
 }
 
 unsafe impl GlobalAlloc for Tracking {
@@ -61,4 +66,29 @@ pub fn big_allocs_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
     BIG_ALLOCS.with(|c| c.set(0));
     let out = f();
     (out, BIG_ALLOCS.with(|c| c.get()))
+}
+
+/// What `f` allocated on this thread: the largest single allocation, the
+/// number of allocations and reallocations, and the bytes they asked for
+/// in all (a reallocation counts its new size). A bound on these is a bound
+/// on the work that allocates, whatever the machine's load.
+#[derive(Debug, Clone, Copy)]
+pub struct Counts {
+    pub largest: usize,
+    pub allocs: usize,
+    pub bytes: usize,
+}
+
+/// Runs `f` and returns its result with what it allocated on this thread.
+pub fn counts_in<T>(f: impl FnOnce() -> T) -> (T, Counts) {
+    LARGEST_ALLOC.with(|m| m.set(0));
+    ALLOCS.with(|c| c.set(0));
+    ALLOC_BYTES.with(|c| c.set(0));
+    let out = f();
+    let counts = Counts {
+        largest: LARGEST_ALLOC.with(|m| m.get()),
+        allocs: ALLOCS.with(|c| c.get()),
+        bytes: ALLOC_BYTES.with(|c| c.get()),
+    };
+    (out, counts)
 }

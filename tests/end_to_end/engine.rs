@@ -1,0 +1,213 @@
+//! The engine for many kinds, driven like a user drives it: output sets
+//! and what happens to outputs of jobs that are gone, uniqueness across
+//! manifests, declared inputs.
+
+use crate::cli_support;
+
+use std::fs;
+
+use cli_support::{Project, stderr};
+
+fn ids_with<'a>(report: &'a serde_json::Value, status: &str) -> Vec<&'a str> {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["status"] == status)
+        .map(|j| j["id"].as_str().unwrap())
+        .collect()
+}
+
+/// characters.yaml's text, and its text without the fox-walk entry, and
+/// that entry.
+fn without_fox_walk(p: &Project) -> (String, String, String) {
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    let start = text.find("  - id: fox-walk").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap() + 2;
+    let rest = format!("{}{}", &text[..start], &text[end..]);
+    let entry = text[start..end].to_string();
+    (text, rest, entry)
+}
+
+#[test]
+fn a_job_removed_from_its_manifest_loses_its_output_and_record() {
+    let p = Project::demo();
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("out/poses/fox-walk.ospc").exists());
+    p.write("out/poses/mine.txt", "a file kiln did not make");
+    let (text, rest, _) = without_fox_walk(&p);
+    p.write("manifests/characters.yaml", &rest);
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        report["removed"],
+        serde_json::json!(["out/poses/fox-walk.ospc"])
+    );
+    assert!(!p.path("out/poses/fox-walk.ospc").exists());
+    assert!(p.path("out/poses/mine.txt").exists(), "not kiln's: kept");
+    assert!(
+        ids_with(&report, "built").is_empty(),
+        "the others are fresh"
+    );
+    // Said in words too, and only once: the record went with the output.
+    let out = p.kiln(&["build"]);
+    assert!(!stderr(&out).contains("removed"), "{}", stderr(&out));
+    // Put back, it builds again.
+    p.write("manifests/characters.yaml", &text);
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(ids_with(&report, "built"), ["fox-walk"]);
+}
+
+#[test]
+fn a_renamed_job_removes_the_old_output_and_writes_the_new() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.edit(
+        "manifests/characters.yaml",
+        "id: fox-walk",
+        "id: fox-walking",
+    );
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "removed 1 output(s) of jobs no longer in the manifests: out/poses/fox-walk.ospc"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!p.path("out/poses/fox-walk.ospc").exists());
+    assert!(p.path("out/poses/fox-walking.ospc").exists());
+}
+
+#[test]
+fn a_removed_job_whose_output_another_job_now_writes_keeps_it() {
+    // fox-walk moves from characters.yaml to a new manifest: same kind,
+    // same id, same output; nothing is removed and nothing rebuilt.
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (_, rest, entry) = without_fox_walk(&p);
+    p.write("manifests/characters.yaml", &rest);
+    p.write("manifests/walk.yaml", &format!("pose_caches:\n{entry}"));
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(report["removed"], serde_json::json!([]));
+    assert!(ids_with(&report, "built").is_empty());
+    assert!(p.path("out/poses/fox-walk.ospc").exists());
+}
+
+#[test]
+fn one_id_in_two_manifests_is_refused_with_both_positions() {
+    let p = Project::demo();
+    p.write(
+        "manifests/more.yaml",
+        "pose_caches:\n  - id: fox-walk\n    source: sources/characters/Fox.glb\n    animation: Walk\n    rate_hz: 30\n",
+    );
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("manifests/more.yaml:2:5: job id \"fox-walk\" is already used by the pose_cache at manifests/characters.yaml:"),
+        "{err}"
+    );
+    assert!(!p.path("out").exists(), "nothing built");
+}
+
+#[test]
+fn moving_an_entry_within_its_manifest_rebuilds_nothing() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let text = fs::read_to_string(p.path("manifests/characters.yaml")).unwrap();
+    p.write(
+        "manifests/characters.yaml",
+        &text.replace(
+            "pose_caches:\n",
+            "# a comment that moves every line\n\npose_caches:\n",
+        ),
+    );
+    let (report, _) = p.build_json(&[]);
+    assert_eq!(report["totals"]["planned"], true);
+    assert!(ids_with(&report, "built").is_empty());
+}
+
+/// (inode, mtime) of a file.
+fn identity(path: &std::path::Path) -> (u64, std::time::SystemTime) {
+    use std::os::unix::fs::MetadataExt as _;
+    let m = fs::metadata(path).unwrap();
+    (m.ino(), m.modified().unwrap())
+}
+
+#[test]
+fn an_output_whose_bytes_are_unchanged_is_left_in_place() {
+    let p = Project::demo();
+    let (_, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let small = [
+        "out/poses/fox-walk.ospc",
+        "out/levels/sandbox/@world/characters",
+        "out/levels/sandbox/level.json",
+    ];
+    let before: Vec<_> = small.iter().map(|r| identity(&p.path(r))).collect();
+    // A forced rebuild makes the same bytes: the files stay as they are
+    // (same inode, same time stamp), and the next build is a no-op.
+    let (report, out) = p.build_json(&["--force"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ids_with(&report, "built").contains(&"sandbox"), "{report}");
+    let after: Vec<_> = small.iter().map(|r| identity(&p.path(r))).collect();
+    assert_eq!(before, after);
+    let (report, _) = p.build_json(&[]);
+    assert!(ids_with(&report, "built").is_empty(), "{report}");
+    // An output changed in place (same size, other bytes) is noticed and
+    // replaced by the job's bytes, which are not the file's.
+    let entry = p.path(small[1]);
+    let good = fs::read(&entry).unwrap();
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 1;
+    fs::write(&entry, &bad).unwrap();
+    let (report, _) = p.build_json(&["--force"]);
+    assert!(ids_with(&report, "built").contains(&"sandbox"), "{report}");
+    assert_eq!(fs::read(&entry).unwrap(), good);
+    assert_ne!(identity(&entry).0, before[1].0, "renamed into place");
+    // An output that changes is replaced, and so is its level's index.
+    let (entry_before, index_before) = (identity(&entry), identity(&p.path(small[2])));
+    p.edit(
+        "manifests/levels.yaml",
+        "- id: simple-skin",
+        "- id: simple-skin-2",
+    );
+    let (report, out) = p.build_json(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built"), ["sandbox"]);
+    assert_ne!(identity(&entry), entry_before);
+    assert_ne!(identity(&p.path(small[2])), index_before);
+}
+
+#[test]
+fn a_failed_job_leaves_no_folder_it_made() {
+    let p = Project::empty();
+    p.write("sources/bad.glb", "not a glb");
+    p.write(
+        "manifests/l.yaml",
+        "characters:\n  - level: broken\n    banks:\n      - id: b\n        clips:\n          - source: sources/bad.glb\n    models:\n      - id: m\n        source: sources/bad.glb\n        bank: b\n",
+    );
+    // A folder of the user's that a job would also write in is kept.
+    fs::create_dir_all(p.path("out/levels/mine")).unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bad.glb"), "{}", stderr(&out));
+    assert!(!p.path("out/levels/broken").exists(), "made and left empty");
+    assert!(p.path("out/levels/mine").is_dir());
+    // Fixed, it builds into the folders it makes again.
+    fs::copy(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/glb/SimpleSkin.glb"
+        ),
+        p.path("sources/bad.glb"),
+    )
+    .unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("out/levels/broken/@world/characters").is_file());
+}

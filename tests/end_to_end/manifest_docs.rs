@@ -1,0 +1,209 @@
+//! docs/manifest.md stays in step with the schema: it documents exactly the
+//! keys kiln accepts, and every YAML example on it parses.
+
+use std::collections::BTreeSet;
+
+use kiln::pipeline::manifest;
+
+const DOC: &str = include_str!("../../docs/manifest.md");
+
+/// The keys the page documents: its "### `key`" headings.
+fn documented_keys() -> BTreeSet<String> {
+    DOC.lines()
+        .filter_map(|l| l.strip_prefix("### `"))
+        .filter_map(|l| l.strip_suffix('`'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn yaml_examples() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in DOC.lines() {
+        match (&mut current, line) {
+            (None, "```yaml") => current = Some(String::new()),
+            (Some(block), "```") => {
+                out.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), l) => {
+                block.push_str(l);
+                block.push('\n');
+            }
+            (None, _) => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_key_is_documented_and_nothing_else() {
+    let schema: BTreeSet<String> = manifest::keys().into_iter().collect();
+    assert_eq!(documented_keys(), schema);
+}
+
+#[test]
+fn every_example_parses_and_uses_only_known_keys() {
+    let examples = yaml_examples();
+    assert!(examples.len() >= 4);
+    for text in examples {
+        let m = manifest::parse(&text).unwrap_or_else(|e| panic!("{e:?} in:\n{text}"));
+        assert_ne!(m, Default::default(), "an example with no job:\n{text}");
+    }
+}
+
+/// Each key's section shows it in use: an `Example:` line or a YAML block
+/// that sets it.
+#[test]
+fn every_key_has_an_example() {
+    for key in manifest::keys().iter().filter(|k| k.contains('.')) {
+        let heading = format!("### `{key}`");
+        let start = DOC
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no section for {key}"));
+        let rest = &DOC[start + heading.len()..];
+        let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+        let name = key.rsplit('.').next().unwrap();
+        let shown = section.contains("Example: `") && section.contains(&format!("`{name}:"))
+            || section.contains("```yaml") && section.contains(&format!("{name}:"));
+        assert!(shown, "the section for {key} has no example of `{name}:`");
+    }
+}
+
+#[test]
+fn an_undocumented_key_is_refused() {
+    let text = "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n    colour: red\n";
+    assert!(manifest::parse(text).is_err());
+}
+
+/// Every row of the Limits table names a constant, and its number is the
+/// constant's value.
+#[test]
+fn the_limits_table_gives_each_constants_value() {
+    use kiln::bake::pose_cache;
+    use kiln::formats::ospc;
+    use kiln::import::gltf;
+    use kiln::pipeline::{manifest as m, plan};
+    let constants: &[(&str, f64)] = &[
+        ("manifest::MAX_MANIFEST_BYTES", m::MAX_MANIFEST_BYTES as f64),
+        ("manifest::MAX_YAML_NODES", m::MAX_YAML_NODES as f64),
+        ("manifest::MAX_YAML_ALIASES", m::MAX_YAML_ALIASES as f64),
+        (
+            "manifest::MAX_YAML_REPLAYED_EVENTS",
+            m::MAX_YAML_REPLAYED_EVENTS as f64,
+        ),
+        ("manifest::MAX_YAML_DEPTH", m::MAX_YAML_DEPTH as f64),
+        ("plan::MAX_ID_BYTES", plan::MAX_ID_BYTES as f64),
+        ("gltf::MAX_FILE_BYTES", gltf::MAX_FILE_BYTES as f64),
+        ("pose_cache::MAX_RATE_HZ", pose_cache::MAX_RATE_HZ),
+        ("ospc::MAX_ENTITIES", f64::from(ospc::MAX_ENTITIES)),
+        ("ospc::MAX_TEXT_BYTES", ospc::MAX_TEXT_BYTES as f64),
+        ("ospc::MAX_FRAMES", f64::from(ospc::MAX_FRAMES)),
+        ("ospc::MAX_FILE_BYTES", ospc::MAX_FILE_BYTES as f64),
+        (
+            "pose_cache::MAX_EVALUATIONS",
+            pose_cache::MAX_EVALUATIONS as f64,
+        ),
+        (
+            "safetensors::MAX_HEADER_BYTES",
+            kiln::formats::safetensors::MAX_HEADER_BYTES as f64,
+        ),
+        (
+            "model_bundle::MAX_CHECKPOINT_BYTES",
+            kiln::pipeline::kinds::model_bundle::MAX_CHECKPOINT_BYTES as f64,
+        ),
+        (
+            "model_bundle::MAX_INDEX_BYTES",
+            kiln::pipeline::kinds::model_bundle::MAX_INDEX_BYTES as f64,
+        ),
+        ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
+        (
+            "cgeo::MAX_FILE_BYTES",
+            kiln::formats::cgeo::MAX_FILE_BYTES as f64,
+        ),
+        (
+            "cgeo_sequence::MAX_FRAMES",
+            kiln::bake::cgeo_sequence::MAX_FRAMES as f64,
+        ),
+        (
+            "sources::MAX_CGEO_SECTION_BYTES",
+            kiln::pipeline::sources::MAX_CGEO_SECTION_BYTES as f64,
+        ),
+        (
+            "gguf::MAX_STRING_BYTES",
+            kiln::formats::gguf::MAX_STRING_BYTES as f64,
+        ),
+        ("image::MAX_SIDE", f64::from(kiln::import::image::MAX_SIDE)),
+        (
+            "image::MAX_DEFLATE_RATIO",
+            kiln::import::image::MAX_DEFLATE_RATIO as f64,
+        ),
+        (
+            "image::MAX_DECODE_BYTES",
+            kiln::import::image::MAX_DECODE_BYTES as f64,
+        ),
+        (
+            "image::MAX_JPEG_PIXELS_PER_BYTE",
+            kiln::import::image::MAX_JPEG_PIXELS_PER_BYTE as f64,
+        ),
+        ("qoi::MAX_PIXELS", kiln::formats::qoi::MAX_PIXELS as f64),
+        (
+            "atlas::MAX_ATLAS_SIDE",
+            f64::from(kiln::bake::atlas::MAX_ATLAS_SIDE),
+        ),
+        (
+            "atlas::MAX_PADDING",
+            f64::from(kiln::bake::atlas::MAX_PADDING),
+        ),
+        (
+            "atlas::MAX_TILE_REPEAT",
+            f64::from(kiln::bake::atlas::MAX_TILE_REPEAT),
+        ),
+        ("atlas::MAX_UV", kiln::bake::atlas::MAX_UV),
+        ("kchr::MAX_MODELS", kiln::formats::kchr::MAX_MODELS as f64),
+        ("kchr::MAX_CLIPS", kiln::formats::kchr::MAX_CLIPS as f64),
+        ("kchr::MAX_KEYS", kiln::formats::kchr::MAX_KEYS as f64),
+        (
+            "kchr::MAX_DURATION_S",
+            f64::from(kiln::formats::kchr::MAX_DURATION_S),
+        ),
+        ("kchr::MAX_JOINTS", kiln::formats::kchr::MAX_JOINTS as f64),
+        (
+            "kchr::MAX_VERTICES",
+            kiln::formats::kchr::MAX_VERTICES as f64,
+        ),
+        ("kchr::MAX_INDICES", kiln::formats::kchr::MAX_INDICES as f64),
+        ("kchr::MAX_NODES", kiln::formats::kchr::MAX_NODES as f64),
+        ("kchr::MAX_BYTES", kiln::formats::kchr::MAX_BYTES as f64),
+        (
+            "characters::MAX_RESAMPLE_HZ",
+            kiln::pipeline::kinds::characters::MAX_RESAMPLE_HZ,
+        ),
+    ];
+    let section = DOC.split("## Limits").nth(1).expect("a Limits section");
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| limit"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    let mut seen = Vec::new();
+    for row in &rows {
+        let (value, constant) = (row[2], row[3].trim_matches('`'));
+        let expected = constants
+            .iter()
+            .find(|(name, _)| *name == constant)
+            .unwrap_or_else(|| {
+                panic!("the Limits table names {constant}, which the test does not know")
+            })
+            .1;
+        let written: f64 = value.replace(',', "").parse().unwrap();
+        assert_eq!(written, expected, "{constant}");
+        seen.push(constant);
+    }
+    for (name, _) in constants {
+        assert!(
+            seen.contains(name),
+            "{name} is missing from the Limits table"
+        );
+    }
+}

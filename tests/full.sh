@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The full tier: every test the fast tier (`cargo test --release`, the
+# README's command) leaves out, on a fresh machine, installing what it needs
+# itself. tests/README.md says which tier holds what.
+#
+#   bash tests/full.sh            # everything, then every fuzz target for 10 s
+#   bash tests/full.sh --no-fuzz  # everything but the fuzz smoke run
+#
+# It needs, and installs when missing (as root, through apt-get):
+#   - util-linux (prlimit, unshare, setpriv) and coreutils (mkfifo), for the
+#     stress binary's memory caps, user namespaces and FIFOs;
+#   - Python 3 with venv, for the oracles: gguf-py, numpy, safetensors,
+#     Pillow and DracoPy at the versions pinned in tests/oracles/requirements.txt,
+#     in a virtual environment of its own under target/full-tier/venv (made
+#     on first use, and again when the pins change); its python3 comes first
+#     on the PATH of the tests;
+#   - cargo-fuzz, for the fuzz smoke run.
+# When something cannot be had it stops, saying what and why: it never skips.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fuzz=1
+for arg in "$@"; do
+    case $arg in
+        --no-fuzz) fuzz=0 ;;
+        *) echo "usage: bash tests/full.sh [--no-fuzz]" >&2; exit 2 ;;
+    esac
+done
+
+fail() {
+    echo "full tier: $*" >&2
+    exit 1
+}
+
+apt_install() {
+    if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+        fail "$1 is missing, and only root on Debian can install it here: install the packages $2"
+    fi
+    echo "installing $2 (for $1)"
+    { apt-get update -qq && apt-get install -y -qq $2 >/dev/null; } \
+        || fail "apt-get could not install $2 (for $1)"
+}
+
+echo "== tools the stress binary drives"
+for tool in prlimit unshare setpriv; do
+    command -v $tool >/dev/null || apt_install $tool util-linux
+done
+command -v mkfifo >/dev/null || apt_install mkfifo coreutils
+unshare --user --map-root-user --mount true \
+    || fail "user namespaces are not available (tests/stress/faults.rs makes a tmpfs and a read-only mount in one): run where unprivileged user namespaces are allowed"
+prlimit --version | head -1
+
+echo "== the Python oracles (pinned, in target/full-tier/venv)"
+command -v python3 >/dev/null || apt_install python3 "python3 python3-venv"
+venv=target/full-tier/venv
+pins=tests/oracles/requirements.txt
+if ! cmp -s "$pins" "$venv/pins.txt"; then
+    rm -rf "$venv"
+    python3 -m venv "$venv" 2>/dev/null || {
+        apt_install "python3 -m venv" python3-venv
+        python3 -m venv "$venv" || fail "python3 -m venv failed"
+    }
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$pins" \
+        || fail "pip could not install $pins into $venv (it needs the Python package registry)"
+    cp "$pins" "$venv/pins.txt"
+fi
+export PATH="$PWD/$venv/bin:$PATH"
+python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
+
+if [ $fuzz = 1 ]; then
+    echo "== cargo-fuzz"
+    cargo fuzz --version >/dev/null 2>&1 || cargo install --locked cargo-fuzz@0.13.2 \
+        || fail "cargo install cargo-fuzz failed"
+    cargo fuzz --version
+fi
+
+echo "== the fast tier's full-tier tests (#[ignore = \"full tier: ...\"])"
+cargo test --release --locked -- --ignored
+
+echo "== the recorded oracle answers against the oracle itself"
+KILN_ORACLES=live cargo test --release --locked --test formats kchr::
+
+echo "== the stress binary: hostile sweeps, kills, faults, boundaries"
+cargo test --release --locked --test stress
+
+if [ $fuzz = 1 ]; then
+    echo "== fuzz: every target a short run (fuzz/run.sh; the long runs are in RELIABILITY.md)"
+    bash fuzz/seed.sh
+    bash fuzz/run.sh 10
+fi
+echo "full tier: passed"
