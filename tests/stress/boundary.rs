@@ -459,7 +459,6 @@ fn sources_and_the_files_beside_them_are_read_only_from_under_the_root() {
             && err.contains("outside the project root"),
         "{err}"
     );
-    assert!(took < HANG, "{took:?}");
     assert!(!p.path("out/poses/buffer-link.ospc").exists());
 }
 

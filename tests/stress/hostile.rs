@@ -37,7 +37,7 @@ const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 /// All that one decode of a hostile input may allocate, in units of its
 /// [`alloc_bound`].
-const BYTES_PER_BOUND: usize = 8;
+const BYTES_PER_BOUND: usize = 2;
 
 /// The largest single allocation allowed for an input of `len` bytes of
 /// a format that expands at most `ratio` times.
