@@ -11,14 +11,23 @@ build:
 demo:
     cargo run --release -- build
 
-# The whole test suite (what CI runs).
+# The fast tier: the README's test command (Rust only, about 15 s once built).
 test:
     cargo test --release
+
+# The full tier: oracles in a pinned venv, the stress binary, a fuzz smoke run.
+test-full:
+    bash tests/full.sh
+
+# What CI runs: lint, the fast tier with no python3 on the PATH, the full tier.
+ci:
+    CI=true bash .ci/run
 
 # Format and lint, as CI expects them.
 lint:
     cargo fmt --all -- --check
     cargo clippy --all-targets -- -D warnings
+    cargo clippy --test stress -- -D warnings
 
 # Benchmarks: kiln beside ninja on a generated 1,000-job project (see BENCHMARKS.md).
 bench:

@@ -1,5 +1,5 @@
 //! The property each fuzz target checks, one function per target (the
-//! target is a one-line `fuzz_target!` calling it). `tests/fuzz_regressions.rs`
+//! target is a one-line `fuzz_target!` calling it). `tests/end_to_end/fuzz_regressions.rs`
 //! includes this file too and runs every input kept in
 //! `tests/corpus/fuzz-regressions/<target>/` through the same function, so
 //! a fixed crash stays fixed on stable, in the test suite.

@@ -113,7 +113,7 @@ for dp, _, fs in os.walk(out):
                 at += 4
 
 # A replay written field by field (the layout of docs/formats/mbreplay.md,
-# as tests/mbreplay.rs golden_bytes writes it).
+# as tests/formats/mbreplay.rs golden_bytes writes it).
 def le(fmt, *v):
     return struct.pack("<" + fmt * len(v), *v)
 replay = (b"MBRPLY1\0" + le("I", 1, 30, 3, 2, 1, 1, 4, 0) + le("i", -1, 0) + le("i", 7, 7, 8)

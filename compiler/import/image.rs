@@ -8,7 +8,7 @@
 //! features, so only its scalar code exists: with them, it picks AVX2 code
 //! for its IDCT, upsampling and colour conversion at run time by the CPU
 //! (and `set_use_unsafe(false)` does not stop that in zune-core 0.5.3),
-//! and a compiler's output must not depend on the CPU. `tests/images.rs`
+//! and a compiler's output must not depend on the CPU. `tests/formats/images.rs`
 //! decodes the corpus JPEGs with a build that has the SIMD paths
 //! (`tests/oracles/jpeg_simd`) and finds the same bytes today, which
 //! this choice does not rely on.
@@ -111,7 +111,7 @@ pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
 }
 
 /// A side of zero never gets here: both decoders refuse it in the header
-/// (tests/images.rs `an_image_with_a_side_of_zero_is_refused`). `at` is
+/// (tests/formats/images.rs `an_image_with_a_side_of_zero_is_refused`). `at` is
 /// where the header gives the sides.
 fn check_side(width: u32, height: u32, at: u64) -> Result<(), Error> {
     if width > MAX_SIDE || height > MAX_SIDE {

@@ -6,7 +6,7 @@
 //! exist) still points at the manifest. This module knows no job kind: the
 //! sections of a manifest are the kinds' entries, listed in `kinds`. The
 //! schema is documented key by key in `docs/manifest.md`;
-//! `tests/manifest_docs.rs` keeps the two in step through [`keys`], which
+//! `tests/end_to_end/manifest_docs.rs` keeps the two in step through [`keys`], which
 //! reads the schema off the entry types themselves.
 
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use super::kinds::Sections;
 use super::schema;
 
 /// Largest manifest kiln reads: 16 MiB of YAML is about 100,000 jobs of
-/// five keys (`tests/manifest_limits.rs` parses 50,000).
+/// five keys (`tests/end_to_end/manifest_limits.rs` parses 50,000).
 pub const MAX_MANIFEST_BYTES: u64 = 16 << 20;
 
 /// YAML nodes (mappings, sequences and scalars) a manifest may hold: a job

@@ -4,7 +4,7 @@
 //! promise; Z-up is the Y-up file's axes turned; compressed and not give
 //! the same values; the same inputs the same bytes; settings blamed at
 //! their line. (That the vertices are the source skinned at each frame is
-//! `tests/characters.rs`'s `cgeo_sequences_skin_like_the_source_at_every_frame`.)
+//! `tests/bake/characters.rs`'s `cgeo_sequences_skin_like_the_source_at_every_frame`.)
 
 use crate::cli_support;
 

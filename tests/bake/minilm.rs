@@ -81,7 +81,7 @@ fn all_minilm_l6_v2_converts_and_every_tensor_equals_the_source() {
                 policy,
             ])
             .output()
-            .expect("python3 with gguf==0.19.0 (see .ci/run)");
+            .expect("python3 with gguf==0.19.0 (bash tests/full.sh makes a venv with it)");
         assert!(
             out.status.success(),
             "{}\n{}",

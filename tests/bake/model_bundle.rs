@@ -73,7 +73,7 @@ fn oracle(args: &[&str]) {
         .arg(Path::new(REPO).join("tests/oracles/gguf_check.py"))
         .args(args)
         .output()
-        .expect("python3 runs (.ci/run installs gguf==0.19.0, numpy and safetensors)");
+        .expect("python3 runs (bash tests/full.sh installs gguf==0.19.0, numpy and safetensors in a venv)");
     assert!(
         out.status.success(),
         "gguf_check.py {args:?} failed:\n{}\n{}",
@@ -88,7 +88,7 @@ fn gguf_py_read(path: &Path) -> Value {
         .arg(Path::new(REPO).join("tests/oracles/gguf_check.py"))
         .args(["read", path.to_str().unwrap()])
         .output()
-        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+        .expect("python3 with gguf==0.19.0 (bash tests/full.sh makes a venv with it)");
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
@@ -291,8 +291,15 @@ fn generic_conversions_under_every_type_policy_equal_the_source() {
     let (report, out) = p.build_json();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(ids_with(&report, "built").len(), 4);
-    for policy in ["keep", "f32", "f16", "bf16"] {
+    for (policy, sha) in GENERIC_SHA256 {
         let gguf = p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"));
+        // The bytes the fast tier's twin expects are the bytes checked here.
+        use sha2::Digest;
+        let got = kiln::formats::hex(&sha2::Sha256::digest(fs::read(&gguf).unwrap()));
+        assert_eq!(
+            got, sha,
+            "{policy}: GENERIC_SHA256 is not what gguf-py checks"
+        );
         oracle(&[
             "generic",
             gguf.to_str().unwrap(),
@@ -353,6 +360,86 @@ fn generic_conversions_under_every_type_policy_equal_the_source() {
         ],
         "byte order"
     );
+}
+
+/// The SHA-256 of each policy's GGUF from `generic_conversions_…`'s
+/// checkpoint, recorded from a build whose every value gguf-py checked
+/// against the source (that test, in the full tier, checks them again).
+const GENERIC_SHA256: [(&str, &str); 4] = [
+    (
+        "keep",
+        "1091de3e8627be8e73e5fc902f4252c7b08d064d94cbe7fdfe88860430ec2ca6",
+    ),
+    (
+        "f32",
+        "297107870aca7b0e14eb06c52086172487a226b77370bfca3d4d37520d8ab207",
+    ),
+    (
+        "f16",
+        "aa21abcced5e761845d95445be3e96452fd93803e5c6ff89a2ce435a209ba4ec",
+    ),
+    (
+        "bf16",
+        "68a91535168f22abcfbe958663645337e1a01234aa3ca4269094eba1f9b61bc2",
+    ),
+];
+
+/// The fast tier's half of the test above: the same four conversions give
+/// the bytes gguf-py checked, and kiln's own strict reader finds the
+/// metadata in kiln's order with its types and the tensors in byte order.
+#[test]
+fn generic_conversions_under_every_type_policy_give_the_checked_bytes() {
+    use sha2::Digest;
+    let p = Project::new();
+    checkpoint(&p, "sources/weights/m.safetensors", GENERIC_TENSORS, 3);
+    let mut text = String::from("model_bundles:\n");
+    for (policy, _) in GENERIC_SHA256 {
+        text.push_str(&format!(
+            "  - id: m-{policy}\n    profile: generic\n    source: sources/weights/m.safetensors\n    architecture: test\n    metadata: {{ general.name: m, test.n: {{uint32: 5}}, test.on: true }}\n    type: {policy}\n"
+        ));
+    }
+    p.manifest(&text);
+    let (report, out) = p.build_json();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(ids_with(&report, "built").len(), 4);
+    for (policy, sha) in GENERIC_SHA256 {
+        let bytes = fs::read(p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"))).unwrap();
+        let got = kiln::formats::hex(&sha2::Sha256::digest(&bytes));
+        assert_eq!(got, sha, "{policy}: other bytes than gguf-py checked");
+        let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+        let md: Vec<(&str, &str)> = h
+            .metadata
+            .iter()
+            .map(|(k, v)| (k.as_str(), kiln::formats::gguf::type_name(v.type_code())))
+            .collect();
+        // `keep` mixes types, so it states no file type.
+        let mut want = vec![
+            ("general.architecture", "STRING"),
+            ("general.alignment", "UINT32"),
+            ("general.file_type", "UINT32"),
+            ("general.name", "STRING"),
+            ("test.n", "UINT32"),
+            ("test.on", "BOOL"),
+        ];
+        if policy == "keep" {
+            want.remove(2);
+        }
+        assert_eq!(md, want, "{policy}");
+        let names: Vec<&str> = h.tensors.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "emb",
+                "ids",
+                "layers.10.w",
+                "layers.2.w",
+                "mask",
+                "norm.b",
+                "scalar"
+            ],
+            "{policy}: byte order"
+        );
+    }
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn oracle(style: &Path, expected: &Value) {
         .arg(Path::new(REPO).join("tests/oracles/gguf_check.py"))
         .args(["style", style.to_str().unwrap(), json.to_str().unwrap()])
         .output()
-        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+        .expect("python3 with gguf==0.19.0 (bash tests/full.sh makes a venv with it)");
     assert!(
         out.status.success(),
         "{}{}",

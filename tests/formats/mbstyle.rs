@@ -45,7 +45,7 @@ fn gguf_py_reads_the_layout_the_spec_gives() {
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/gguf_check.py"))
         .args(["style", file.to_str().unwrap(), json.to_str().unwrap()])
         .output()
-        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+        .expect("python3 with gguf==0.19.0 (bash tests/full.sh makes a venv with it)");
     assert!(
         out.status.success(),
         "{}{}",

@@ -209,7 +209,7 @@ fn gguf_py_tables() -> serde_json::Value {
              print(json.dumps({'types': {t.value: [t.name, *S[t]] for t in Q if t in S}, 'values': {t.value: t.name for t in V}}))",
         ])
         .output()
-        .expect("python3 with gguf==0.19.0 (see .ci/run)");
+        .expect("python3 with gguf==0.19.0 (bash tests/full.sh makes a venv with it)");
     assert!(
         out.status.success(),
         "{}",

@@ -495,7 +495,7 @@ fn the_fuzz_property_holds_on_every_byte_of_the_golden_file() {
 }
 
 /// Pillow (an implementation written by others) decodes every image kiln
-/// encodes to the same pixels. `.ci/run` installs Pillow.
+/// encodes to the same pixels. `tests/full.sh` installs Pillow.
 #[test]
 #[ignore = "full tier: Pillow"]
 fn pillow_decodes_what_kiln_encodes() {

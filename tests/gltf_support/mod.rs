@@ -1,4 +1,4 @@
-//! Helpers for `tests/gltf_import.rs`: corpus access, GLB building and
+//! Helpers for `tests/bake/gltf_import.rs`: corpus access, GLB building and
 //! patching, and a fixture writer for glTF assets made in code.
 
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Google's Draco decoder (DracoPy 2.2.0, which wraps the C++ library) run
 over every KHR_draco_mesh_compression primitive of a GLB, for
-tests/draco.rs to compare kiln's decode with.
+tests/bake/draco.rs to compare kiln's decode with.
 
 Usage: draco_decode.py FILE.glb. Writes JSON on stdout: a list, one entry a
 Draco primitive in (mesh, primitive) order: {"mesh", "primitive",

@@ -4,7 +4,7 @@
 Reads a JSON document on stdin and writes its bytes on stdout. Floats are
 given as their IEEE binary32 bit patterns (integers), so that every bit is
 the caller's; image bytes as hex. It checks nothing beyond what packing
-needs: tests/kchr.rs compares its bytes with kiln's encoder.
+needs: tests/formats/kchr.rs compares its bytes with kiln's encoder.
 
 JSON: {"models": [{"id", "bank", "nodes": [{"name", "parent" (null or int),
 "t": [3 bits], "r": [4], "s": [3]}], "mesh_node", "joints": [int],

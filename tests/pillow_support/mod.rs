@@ -1,5 +1,5 @@
 //! Pillow as an independent image decoder for the tests
-//! (`tests/oracles/pillow_rgba.py`; `.ci/run` installs Pillow).
+//! (`tests/oracles/pillow_rgba.py`; `tests/full.sh` installs Pillow).
 
 use std::path::PathBuf;
 
@@ -23,7 +23,7 @@ pub fn decode(files: &[PathBuf]) -> Vec<Decoded> {
         .expect("python3 runs");
     assert!(
         out.status.success(),
-        "Pillow failed (.ci/run installs it): {}",
+        "Pillow failed (bash tests/full.sh installs it in a venv): {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let mut rest = &out.stdout[..];

@@ -56,7 +56,7 @@ fn in_namespace(p: &Project, script: &str) -> Output {
         .env("KILN", KILN)
         .current_dir(p.root())
         .output()
-        .expect("unshare (util-linux) runs; .ci/run installs it");
+        .expect("unshare (util-linux) runs; tests/full.sh installs it");
     assert!(
         !stderr(&o).contains("unshare failed"),
         "cannot make a user namespace here: {}",

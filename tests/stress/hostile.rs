@@ -493,9 +493,9 @@ formats_tested! {
 }
 
 /// Cycles in every graph a format holds. glTF's node hierarchy (a cycle,
-/// a node its own child, one with two parents) is in tests/gltf_import.rs
+/// a node its own child, one with two parents) is in tests/bake/gltf_import.rs
 /// (`broken_hierarchies_are_rejected`), KCHR's node parents in
-/// tests/kchr.rs (`hierarchy cycle`, `a node its own parent`); here the
+/// tests/formats/kchr.rs (`hierarchy cycle`, `a node its own parent`); here the
 /// replay's joint tree, whose rule (a parent is an earlier joint) leaves no
 /// room for a cycle: a joint its own parent, a later parent, the root with
 /// a parent.
