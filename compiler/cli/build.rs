@@ -12,8 +12,11 @@ use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// Manifests to build [default: every ROOT/manifests/*.yaml]
-    manifests: Vec<PathBuf>,
+    /// What to build: manifests (a path ending in .yaml or .yml, or holding
+    /// a '/') and targets (a job id, KIND:ID, a level's name, or a glob of
+    /// them) [default: every job of every ROOT/manifests/*.yaml]
+    #[arg(value_name = "MANIFEST|TARGET")]
+    names: Vec<String>,
     /// Project root; manifest paths are resolved against it
     #[arg(long, default_value = ".", value_name = "DIR")]
     root: PathBuf,
@@ -35,16 +38,50 @@ pub struct BuildArgs {
     /// Print nothing but errors
     #[arg(long, short)]
     quiet: bool,
+    /// Print each job as fresh or dirty, why, and its outputs; build and
+    /// write nothing (works on a read-only output folder)
+    #[arg(long, short = 'n')]
+    dry_run: bool,
+    /// Exit 1 if any job would rebuild (an output missing or changed, a
+    /// source or setting changed), 0 if all are up to date; write nothing
+    #[arg(long, conflicts_with = "dry_run")]
+    check: bool,
+}
+
+impl BuildArgs {
+    /// The names that are manifests, and those that are targets.
+    fn split_names(&self) -> (Vec<PathBuf>, Vec<String>) {
+        let (manifests, targets): (Vec<&String>, Vec<&String>) =
+            self.names.iter().partition(|n| is_manifest_name(n));
+        (
+            manifests.into_iter().map(PathBuf::from).collect(),
+            targets.into_iter().cloned().collect(),
+        )
+    }
+}
+
+/// A manifest is named by a path: one ending in `.yaml` or `.yml`, or one
+/// holding a folder separator. Anything else is a target.
+fn is_manifest_name(name: &str) -> bool {
+    name.ends_with(".yaml")
+        || name.ends_with(".yml")
+        || name.contains('/')
+        || name.contains(std::path::MAIN_SEPARATOR)
 }
 
 pub fn run(args: &BuildArgs) -> u8 {
+    let (manifests, targets) = args.split_names();
     let options = Options {
         root: args.root.clone(),
         out: args.out.clone(),
-        manifests: args.manifests.clone(),
+        manifests,
+        targets,
         threads: args.jobs.map_or(0, usize::from),
         force: args.force,
     };
+    if args.dry_run || args.check {
+        return dry_run(&options, args);
+    }
     let progress = Progress::new(show_progress(args));
     let on_event = |event: Event| progress.on(event);
     let result = pipeline::build(&options, &on_event);
@@ -136,8 +173,10 @@ fn print_report(report: &Report, args: &BuildArgs) {
         if let Some(d) = &job.error {
             eprintln!("error: {d}");
         }
-        for w in &job.warnings {
-            eprintln!("warning: job {:?}: {w}", job.id);
+        if !args.quiet {
+            for w in &job.warnings {
+                eprintln!("warning: job {:?}: {w}", job.id);
+            }
         }
         if !args.quiet && !args.json {
             for n in &job.notes {
@@ -250,4 +289,94 @@ fn error_json(e: &BuildError) -> Value {
         other => vec![json!({ "message": other.to_string() })],
     };
     json!({ "kiln": crate::VERSION, "errors": errors })
+}
+
+/// `--dry-run` and `--check`: what a build would do, from
+/// `pipeline::dry_run`. A dry run lists every selected job (stdout); a
+/// check lists the dirty ones and fails when there is one.
+fn dry_run(options: &Options, args: &BuildArgs) -> u8 {
+    let jobs = match pipeline::dry_run(options) {
+        Ok(jobs) => jobs,
+        Err(e) => {
+            if args.json {
+                out!("{}", error_json(&e));
+            }
+            return report_build_error(&e);
+        }
+    };
+    let dirty = jobs.iter().filter(|j| !j.dirty_because.is_empty()).count();
+    if args.json {
+        out!("{}", dry_run_json(&jobs, args.check));
+    } else {
+        for job in &jobs {
+            let fresh = job.dirty_because.is_empty();
+            if args.check && fresh {
+                continue;
+            }
+            let outputs: Vec<String> = job
+                .outputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            out!(
+                "{} {}:{} -> {}",
+                if fresh { "fresh" } else { "dirty" },
+                job.kind,
+                job.id,
+                outputs.join(", ")
+            );
+            if !fresh {
+                out!("      because {}", job.dirty_because.join("; "));
+            }
+        }
+    }
+    if !args.quiet && !args.json {
+        match (args.check, dirty) {
+            (true, 0) => eprintln!("check passed: {} jobs up to date", jobs.len()),
+            (true, n) => eprintln!(
+                "check failed: {n} of {} jobs are out of date (`kiln build` rebuilds them)",
+                jobs.len()
+            ),
+            (false, n) => eprintln!(
+                "dry run: {n} of {} jobs would rebuild, {} are fresh; nothing was written",
+                jobs.len(),
+                jobs.len() - n
+            ),
+        }
+    }
+    if args.check && dirty > 0 {
+        EXIT_FAILURE
+    } else {
+        0
+    }
+}
+
+fn dry_run_json(jobs: &[pipeline::DryJob], check: bool) -> Value {
+    let dirty = jobs.iter().filter(|j| !j.dirty_because.is_empty()).count();
+    let records: Vec<Value> = jobs
+        .iter()
+        .map(|j| {
+            let mut v = json!({
+                "id": j.id,
+                "kind": j.kind,
+                "manifest": j.manifest,
+                "status": if j.dirty_because.is_empty() { "fresh" } else { "dirty" },
+                "outputs": j.outputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            });
+            if !j.dirty_because.is_empty() {
+                v["dirty_because"] = json!(j.dirty_because);
+            }
+            v
+        })
+        .collect();
+    let mut v = json!({
+        "kiln": crate::VERSION,
+        "dry_run": true,
+        "jobs": records,
+        "totals": { "jobs": jobs.len(), "fresh": jobs.len() - dirty, "dirty": dirty },
+    });
+    if check {
+        v["up_to_date"] = json!(dirty == 0);
+    }
+    v
 }

@@ -47,10 +47,16 @@ struct Cli {
 enum Command {
     /// Build the outputs of the manifests (default: every manifests/*.yaml)
     #[command(after_help = "Examples:\n  \
-        kiln build                         build every manifest in manifests/\n  \
-        kiln build manifests/fox.yaml -j 2  build one manifest on two threads\n  \
+        kiln build                          build every manifest in manifests/\n  \
+        kiln build manifests/fox.yaml -j 2  build one manifest's jobs on two threads\n  \
+        kiln build fox-run forest           build two jobs by id (a level by its name)\n  \
+        kiln build 'pose_cache:fox-*'       every pose cache whose id starts with fox-\n  \
+        kiln build --dry-run                what would rebuild, and why; writes nothing\n  \
+        kiln build --check                  exit 1 if anything is out of date (for CI)\n  \
         kiln build --json > report.json     a machine-readable summary\n  \
-        kiln build --explain                say why each rebuilt job was dirty")]
+        kiln build --explain                say why each rebuilt job was dirty\n\n\
+        Every manifest is planned whatever is named, so building a subset never \
+        removes the outputs of jobs that are still in some manifest.")]
     Build(build::BuildArgs),
     /// Show what a file holds (glTF sources, pose caches, GGUF, safetensors,
     /// styles, replays, QOI images, compiled characters entries, bundle folders)
@@ -140,7 +146,14 @@ fn clean(root: &std::path::Path, out: Option<&std::path::Path>) -> u8 {
             }
             0
         }
-        Ok(None) => 0,
+        Ok(None) => {
+            let out = out.map_or_else(|| root.join("out"), std::path::Path::to_path_buf);
+            eprintln!(
+                "nothing to clean: {} holds nothing kiln made (no .kiln folder)",
+                out.display()
+            );
+            0
+        }
         Err(e) => report_build_error(&e),
     }
 }

@@ -1,8 +1,11 @@
 //! Running a build: plan, decide what is dirty, run it in parallel, record.
 //!
 //! Order of work, and why:
-//! 1. Read and plan every manifest; any problem stops the build before it
-//!    writes to the output folder.
+//! 1. Read and plan every manifest (every `manifests/*.yaml`, and any named
+//!    elsewhere); any problem stops the build before it writes to the output
+//!    folder. Manifests and targets named on the command line select which
+//!    jobs run (`select`); the others are planned so that their outputs are
+//!    known and kept.
 //! 2. Take the lock on `OUT/.kiln/lock` (a second build on the same folder
 //!    waits for it), then load the journal and the hash cache.
 //! 3. Decide freshness job by job, in plan order (see `fingerprint`). When
@@ -18,6 +21,8 @@
 //!    (see [`commit`]) and only then is the record appended.
 //! 6. Remove the outputs and records of jobs gone from the manifests; save
 //!    the hash cache; compact the journal if it grew.
+//!
+//! [`dry_run`] does steps 1 and 3 and writes nothing, not even `.kiln/`.
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -35,6 +40,7 @@ use super::manifest::MAX_MANIFEST_BYTES;
 use super::out_dir::{EntryKind, Folder, OutTree};
 use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
+use super::select::Selection;
 use super::state::{self, HashCache, JobKey, Journal, OutputRecord, PlanSummary, Planned, Record};
 
 /// What to build and how.
@@ -44,8 +50,11 @@ pub struct Options {
     pub root: PathBuf,
     /// The output folder; `ROOT/out` when `None`.
     pub out: Option<PathBuf>,
-    /// Manifests to build; every `ROOT/manifests/*.yaml` when empty.
+    /// Manifests whose jobs to build (every manifest is planned, named or
+    /// not); with no targets either, every job of every manifest.
     pub manifests: Vec<PathBuf>,
+    /// Jobs to build by name (`select`).
+    pub targets: Vec<String>,
     /// Worker threads; all cores when 0.
     pub threads: usize,
     /// Rebuild every job, fresh or not.
@@ -143,13 +152,24 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let started = Instant::now();
     let root = canonical_root(&opts.root)?;
     let resolver = Resolver::new(&root);
-    let manifests = read_manifests(&resolver, &opts.manifests)?;
+    let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
+    let selection = Selection {
+        manifests: named,
+        targets: opts.targets.clone(),
+    };
     let manifests_hash =
         state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
     let out = resolve_out(&root, opts.out.as_deref())?;
     check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
     if !opts.force
-        && let Some(report) = try_noop(&root, &out, &manifests_hash, &resolver, on_event)?
+        && let Some(report) = try_noop(
+            &root,
+            &out,
+            &manifests_hash,
+            &resolver,
+            &selection,
+            on_event,
+        )?
     {
         return Ok(Report {
             jobs: report,
@@ -159,12 +179,19 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         });
     }
     let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
+    selection
+        .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
+        .map_err(BuildError::Usage)?;
     check_out_dir(
         &root,
         &out,
         jobs.iter()
             .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
     )?;
+    let selected: Vec<bool> = jobs
+        .iter()
+        .map(|j| selection.selects(j.kind(), &j.id, &j.manifest))
+        .collect();
 
     let tree = OutTree::new(create_out_dir(&out)?);
     let state_dir = state_folder(&tree)?;
@@ -184,9 +211,17 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         state_dir: &state_dir,
         display_out: &display_out,
     };
-    let (mut slots, dirty) = decide(&jobs, &plan, &place, &mut journal, &mut hashes, opts.force);
+    let (mut slots, dirty) = decide(
+        &jobs,
+        &plan,
+        &selected,
+        &place,
+        &mut journal,
+        &mut hashes,
+        opts.force,
+    );
     on_event(Event::Running {
-        total: jobs.len(),
+        total: selected.iter().filter(|s| **s).count(),
         dirty: dirty.len(),
     });
 
@@ -209,7 +244,9 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     Ok(Report {
         jobs: slots
             .into_iter()
-            .map(|s| s.expect("every job reported"))
+            .zip(&selected)
+            .filter(|(_, selected)| **selected)
+            .map(|(s, _)| s.expect("every selected job reported"))
             .collect(),
         removed: removed
             .iter()
@@ -218,6 +255,87 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         planned: true,
         time: started.elapsed(),
     })
+}
+
+/// A job as a build would find it, from [`dry_run`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DryJob {
+    pub id: String,
+    pub kind: String,
+    pub manifest: String,
+    /// Why a build would run it (the reasons `--explain` gives); empty when
+    /// it is fresh.
+    pub dirty_because: Vec<String>,
+    /// The outputs it declares (shown as `OutputReport::path` shows paths).
+    pub outputs: Vec<PathBuf>,
+}
+
+/// Plans every manifest and decides each selected job's freshness as
+/// [`build`] would, in plan order, writing nothing: not the output folder,
+/// not `.kiln/`, not the hash cache, so it works on a read-only output
+/// folder. It takes no lock: it reads what the last build committed.
+pub fn dry_run(opts: &Options) -> Result<Vec<DryJob>, BuildError> {
+    let root = canonical_root(&opts.root)?;
+    let resolver = Resolver::new(&root);
+    let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
+    let selection = Selection {
+        manifests: named,
+        targets: opts.targets.clone(),
+    };
+    let out = resolve_out(&root, opts.out.as_deref())?;
+    check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
+    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
+    selection
+        .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
+        .map_err(BuildError::Usage)?;
+    check_out_dir(
+        &root,
+        &out,
+        jobs.iter()
+            .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
+    )?;
+    let tree = Folder::open_out(&out).ok().flatten().map(OutTree::new);
+    let state_dir = existing_state(&out);
+    let mut journal = state_dir.as_ref().map(Journal::load);
+    let mut hashes = state_dir.as_ref().map(HashCache::load).unwrap_or_default();
+    let display_out = display_base(&root, &out);
+    let mut report = Vec::new();
+    for job in jobs
+        .iter()
+        .filter(|j| selection.selects(j.kind(), &j.id, &j.manifest))
+    {
+        let p = planned(job);
+        let why = match (&tree, &mut journal, &state_dir) {
+            (Some(tree), Some(journal), Some(state_dir)) => {
+                let stale = match opts.force {
+                    true => Some(Stale::Because(vec!["--force".to_string()])),
+                    false => freshness(&p, &resolver, tree, journal, &mut hashes).err(),
+                };
+                match stale {
+                    None => Vec::new(),
+                    Some(Stale::Because(why)) => why,
+                    Some(Stale::Settings) => {
+                        let key = (job.kind().to_string(), job.id.clone());
+                        explain_settings(journal.parts(state_dir, &key), job)
+                    }
+                }
+            }
+            _ => vec!["no record of an earlier build".to_string()],
+        };
+        report.push(DryJob {
+            id: job.id.clone(),
+            kind: job.kind().to_string(),
+            manifest: job.manifest.clone(),
+            dirty_because: why,
+            outputs: job
+                .outputs
+                .files
+                .iter()
+                .map(|f| display_out.join(f.as_str()))
+                .collect(),
+        });
+    }
+    Ok(report)
 }
 
 fn canonical_root(root: &Path) -> Result<PathBuf, BuildError> {
@@ -353,11 +471,12 @@ struct Place<'a> {
     display_out: &'a Path,
 }
 
-/// Freshness of every job, in plan order: a report for each fresh one, and
-/// the dirty ones with why.
+/// Freshness of every selected job, in plan order: a report for each fresh
+/// one, and the dirty ones with why.
 fn decide(
     jobs: &[Job],
     plan: &PlanSummary,
+    selected: &[bool],
     place: &Place,
     journal: &mut Journal,
     hashes: &mut HashCache,
@@ -368,6 +487,9 @@ fn decide(
     let mut settings_changed = Vec::new();
     let mut refreshed = Vec::new();
     for (i, p) in plan.jobs.iter().enumerate() {
+        if !selected[i] {
+            continue;
+        }
         if force {
             dirty.push((i, vec!["--force".to_string()]));
             continue;
@@ -511,43 +633,60 @@ fn worker_threads(requested: usize, cores: Option<std::num::NonZeroUsize>) -> us
     }
 }
 
-/// Lists and reads the manifests, each a regular file under the root
-/// (symlinks resolved) of at most `MAX_MANIFEST_BYTES`. A manifest named on
-/// the command line that cannot be read is a usage error; one found in
-/// `manifests/` is a manifest problem.
-fn read_manifests(resolver: &Resolver, given: &[PathBuf]) -> Result<Vec<ManifestText>, BuildError> {
-    if given.is_empty() {
-        return list_manifests(resolver)?
-            .iter()
-            .map(|rel| {
-                read_manifest(resolver, rel).map_err(|e| match e {
-                    ReadProblem::Unreadable(message) => BuildError::Manifests(vec![Diagnostic {
-                        file: rel.to_string(),
-                        pos: Default::default(),
-                        message,
-                    }]),
-                    ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
-                })
-            })
-            .collect();
-    }
-    given
+/// Every manifest a build plans: each `ROOT/manifests/*.yaml`, then each
+/// one named on the command line that is not among them (regular files
+/// under the root, symlinks resolved, of at most `MAX_MANIFEST_BYTES`);
+/// and the named ones, as root-relative paths. A manifest named on the
+/// command line that cannot be read is a usage error; one found in
+/// `manifests/` is a manifest problem. With manifests named, a project
+/// without a `manifests/` folder is fine.
+fn read_manifests(
+    resolver: &Resolver,
+    given: &[PathBuf],
+) -> Result<(Vec<ManifestText>, Vec<String>), BuildError> {
+    let listed = match list_manifests(resolver) {
+        Ok(listed) => listed,
+        Err(_) if !given.is_empty() && resolver.real_dir(&manifests_dir()).is_err() => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let mut texts = listed
         .iter()
-        .map(|path| {
-            let rel = manifest_under_root(resolver.root(), path)?;
-            read_manifest(resolver, &rel).map_err(|e| match e {
+        .map(|rel| {
+            read_manifest(resolver, rel).map_err(|e| match e {
+                ReadProblem::Unreadable(message) => BuildError::Manifests(vec![Diagnostic {
+                    file: rel.to_string(),
+                    pos: Default::default(),
+                    message,
+                }]),
+                ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut named = Vec::new();
+    for path in given {
+        let rel = manifest_under_root(resolver.root(), path)?;
+        if !listed.contains(&rel) && !named.contains(&rel.to_string()) {
+            texts.push(read_manifest(resolver, &rel).map_err(|e| match e {
                 ReadProblem::Unreadable(message) => {
                     BuildError::Usage(format!("manifest {message}"))
                 }
                 ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
-            })
-        })
-        .collect()
+            })?);
+        }
+        if !named.contains(&rel.to_string()) {
+            named.push(rel.to_string());
+        }
+    }
+    Ok((texts, named))
+}
+
+fn manifests_dir() -> RelPath {
+    RelPath::parse("manifests").expect("a plain name")
 }
 
 /// Every `manifests/*.yaml` (and `*.yml`), sorted.
 fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildError> {
-    let dir = RelPath::parse("manifests").expect("a plain name");
+    let dir = manifests_dir();
     let hint = "pass manifest files or create manifests/*.yaml";
     let real = resolver
         .real_dir(&dir)
@@ -733,6 +872,7 @@ fn try_noop(
     out: &Path,
     manifests_hash: &[u8; 32],
     resolver: &Resolver,
+    selection: &Selection,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<Option<Vec<JobReport>>, BuildError> {
     let Some(state_dir) = existing_state(out) else {
@@ -744,6 +884,9 @@ fn try_noop(
     if plan.manifests != *manifests_hash {
         return Ok(None);
     }
+    selection
+        .check_targets(plan.jobs.iter().map(|p| (p.kind.as_str(), p.id.as_str())))
+        .map_err(BuildError::Usage)?;
     // A glob that matches differently now changes its job's digest.
     let globs = plan.jobs.iter().flat_map(|p| &p.globs);
     if globs
@@ -764,7 +907,11 @@ fn try_noop(
     let display_out = display_base(root, outputs.root().path());
     let mut reports = Vec::with_capacity(plan.jobs.len());
     let mut all_fresh = true;
-    for p in &plan.jobs {
+    let selected = plan
+        .jobs
+        .iter()
+        .filter(|p| selection.selects(&p.kind, &p.id, &p.manifest));
+    for p in selected {
         match freshness(p, resolver, &outputs, &journal, &mut hashes) {
             // A refreshed record is written by the planned path.
             Ok(Fresh {
@@ -1204,15 +1351,14 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
     else {
         return Ok(None);
     };
-    let state_dir = out_folder
+    // No `.kiln/`: kiln has no record of anything here (never built, or
+    // cleaned already), so there is nothing it may remove.
+    let Some(state_dir) = out_folder
         .open_child(state::STATE_DIR)
         .map_err(|e| BuildError::Usage(format!("{e}; not removing anything")))?
-        .ok_or_else(|| {
-            BuildError::Usage(format!(
-                "{} has no .kiln folder, so kiln did not make it; not removing anything",
-                given.display()
-            ))
-        })?;
+    else {
+        return Ok(None);
+    };
     let lock = lock(&state_dir, &|_| {})?;
     let tree = OutTree::new(out_folder);
     let mut report = CleanReport {

@@ -17,10 +17,12 @@ pub mod out_dir;
 pub mod paths;
 pub mod plan;
 pub mod schema;
+pub mod select;
 pub mod sources;
 pub mod state;
 
 pub use engine::{
-    BuildError, CleanReport, Event, JobReport, Options, Report, Status, build, clean,
+    BuildError, CleanReport, DryJob, Event, JobReport, Options, Report, Status, build, clean,
+    dry_run,
 };
 pub use plan::Diagnostic;

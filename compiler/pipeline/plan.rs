@@ -264,7 +264,7 @@ pub fn expand_glob(resolver: &Resolver, pattern: &str) -> Result<Vec<RelPath>, S
 
 /// Whether `name` matches the glob `pattern` (`*`, `?`, bytes otherwise).
 /// Linear in practice: the classic greedy match with one backtrack point.
-fn glob_matches(pattern: &[u8], name: &[u8]) -> bool {
+pub fn glob_matches(pattern: &[u8], name: &[u8]) -> bool {
     if name.first() == Some(&b'.') && pattern.first() != Some(&b'.') {
         return false;
     }

@@ -475,10 +475,21 @@ fn clean_removes_only_what_kiln_made() {
     assert!(p.kiln(&["build", "--quiet"]).status.success());
     assert!(p.kiln(&["clean"]).status.success());
     assert!(!p.path("out").exists());
+    // A folder kiln has no record of (no .kiln/): nothing to clean, and
+    // nothing in it is touched.
     fs::create_dir(p.path("precious")).unwrap();
+    fs::write(p.path("precious/a.ospc"), "mine").unwrap();
     let out = p.kiln(&["clean", "--out", "precious"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(p.path("precious").exists());
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).starts_with("nothing to clean: "),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(p.path("precious/a.ospc")).unwrap(),
+        "mine"
+    );
 }
 
 #[test]

@@ -26,3 +26,4 @@ mod keys;
 mod layering;
 mod manifest_docs;
 mod manifest_limits;
+mod selection;
