@@ -83,9 +83,15 @@ enum Command {
     /// Fully validate files; exit 1 naming the file, rule and byte offset of
     /// the first problem in each invalid one
     Verify {
-        /// Files to validate (.ospc, .glb, .gltf)
+        /// Files to validate: every type `inspect` reads (.ospc, .glb, .gltf,
+        /// .gguf, .safetensors, .mbstyle, .mbreplay, .cgeo, .qoi, a
+        /// compiled characters entry, a bundle folder)
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Print one JSON document: a record per file (valid, its summary or
+        /// its errors), then totals
+        #[arg(long)]
+        json: bool,
     },
     /// Remove what kiln made in the output folder: the outputs it recorded,
     /// its temporary files and .kiln/; anything else stays and is listed
@@ -120,7 +126,7 @@ pub fn main() -> ExitCode {
             (None, Some(out)) => inspect::to_png(&file, &out, json),
             (None, None) => inspect::run(&file, json),
         },
-        Command::Verify { files } => verify::run(&files),
+        Command::Verify { files, json } => verify::run(&files, json),
         Command::Clean { root, out } => clean(&root, out.as_deref()),
     };
     ExitCode::from(code)

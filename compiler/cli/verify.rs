@@ -5,29 +5,56 @@ use std::path::Path;
 use super::EXIT_FAILURE;
 use crate::pipeline::files::{FileKind, load};
 
-pub fn run(files: &[std::path::PathBuf]) -> u8 {
+pub fn run(files: &[std::path::PathBuf], json: bool) -> u8 {
     let mut status = 0;
+    let mut records = Vec::new();
     for file in files {
-        match verify(file) {
+        let result = verify(file);
+        if result.is_err() {
+            status = EXIT_FAILURE;
+        }
+        if json {
+            records.push(match &result {
+                Ok(summary) => serde_json::json!({
+                    "path": file.display().to_string(),
+                    "valid": true,
+                    "summary": summary,
+                }),
+                Err(problems) => serde_json::json!({
+                    "path": file.display().to_string(),
+                    "valid": false,
+                    "errors": problems,
+                }),
+            });
+            continue;
+        }
+        match result {
             Ok(summary) => out!("ok: {}: {summary}", file.display()),
-            Err(message) => {
-                eprintln!("error: {}: {message}", file.display());
-                status = EXIT_FAILURE;
+            Err(problems) => {
+                for p in problems {
+                    eprintln!("error: {}: {p}", file.display());
+                }
             }
         }
+    }
+    if json {
+        let invalid = records.iter().filter(|r| r["valid"] == false).count();
+        out!(
+            "{}",
+            serde_json::json!({
+                "kiln": crate::VERSION,
+                "files": records,
+                "totals": { "files": files.len(), "valid": files.len() - invalid, "invalid": invalid },
+            })
+        );
     }
     status
 }
 
-fn verify(file: &Path) -> Result<String, String> {
-    let problems = |problems: &[String]| {
-        Err(problems
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("\nerror: "))
-    };
-    match load(file)? {
+/// A valid file's summary, or every problem found in it.
+fn verify(file: &Path) -> Result<String, Vec<String>> {
+    let problems = |problems: &[String]| Err(problems.to_vec());
+    match load(file).map_err(|e| vec![e])? {
         FileKind::Gguf(g) if !g.problems.is_empty() => problems(&g.problems),
         FileKind::Gguf(g) => Ok(format!(
             "valid GGUF v3 ({} tensors, {} metadata keys){}",

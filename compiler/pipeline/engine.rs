@@ -930,6 +930,22 @@ fn try_noop(
     if !all_fresh {
         return Ok(None);
     }
+    // What a killed build left (the planned path does this as it prepares
+    // the output folders): the temporaries beside every output any job
+    // declares, in the root, and in `.kiln/`. The lock is held, so no build
+    // is writing one now.
+    let dirs: BTreeSet<&str> = plan
+        .jobs
+        .iter()
+        .flat_map(|p| &p.outputs)
+        .filter_map(|o| o.as_str().rsplit_once('/').map(|(dir, _)| dir))
+        .collect();
+    for dir in dirs {
+        if let Ok(Some(folder)) = outputs.open_dir(dir) {
+            folder.remove_stale_temps();
+        }
+    }
+    outputs.root().remove_stale_temps();
     state_dir.remove_stale_temps();
     on_event(Event::Running {
         total: reports.len(),

@@ -176,8 +176,60 @@ fn describe_error(e: &serde_saphyr::Error) -> String {
         Error::AliasReplayStackDepthExceeded { max_depth, .. } => {
             format!("manifest aliases nested too deeply: more than {max_depth} levels")
         }
-        _ => first_line(&e.without_snippet().to_string()),
+        _ => plain_words(&first_line(&e.without_snippet().to_string())),
     }
+}
+
+/// serde's sentences, made into ones a manifest author can act on: an
+/// unknown key or value gains the nearest accepted ones ("did you mean"),
+/// and an untagged enum's "did not match any variant" says what the value
+/// may be.
+fn plain_words(message: &str) -> String {
+    const UNTAGGED: [(&str, &str); 2] = [
+        (
+            "untagged enum MetaValue",
+            "a metadata value must be a string, true or false, or a map of one GGUF type to \
+             its value: {uint8|int8|uint16|int16|uint32|int32|uint64|int64|float32|float64: \
+             a number}, {bool: true}, {string: text}",
+        ),
+        (
+            "untagged enum Animation",
+            "`animation` must be a clip's name (text) or its index (a whole number from 0)",
+        ),
+    ];
+    for (enum_name, words) in UNTAGGED {
+        if message.contains("did not match any variant") && message.contains(enum_name) {
+            return words.to_string();
+        }
+    }
+    for what in ["unknown field `", "unknown variant `"] {
+        let Some(rest) = message.strip_prefix(what) else {
+            continue;
+        };
+        let Some((name, rest)) = rest.split_once('`') else {
+            break;
+        };
+        // "expected one of a, b, c", "expected `a` or `b`", "expected `a`".
+        let accepted: Vec<&str> = rest
+            .split_once("expected")
+            .map(|(_, list)| {
+                let list = list.trim_start();
+                list.strip_prefix("one of")
+                    .unwrap_or(list)
+                    .split(',')
+                    .flat_map(|part| part.split(" or "))
+                    .map(|name| name.trim().trim_matches('`'))
+                    .filter(|name| !name.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let near = super::select::nearest(name, accepted.iter().copied());
+        if let Some(first) = near.first() {
+            return format!("{message}; did you mean `{first}`?");
+        }
+        break;
+    }
+    message.to_string()
 }
 
 fn first_line(message: &str) -> String {
@@ -269,6 +321,52 @@ pose_caches:
         let e = parse(&text).unwrap_err();
         assert_eq!(e.pos.line, 6, "{e:?}");
         assert!(e.message.contains("speed"), "{e:?}");
+    }
+
+    #[test]
+    fn an_unknown_key_or_value_suggests_the_nearest() {
+        let text = GOOD.replace("    rate_hz: 60\n", "    rate_zh: 60\n");
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("unknown field `rate_zh`, expected one of ")
+                && e.message.ends_with("; did you mean `rate_hz`?"),
+            "{e:?}"
+        );
+        let text = GOOD.replace("shape: capsule", "shape: capsul");
+        let e = parse(&text).unwrap_err();
+        assert!(e.message.ends_with("; did you mean `capsule`?"), "{e:?}");
+        // Nothing near: serde's sentence, with what is accepted.
+        let text = GOOD.replace("    rate_hz: 60\n", "    rate_hz: 60\n    colour: red\n");
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("unknown field `colour`, expected one of id, source, "),
+            "{e:?}"
+        );
+        assert!(!e.message.contains("did you mean"), "{e:?}");
+    }
+
+    #[test]
+    fn an_untagged_value_says_what_it_may_be() {
+        let text = "model_bundles:\n  - id: m\n    profile: generic\n    source: a.safetensors\n    architecture: x\n    metadata: { a: [1, 2] }\n";
+        let e = parse(text).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("a metadata value must be a string, true or false, or a map"),
+            "{e:?}"
+        );
+        let text = GOOD.replace("animation: Run", "animation: [Run]");
+        let e = parse(&text).unwrap_err();
+        assert!(
+            e.message.starts_with("`animation` must be a clip's name"),
+            "{e:?}"
+        );
+        assert_eq!(
+            plain_words("unknown field `x`"),
+            "unknown field `x`",
+            "no list, no suggestion"
+        );
     }
 
     #[test]

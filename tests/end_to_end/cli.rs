@@ -670,19 +670,37 @@ fn a_build_removes_the_temporary_files_a_killed_build_left_and_nothing_else() {
     let stale = [
         "out/.fox-run.ospc.kiln-tmp",
         "out/poses/.fox-run.ospc.kiln-tmp",
+        "out/models/tiny-mlp/.tiny-mlp.gguf.kiln-tmp",
+        "out/levels/forest/@world/.characters.kiln-tmp",
         "out/.kiln/.journal.kiln-tmp",
     ];
-    for rel in stale {
-        p.write(rel, "torn");
-    }
     p.write("out/poses/.keep", "mine");
-    // A change, so the build plans (and prepares its folders).
-    p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
-    assert!(p.kiln(&["build", "--quiet"]).status.success());
-    for rel in stale {
-        assert!(!p.path(rel).exists(), "{rel} was left");
+    // Both ways a build starts: planning (after a change), and the no-op
+    // path (nothing changed, the manifests not even parsed); then a build
+    // of one target, also a no-op.
+    for (how, args) in [
+        ("planned", &["build", "--json"][..]),
+        ("no-op", &["build", "--json"][..]),
+        (
+            "no-op of one target",
+            &["build", "--json", "robot-wave"][..],
+        ),
+    ] {
+        for rel in stale {
+            p.write_bytes(rel, b"torn");
+        }
+        if how == "planned" {
+            p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
+        }
+        let out = p.kiln(args);
+        assert!(out.status.success(), "{how}: {}", stderr(&out));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["totals"]["planned"], how == "planned", "{how}");
+        for rel in stale {
+            assert!(!p.path(rel).exists(), "{how}: {rel} was left");
+        }
+        assert!(p.path("out/poses/.keep").exists(), "{how}");
     }
-    assert!(p.path("out/poses/.keep").exists());
 }
 
 #[test]
@@ -981,5 +999,42 @@ fn a_level_compiles_inspects_verifies_and_its_errors_point_at_the_manifest() {
         stderr(&out).contains("manifests/yard.yaml:11:15: no bank \"robot-anim\" in this level"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn verify_json_gives_a_record_per_file_and_totals() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let mut bytes = fs::read(p.path("out/poses/fox-run.ospc")).unwrap();
+    bytes[6] = 1; // flags
+    fs::write(p.path("bad.ospc"), &bytes).unwrap();
+    let out = p.kiln(&[
+        "verify",
+        "--json",
+        "out/poses/fox-run.ospc",
+        "bad.ospc",
+        "out/levels/forest/@world/characters",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "with --json, errors are in the document");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let files = v["files"].as_array().unwrap();
+    assert_eq!(files.len(), 3);
+    assert_eq!(files[0]["path"], "out/poses/fox-run.ospc");
+    assert_eq!(files[0]["valid"], true);
+    assert!(
+        files[0]["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("valid pose cache v1")
+    );
+    assert_eq!(files[1]["valid"], false);
+    let errors = files[1]["errors"].as_array().unwrap();
+    assert!(errors[0].as_str().unwrap().contains("byte 6"), "{errors:?}");
+    assert_eq!(files[2]["valid"], true);
+    assert_eq!(
+        v["totals"],
+        serde_json::json!({ "files": 3, "valid": 2, "invalid": 1 })
     );
 }
