@@ -2,7 +2,7 @@
 //! in `docs/formats/glb.md`, on every GLB of the corpus and a golden file,
 //! and a deterministic mutation run of the glTF importer.
 //!
-//! Regenerate the golden file with `KILN_BLESS=1 cargo test --test glb`.
+//! Regenerate the golden file with `KILN_BLESS=1 cargo test --release --test formats glb::`.
 
 use std::path::{Path, PathBuf};
 
@@ -143,8 +143,9 @@ fn golden_file_matches_encode() {
         std::fs::create_dir_all(Path::new(GOLDEN_PATH).parent().unwrap()).unwrap();
         std::fs::write(GOLDEN_PATH, &bytes).unwrap();
     }
-    let on_disk = std::fs::read(GOLDEN_PATH)
-        .expect("golden file missing: run `KILN_BLESS=1 cargo test --test glb`");
+    let on_disk = std::fs::read(GOLDEN_PATH).expect(
+        "golden file missing: run `KILN_BLESS=1 cargo test --release --test formats glb::`",
+    );
     assert!(on_disk == bytes, "golden file differs from encode's bytes");
 }
 

@@ -1,7 +1,7 @@
 //! Tests of the `.ospc` pose cache codec (`kiln::formats::ospc`), against
 //! the spec in `docs/formats/ospc.md`.
 //!
-//! Regenerate the golden file with `KILN_BLESS=1 cargo test --test ospc`.
+//! Regenerate the golden file with `KILN_BLESS=1 cargo test --release --test formats ospc::`.
 
 use kiln::formats::ospc::{
     self, Entity, Error, MAX_FILE_BYTES, MAX_FRAMES, MAX_TEXT_BYTES, Pose, PoseCache, Shape,
@@ -249,8 +249,9 @@ fn golden_file_matches_hand_built_bytes() {
         std::fs::create_dir_all(std::path::Path::new(GOLDEN_PATH).parent().unwrap()).unwrap();
         std::fs::write(GOLDEN_PATH, &bytes).unwrap();
     }
-    let on_disk = std::fs::read(GOLDEN_PATH)
-        .expect("golden file missing: run `KILN_BLESS=1 cargo test --test ospc`");
+    let on_disk = std::fs::read(GOLDEN_PATH).expect(
+        "golden file missing: run `KILN_BLESS=1 cargo test --release --test formats ospc::`",
+    );
     assert_eq!(
         on_disk, bytes,
         "golden file differs from the hand-built bytes"
