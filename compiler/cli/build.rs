@@ -257,6 +257,7 @@ fn report_json(report: &Report) -> Value {
         .collect();
     json!({
         "kiln": crate::VERSION,
+        "schema": super::JSON_SCHEMA,
         "jobs": jobs,
         "removed": report.removed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "totals": {
@@ -288,7 +289,8 @@ fn error_json(e: &BuildError) -> Value {
         BuildError::Manifests(diags) => diags.iter().map(diagnostic_json).collect(),
         other => vec![json!({ "message": other.to_string() })],
     };
-    json!({ "kiln": crate::VERSION, "errors": errors })
+    json!({ "kiln": crate::VERSION,
+        "schema": super::JSON_SCHEMA, "errors": errors })
 }
 
 /// `--dry-run` and `--check`: what a build would do, from
@@ -371,6 +373,7 @@ fn dry_run_json(jobs: &[pipeline::DryJob], check: bool) -> Value {
         .collect();
     let mut v = json!({
         "kiln": crate::VERSION,
+        "schema": super::JSON_SCHEMA,
         "dry_run": true,
         "jobs": records,
         "totals": { "jobs": jobs.len(), "fresh": jobs.len() - dirty, "dirty": dirty },

@@ -26,6 +26,10 @@ use clap::{Parser, Subcommand};
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status of a usage error.
 pub const EXIT_USAGE: u8 = 2;
+/// The `schema` field of every JSON document `build` and `verify` print
+/// (docs/json.md). It goes up when a documented field changes its meaning
+/// or goes away; new fields may appear without it.
+pub const JSON_SCHEMA: u32 = 1;
 
 #[derive(Parser, Debug)]
 #[command(

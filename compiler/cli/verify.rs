@@ -42,10 +42,11 @@ pub fn run(files: &[std::path::PathBuf], json: bool) -> u8 {
         out!(
             "{}",
             serde_json::json!({
-                "kiln": crate::VERSION,
-                "files": records,
-                "totals": { "files": files.len(), "valid": files.len() - invalid, "invalid": invalid },
-            })
+                    "kiln": crate::VERSION,
+            "schema": super::JSON_SCHEMA,
+                    "files": records,
+                    "totals": { "files": files.len(), "valid": files.len() - invalid, "invalid": invalid },
+                })
         );
     }
     status
