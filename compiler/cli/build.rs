@@ -173,14 +173,20 @@ fn print_report(report: &Report, args: &BuildArgs) {
         if let Some(d) = &job.error {
             eprintln!("error: {d}");
         }
+        // A fresh job's messages are the ones it gave when built, replayed.
+        let cached = if job.status == Status::Fresh {
+            " (cached)"
+        } else {
+            ""
+        };
         if !args.quiet {
             for w in &job.warnings {
-                eprintln!("warning: job {:?}: {w}", job.id);
+                eprintln!("warning: job {:?}{cached}: {w}", job.id);
             }
         }
         if !args.quiet && !args.json {
             for n in &job.notes {
-                eprintln!("note: job {:?}: {n}", job.id);
+                eprintln!("note: job {:?}{cached}: {n}", job.id);
             }
         }
     }

@@ -96,9 +96,10 @@ pub struct JobReport {
     pub time: Duration,
     /// Why the job was rebuilt (empty when fresh).
     pub dirty_because: Vec<String>,
-    /// What the job wants the user to know (it still succeeded).
+    /// What the job wants the user to know (it still succeeded). A fresh
+    /// job's are those recorded when it was built.
     pub warnings: Vec<String>,
-    /// Measures of what the job built (shown when it runs).
+    /// Measures of what the job built; a fresh job's, as recorded.
     pub notes: Vec<String>,
     pub error: Option<Diagnostic>,
 }
@@ -1080,8 +1081,8 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
         outputs: output_reports(&record.outputs, display_out),
         time: Duration::ZERO,
         dirty_because: Vec::new(),
-        warnings: Vec::new(),
-        notes: Vec::new(),
+        warnings: record.warnings.clone(),
+        notes: record.notes.clone(),
         error: None,
     }
 }
@@ -1171,7 +1172,11 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     let records = commit(place.outputs, staged, job.outputs.index.as_ref(), &stale)
         .map_err(|e| JobError::job(format!("committing the outputs: {e}")))?;
     let parts = KeyParts::of(job);
-    let record = Record::new(job.id.clone(), &parts, inputs, records.clone());
+    let record = Record {
+        warnings: messages.0.clone(),
+        notes: messages.1.clone(),
+        ..Record::new(job.id.clone(), &parts, inputs, records.clone())
+    };
     shared
         .journal
         .lock()

@@ -185,6 +185,10 @@ mod tests {
         assert_eq!(nearest("rate_hz", names.into_iter()), Vec::<&str>::new());
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "abc"), 3);
+        // Deletions, from the longer side (two mutants of the table missed).
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("ab", "a"), 1);
+        assert_eq!(edit_distance("a", "ab"), 1);
         assert_eq!(or_list(&["a", "b", "c"]), "\"a\", \"b\" or \"c\"");
     }
 }

@@ -45,7 +45,8 @@ const PLAN: &str = "plan";
 // since stat signatures hold the change time; 3 for the plan summary since
 // a lone carriage return ends a manifest line (a plan made before could be
 // of a manifest read wrongly).
-const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN3";
+// 4: records keep the job's warnings and notes (shown again when fresh).
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN4";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN3";
 const DETAILS: &str = "details";
@@ -352,6 +353,10 @@ pub struct Record {
     #[serde(with = "path_hashes")]
     pub inputs: Vec<InputHash>,
     pub outputs: Vec<OutputRecord>,
+    /// What the job said when it was built, shown again while it is fresh
+    /// (as cargo replays warnings).
+    pub warnings: Vec<String>,
+    pub notes: Vec<String>,
 }
 
 impl Record {
@@ -369,6 +374,8 @@ impl Record {
             digest,
             inputs,
             outputs,
+            warnings: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

@@ -344,3 +344,71 @@ fn cleaning_a_clean_folder_is_not_an_error() {
         "not kiln's"
     );
 }
+
+#[test]
+fn a_fresh_jobs_warnings_and_notes_are_shown_again_marked_cached() {
+    let p = Project::demo();
+    let first = p.kiln(&["build"]);
+    assert!(first.status.success());
+    let said = |out: &std::process::Output, kind: &str| -> Vec<String> {
+        stderr(out)
+            .lines()
+            .filter(|l| l.starts_with(kind))
+            .map(str::to_string)
+            .collect()
+    };
+    let warnings = said(&first, "warning: job \"forest\": ");
+    let notes = said(&first, "note: job \"debris\": ");
+    assert!(
+        !warnings.is_empty() && !notes.is_empty(),
+        "{}",
+        stderr(&first)
+    );
+    // The no-op build (nothing planned) and a planned one with this job
+    // fresh both replay them.
+    p.edit("manifests/robot.yaml", "rate_hz: 60", "rate_hz: 50");
+    for how in ["planned", "no-op"] {
+        let out = p.kiln(&["build"]);
+        assert!(out.status.success());
+        let cached = |lines: &[String], job: &str| -> Vec<String> {
+            lines
+                .iter()
+                .map(|l| {
+                    l.replacen(
+                        &format!("job \"{job}\": "),
+                        &format!("job \"{job}\" (cached): "),
+                        1,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            said(&out, "warning: job \"forest\" (cached): "),
+            cached(&warnings, "forest"),
+            "{how}"
+        );
+        assert_eq!(
+            said(&out, "note: job \"debris\" (cached): "),
+            cached(&notes, "debris"),
+            "{how}"
+        );
+    }
+    let (v, _) = p.build_json(&[]);
+    let forest = v["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == "forest")
+        .unwrap();
+    assert_eq!(forest["status"], "fresh");
+    let json_warnings: Vec<String> = forest["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| format!("warning: job \"forest\": {}", w.as_str().unwrap()))
+        .collect();
+    assert_eq!(json_warnings, warnings);
+    // Quiet still says nothing.
+    let out = p.kiln(&["build", "-q"]);
+    assert_eq!(stderr(&out), "");
+}
