@@ -151,17 +151,15 @@ pub enum BuildError {
 /// Runs a build.
 pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
     let started = Instant::now();
-    let root = canonical_root(&opts.root)?;
-    let resolver = Resolver::new(&root);
-    let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
-    let selection = Selection {
-        manifests: named,
-        targets: opts.targets.clone(),
-    };
+    let Start {
+        root,
+        resolver,
+        manifests,
+        selection,
+        out,
+    } = start(opts)?;
     let manifests_hash =
         state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
-    let out = resolve_out(&root, opts.out.as_deref())?;
-    check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
     if !opts.force
         && let Some(report) = try_noop(
             &root,
@@ -179,16 +177,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             time: started.elapsed(),
         });
     }
-    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
-    selection
-        .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
-        .map_err(BuildError::Usage)?;
-    check_out_dir(
-        &root,
-        &out,
-        jobs.iter()
-            .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
-    )?;
+    let jobs = plan_jobs(&root, &resolver, &manifests, &selection, &out)?;
     let selected: Vec<bool> = jobs
         .iter()
         .map(|j| selection.selects(j.kind(), &j.id, &j.manifest))
@@ -276,25 +265,14 @@ pub struct DryJob {
 /// not `.kiln/`, not the hash cache, so it works on a read-only output
 /// folder. It takes no lock: it reads what the last build committed.
 pub fn dry_run(opts: &Options) -> Result<Vec<DryJob>, BuildError> {
-    let root = canonical_root(&opts.root)?;
-    let resolver = Resolver::new(&root);
-    let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
-    let selection = Selection {
-        manifests: named,
-        targets: opts.targets.clone(),
-    };
-    let out = resolve_out(&root, opts.out.as_deref())?;
-    check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
-    let jobs = plan::plan(&resolver, &manifests).map_err(BuildError::Manifests)?;
-    selection
-        .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
-        .map_err(BuildError::Usage)?;
-    check_out_dir(
-        &root,
-        &out,
-        jobs.iter()
-            .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
-    )?;
+    let Start {
+        root,
+        resolver,
+        manifests,
+        selection,
+        out,
+    } = start(opts)?;
+    let jobs = plan_jobs(&root, &resolver, &manifests, &selection, &out)?;
     let tree = Folder::open_out(&out).ok().flatten().map(OutTree::new);
     let state_dir = existing_state(&out);
     let mut journal = state_dir.as_ref().map(Journal::load);
@@ -337,6 +315,58 @@ pub fn dry_run(opts: &Options) -> Result<Vec<DryJob>, BuildError> {
         });
     }
     Ok(report)
+}
+
+/// What every build and dry run starts from: the root, every manifest's
+/// text, what the command line selected, and the output folder (checked
+/// against the manifests' paths).
+struct Start {
+    root: PathBuf,
+    resolver: Resolver,
+    manifests: Vec<ManifestText>,
+    selection: Selection,
+    out: PathBuf,
+}
+
+fn start(opts: &Options) -> Result<Start, BuildError> {
+    let root = canonical_root(&opts.root)?;
+    let resolver = Resolver::new(&root);
+    let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
+    let selection = Selection {
+        manifests: named,
+        targets: opts.targets.clone(),
+    };
+    let out = resolve_out(&root, opts.out.as_deref())?;
+    check_out_dir(&root, &out, manifests.iter().map(|m| m.file.as_str()))?;
+    Ok(Start {
+        root,
+        resolver,
+        manifests,
+        selection,
+        out,
+    })
+}
+
+/// Plans every manifest; every target must name a job, and no job may read
+/// from the output folder.
+fn plan_jobs(
+    root: &Path,
+    resolver: &Resolver,
+    manifests: &[ManifestText],
+    selection: &Selection,
+    out: &Path,
+) -> Result<Vec<Job>, BuildError> {
+    let jobs = plan::plan(resolver, manifests).map_err(BuildError::Manifests)?;
+    selection
+        .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
+        .map_err(BuildError::Usage)?;
+    check_out_dir(
+        root,
+        out,
+        jobs.iter()
+            .flat_map(|j| j.inputs.iter().map(RelPath::as_str)),
+    )?;
+    Ok(jobs)
 }
 
 fn canonical_root(root: &Path) -> Result<PathBuf, BuildError> {

@@ -276,13 +276,13 @@ const GENERIC_TENSORS: &[(&str, Dtype, &[u64])] = &[
     ("scalar", Dtype::F32, &[]),
 ];
 
-#[test]
-#[ignore = "full tier: gguf-py"]
-fn generic_conversions_under_every_type_policy_equal_the_source() {
+/// A project whose checkpoint is converted under each type policy of
+/// [`GENERIC_SHA256`] (`m-<policy>`), built.
+fn generic_policies_built() -> Project {
     let p = Project::new();
     checkpoint(&p, "sources/weights/m.safetensors", GENERIC_TENSORS, 3);
     let mut text = String::from("model_bundles:\n");
-    for policy in ["keep", "f32", "f16", "bf16"] {
+    for (policy, _) in GENERIC_SHA256 {
         text.push_str(&format!(
             "  - id: m-{policy}\n    profile: generic\n    source: sources/weights/m.safetensors\n    architecture: test\n    metadata: {{ general.name: m, test.n: {{uint32: 5}}, test.on: true }}\n    type: {policy}\n"
         ));
@@ -291,6 +291,13 @@ fn generic_conversions_under_every_type_policy_equal_the_source() {
     let (report, out) = p.build_json();
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(ids_with(&report, "built").len(), 4);
+    p
+}
+
+#[test]
+#[ignore = "full tier: gguf-py"]
+fn generic_conversions_under_every_type_policy_equal_the_source() {
+    let p = generic_policies_built();
     for (policy, sha) in GENERIC_SHA256 {
         let gguf = p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"));
         // The bytes the fast tier's twin expects are the bytes checked here.
@@ -390,18 +397,7 @@ const GENERIC_SHA256: [(&str, &str); 4] = [
 #[test]
 fn generic_conversions_under_every_type_policy_give_the_checked_bytes() {
     use sha2::Digest;
-    let p = Project::new();
-    checkpoint(&p, "sources/weights/m.safetensors", GENERIC_TENSORS, 3);
-    let mut text = String::from("model_bundles:\n");
-    for (policy, _) in GENERIC_SHA256 {
-        text.push_str(&format!(
-            "  - id: m-{policy}\n    profile: generic\n    source: sources/weights/m.safetensors\n    architecture: test\n    metadata: {{ general.name: m, test.n: {{uint32: 5}}, test.on: true }}\n    type: {policy}\n"
-        ));
-    }
-    p.manifest(&text);
-    let (report, out) = p.build_json();
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(ids_with(&report, "built").len(), 4);
+    let p = generic_policies_built();
     for (policy, sha) in GENERIC_SHA256 {
         let bytes = fs::read(p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"))).unwrap();
         let got = kiln::formats::hex(&sha2::Sha256::digest(&bytes));
