@@ -2,12 +2,16 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, report_build_error};
+use super::progress::{Progress, Show};
+use super::{EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, report_build_error};
+use crate::pipeline::job::Stop;
 use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
 #[derive(Args, Debug)]
@@ -46,6 +50,17 @@ pub struct BuildArgs {
     /// source or setting changed), 0 if all are up to date; write nothing
     #[arg(long, conflicts_with = "dry_run")]
     check: bool,
+    /// Without a terminal (CI, a pipe), print a line every SECS seconds for
+    /// each job still running after that long
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = heartbeat_secs)]
+    heartbeat: f64,
+}
+
+fn heartbeat_secs(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if (0.01..=86_400.0).contains(&secs) => Ok(secs),
+        _ => Err("expected a number of seconds from 0.01 to 86400".to_string()),
+    }
 }
 
 impl BuildArgs {
@@ -78,22 +93,39 @@ pub fn run(args: &BuildArgs) -> u8 {
         targets,
         threads: args.jobs.map_or(0, usize::from),
         force: args.force,
+        stop: Stop::default(),
     };
+    // A dry run writes nothing: a signal may end it where it stands.
     if args.dry_run || args.check {
         return dry_run(&options, args);
+    }
+    if let Err(e) = stop_on_signals(&options.stop) {
+        eprintln!(
+            "warning: cannot catch SIGINT and SIGTERM ({e}); an interrupted build leaves temporary files for the next one to remove"
+        );
     }
     let progress = Progress::new(show_progress(args));
     let on_event = |event: Event| progress.on(event);
     let result = pipeline::build(&options, &on_event);
     progress.finish();
+    let signal_status = || options.stop.requested().and_then(|s| u8::try_from(s).ok());
     match result {
         Ok(report) => {
             print_report(&report, args);
-            if report.count(Status::Failed) > 0 {
-                EXIT_FAILURE
-            } else {
-                0
+            match signal_status() {
+                Some(status) if report.interrupted => status,
+                _ if report.count(Status::Failed) > 0 => EXIT_FAILURE,
+                _ => 0,
             }
+        }
+        Err(BuildError::Interrupted) => {
+            if args.json {
+                out!("{}", error_json(&BuildError::Interrupted));
+            }
+            if !args.quiet {
+                eprintln!("interrupted: {}", BuildError::Interrupted);
+            }
+            signal_status().unwrap_or(EXIT_FAILURE)
         }
         Err(e) => {
             if args.json {
@@ -104,68 +136,31 @@ pub fn run(args: &BuildArgs) -> u8 {
     }
 }
 
-/// A bar on a terminal only: never in CI, with `--json` or `--quiet`.
-fn show_progress(args: &BuildArgs) -> bool {
-    !args.json
-        && !args.quiet
-        && std::io::stderr().is_terminal()
-        && std::env::var_os("CI").is_none_or(|v| v.is_empty() || v == "false")
+/// Nothing with `--quiet`; a bar on a terminal (not in CI, not with
+/// `--json`); otherwise (CI, a pipe, JSON) the heartbeat lines on stderr.
+fn show_progress(args: &BuildArgs) -> Show {
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
+    let terminal = std::io::stderr().is_terminal() && !ci;
+    match (args.quiet, terminal && !args.json) {
+        (true, _) => Show::Nothing,
+        (false, true) => Show::Bar,
+        (false, false) => Show::Heartbeat(Duration::from_secs_f64(args.heartbeat)),
+    }
 }
 
-struct Progress {
-    bar: Option<ProgressBar>,
-}
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        Progress {
-            bar: enabled.then(|| {
-                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-                bar.set_style(
-                    ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {wide_msg}")
-                        .expect("a valid template")
-                        .progress_chars("=> "),
-                );
-                bar
-            }),
-        }
+/// On SIGINT or SIGTERM, asks the build to stop (it then exits 130 or
+/// 143); a second one ends the process at once (the next build removes
+/// the temporary files that leaves).
+fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let again = Arc::new(AtomicBool::new(false));
+    for (signal, status) in [(SIGINT, EXIT_SIGINT), (SIGTERM, EXIT_SIGTERM)] {
+        // In this order: the second signal finds `again` set by the first.
+        signal_hook::flag::register_conditional_shutdown(signal, status.into(), again.clone())?;
+        signal_hook::flag::register(signal, again.clone())?;
+        signal_hook::flag::register_usize(signal, stop.flag(), status.into())?;
     }
-
-    fn on(&self, event: Event) {
-        match event {
-            // Always said, bar or not: the user should know why nothing moves.
-            Event::WaitingForLock(path) => eprintln!(
-                "waiting for another kiln build to release {}",
-                path.display()
-            ),
-            Event::Running { dirty, .. } => {
-                if let Some(bar) = &self.bar {
-                    bar.set_length(dirty as u64);
-                }
-            }
-            Event::Progress { id, done, total } => {
-                if let Some(bar) = &self.bar {
-                    bar.set_message(format!(
-                        "{id}: {} of {} MB",
-                        done / 1_000_000,
-                        total / 1_000_000
-                    ));
-                }
-            }
-            Event::JobDone { id, .. } => {
-                if let Some(bar) = &self.bar {
-                    bar.set_message(id.to_string());
-                    bar.inc(1);
-                }
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
+    Ok(())
 }
 
 fn print_report(report: &Report, args: &BuildArgs) {
@@ -217,13 +212,21 @@ fn print_report(report: &Report, args: &BuildArgs) {
     }
     if !args.quiet {
         let failed = report.count(Status::Failed);
+        let stopped = report.count(Status::Interrupted);
+        let head = match (report.interrupted, failed) {
+            (true, _) => "interrupted:",
+            (false, 0) => "finished:",
+            (false, _) => "failed:",
+        };
+        let not_built = match report.interrupted {
+            true => format!(", {stopped} not built (what was built is kept)"),
+            false => String::new(),
+        };
         eprintln!(
-            "{} {} jobs: {} built, {} fresh, {} failed in {:.2} s",
-            if failed > 0 { "failed:" } else { "finished:" },
+            "{head} {} jobs: {} built, {} fresh, {failed} failed{not_built} in {:.2} s",
             report.jobs.len(),
             report.count(Status::Built),
             report.count(Status::Fresh),
-            failed,
             report.time.as_secs_f64()
         );
     }
@@ -271,9 +274,11 @@ fn report_json(report: &Report) -> Value {
             "built": report.count(Status::Built),
             "fresh": report.count(Status::Fresh),
             "failed": report.count(Status::Failed),
+            "interrupted": report.count(Status::Interrupted),
             "time_ms": millis(report.time),
             "planned": report.planned,
-        }
+        },
+        "interrupted": report.interrupted,
     })
 }
 

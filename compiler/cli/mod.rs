@@ -2,7 +2,8 @@
 //! picks exit codes.
 //!
 //! Exit status: 0 success, 1 a build or validation failure, 2 a usage
-//! error. Errors go to stderr; `--json` output goes to stdout.
+//! error, 130 or 143 a build stopped by SIGINT or SIGTERM. Errors go to
+//! stderr; `--json` output goes to stdout.
 
 /// `println!` that ignores a closed stdout (`kiln inspect F | head`)
 /// instead of panicking.
@@ -15,6 +16,7 @@ macro_rules! out {
 
 mod build;
 mod inspect;
+mod progress;
 mod verify;
 
 use std::path::PathBuf;
@@ -26,6 +28,11 @@ use clap::{Parser, Subcommand};
 pub const EXIT_FAILURE: u8 = 1;
 /// Exit status of a usage error.
 pub const EXIT_USAGE: u8 = 2;
+/// Exit status of a build stopped by SIGINT (Ctrl-C): 128 + 2, as shells
+/// report a process the signal ended.
+pub const EXIT_SIGINT: u8 = 130;
+/// Exit status of a build stopped by SIGTERM: 128 + 15.
+pub const EXIT_SIGTERM: u8 = 143;
 /// The `schema` field of every JSON document `build` and `verify` print
 /// (docs/json.md). It goes up when a documented field changes its meaning
 /// or goes away; new fields may appear without it.
@@ -39,7 +46,8 @@ pub const JSON_SCHEMA: u32 = 1;
     long_about = "kiln compiles game and character assets described by YAML manifests.\n\n\
         `kiln build` turns the sources named in manifests/*.yaml into runtime files under out/, \
         rebuilding only what changed and producing the same bytes on every machine.",
-    after_help = "Exit status: 0 success, 1 build or validation failure, 2 usage error.\n\
+    after_help = "Exit status: 0 success, 1 build or validation failure, 2 usage error, \
+        130 or 143 a build stopped by SIGINT (Ctrl-C) or SIGTERM.\n\
         Manifest reference: docs/manifest.md"
 )]
 struct Cli {
@@ -184,6 +192,10 @@ fn report_build_error(e: &crate::pipeline::BuildError) -> u8 {
         }
         BuildError::Io(m) => {
             eprintln!("error: {m}");
+            EXIT_FAILURE
+        }
+        BuildError::Interrupted => {
+            eprintln!("interrupted: {e}");
             EXIT_FAILURE
         }
     }

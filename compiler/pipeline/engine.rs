@@ -35,7 +35,7 @@ use rayon::prelude::*;
 
 use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
-use super::job::{self, InputRead, Job, JobError, JobIo, Staged};
+use super::job::{self, InputRead, Job, JobError, JobIo, Staged, Stop, Unit};
 use super::manifest::MAX_MANIFEST_BYTES;
 use super::out_dir::{EntryKind, Folder, OutTree};
 use super::paths::{self, RelPath, Resolver};
@@ -59,6 +59,10 @@ pub struct Options {
     pub threads: usize,
     /// Rebuild every job, fresh or not.
     pub force: bool,
+    /// Set from outside to stop the build (a signal): jobs not started
+    /// are not started, running ones stop at their next check, and what
+    /// was committed stays (see [`build`]).
+    pub stop: Stop,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +70,8 @@ pub enum Status {
     Built,
     Fresh,
     Failed,
+    /// Dirty, and not built because the build was asked to stop.
+    Interrupted,
 }
 
 impl Status {
@@ -74,6 +80,7 @@ impl Status {
             Status::Built => "built",
             Status::Fresh => "fresh",
             Status::Failed => "failed",
+            Status::Interrupted => "interrupted",
         }
     }
 }
@@ -113,6 +120,10 @@ pub struct Report {
     /// The manifests were parsed and planned (false: the no-op path decided
     /// from the last plan's summary that every job is fresh).
     pub planned: bool,
+    /// The build was asked to stop ([`Options::stop`]) before it finished:
+    /// the jobs it did not build are `Interrupted`, and the outputs of jobs
+    /// gone from the manifests were not removed.
+    pub interrupted: bool,
     pub time: Duration,
 }
 
@@ -129,10 +140,17 @@ pub enum Event<'a> {
     WaitingForLock(&'a Path),
     /// Freshness decided: `dirty` of `total` jobs will run.
     Running { total: usize, dirty: usize },
+    /// A dirty job starts.
+    JobStarted { id: &'a str },
     /// One dirty job finished.
     JobDone { id: &'a str, status: Status },
-    /// A long job's progress: bytes done of bytes total.
-    Progress { id: &'a str, done: u64, total: u64 },
+    /// A long job's progress: `done` of `total`, in `unit`s.
+    Progress {
+        id: &'a str,
+        done: u64,
+        total: u64,
+        unit: Unit,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -146,6 +164,9 @@ pub enum BuildError {
     /// The output folder or the build state could not be used.
     #[error("{0}")]
     Io(String),
+    /// Asked to stop ([`Options::stop`]) before any job ran.
+    #[error("interrupted before any job ran; nothing was written")]
+    Interrupted,
 }
 
 /// Runs a build.
@@ -174,6 +195,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             jobs: report,
             removed: Vec::new(),
             planned: false,
+            interrupted: false,
             time: started.elapsed(),
         });
     }
@@ -185,7 +207,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
 
     let tree = OutTree::new(create_out_dir(&out)?);
     let state_dir = state_folder(&tree)?;
-    let _lock = lock(&state_dir, on_event)?;
+    let _lock = lock(&state_dir, &opts.stop, on_event)?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
     let made_dirs = prepare_output_dirs(&tree, &state_dir, &jobs)?;
@@ -222,6 +244,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         claimed: &claimed,
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
+        stop: &opts.stop,
     };
     let results = run_dirty(dirty, &jobs, &shared, opts.threads, on_event)?;
     for (i, report) in results {
@@ -229,7 +252,13 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     }
 
     remove_unused_new_dirs(&tree, &made_dirs);
-    let removed = remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed)?;
+    // Stopped: what was committed stays, with its records; removing the
+    // outputs of gone jobs waits for a build that finishes.
+    let interrupted = opts.stop.requested().is_some();
+    let removed = match interrupted {
+        true => Vec::new(),
+        false => remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed)?,
+    };
     save_state(&state_dir, &hashes, &plan, &mut journal)?;
     Ok(Report {
         jobs: slots
@@ -243,6 +272,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             .map(|p| display_out.join(p.as_str()))
             .collect(),
         planned: true,
+        interrupted,
         time: started.elapsed(),
     })
 }
@@ -615,6 +645,11 @@ fn run_dirty(
         return Ok(Vec::new());
     }
     let run = |(i, why): Dirty| {
+        // Asked to stop: the jobs not started yet are not started.
+        if shared.stop.requested().is_some() {
+            return (i, interrupted_report(&jobs[i], why));
+        }
+        on_event(Event::JobStarted { id: &jobs[i].id });
         let report = run_job(&jobs[i], why, shared);
         on_event(Event::JobDone {
             id: &jobs[i].id,
@@ -818,28 +853,46 @@ fn display_base(root: &Path, path: &Path) -> PathBuf {
     }
 }
 
-/// Takes the output folder's lock, waiting for another build if needed.
-/// The lock is released when the returned file is dropped (or the process
-/// dies).
-fn lock(state_dir: &Folder, on_event: &(dyn Fn(Event) + Sync)) -> Result<fs::File, BuildError> {
+/// Takes the output folder's lock, waiting for another build if needed
+/// (and giving up if asked to stop meanwhile). The lock is released when
+/// the returned file is dropped (or the process dies).
+fn lock(
+    state_dir: &Folder,
+    stop: &Stop,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<fs::File, BuildError> {
     let path = state_dir.path().join(state::LOCK);
     let file = state_dir
         .open_lock(state::LOCK)
         .map_err(|e| BuildError::Io(format!("cannot open {}: {e}", path.display())))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(fs::TryLockError::WouldBlock) => {
-            on_event(Event::WaitingForLock(&path));
-            file.lock()
-                .map_err(|e| BuildError::Io(format!("cannot lock {}: {e}", path.display())))?;
-            Ok(file)
+    let mut said = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(fs::TryLockError::WouldBlock) => {
+                if !said {
+                    on_event(Event::WaitingForLock(&path));
+                    said = true;
+                }
+                // A blocking lock would not see a stop request (signal
+                // handlers restart the call): poll instead.
+                if stop.requested().is_some() {
+                    return Err(BuildError::Interrupted);
+                }
+                std::thread::sleep(LOCK_POLL);
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(BuildError::Io(format!(
+                    "cannot lock {}: {e}",
+                    path.display()
+                )));
+            }
         }
-        Err(fs::TryLockError::Error(e)) => Err(BuildError::Io(format!(
-            "cannot lock {}: {e}",
-            path.display()
-        ))),
     }
 }
+
+/// How often a build waiting for another one's lock tries again.
+const LOCK_POLL: Duration = Duration::from_millis(20);
 
 /// Creates every folder the jobs write into (once, not per job, each a
 /// real folder) and removes the temporary files a killed build left there.
@@ -926,7 +979,7 @@ fn try_noop(
     {
         return Ok(None);
     }
-    let _lock = lock(&state_dir, on_event)?;
+    let _lock = lock(&state_dir, &Stop::default(), on_event)?;
     let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
         return Ok(None);
     };
@@ -1125,6 +1178,7 @@ struct Shared<'a> {
     claimed: &'a BTreeSet<&'a RelPath>,
     journal: Mutex<&'a mut Journal>,
     hashes: Mutex<&'a mut HashCache>,
+    stop: &'a Stop,
 }
 
 fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
@@ -1148,6 +1202,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
             report.warnings = warnings;
             report.notes = notes;
         }
+        Err(e) if e.interrupted => report.status = Status::Interrupted,
         Err(e) => {
             report.status = Status::Failed;
             report.error = Some(Diagnostic {
@@ -1161,6 +1216,22 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     report
 }
 
+/// A dirty job the build did not start because it was asked to stop.
+fn interrupted_report(job: &Job, why: Vec<String>) -> JobReport {
+    JobReport {
+        id: job.id.clone(),
+        kind: job.kind().to_string(),
+        manifest: job.manifest.clone(),
+        status: Status::Interrupted,
+        outputs: Vec::new(),
+        time: Duration::ZERO,
+        dirty_because: why,
+        warnings: Vec::new(),
+        notes: Vec::new(),
+        error: None,
+    }
+}
+
 /// A built job's output records, and its warnings and notes.
 type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>));
 
@@ -1169,14 +1240,21 @@ type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>));
 /// outputs as they were (and no temporary file).
 fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     let place = &shared.place;
-    let progress = |done, total| {
+    let progress = |done, total, unit| {
         (shared.on_event)(Event::Progress {
             id: &job.id,
             done,
             total,
+            unit,
         })
     };
-    let mut io = JobIo::for_job(place.resolver, place.outputs, job, Some(&progress));
+    let mut io = JobIo::for_job(
+        place.resolver,
+        place.outputs,
+        job,
+        Some(&progress),
+        Some(shared.stop),
+    );
     job.spec.run(&mut io)?;
     let messages = io.take_messages();
     let (reads, staged) = io.complete()?;
@@ -1410,7 +1488,7 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
     else {
         return Ok(None);
     };
-    let lock = lock(&state_dir, &|_| {})?;
+    let lock = lock(&state_dir, &Stop::default(), &|_| {})?;
     let tree = OutTree::new(out_folder);
     let mut report = CleanReport {
         out: tree.root().path().to_path_buf(),

@@ -17,6 +17,7 @@
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use sha2::{Digest, Sha256};
 
@@ -123,6 +124,8 @@ pub struct JobError {
     /// The setting's position (0:0: the entry itself).
     pub pos: Pos,
     pub message: String,
+    /// The job did not fail: the build was asked to stop ([`Stop`]).
+    pub interrupted: bool,
 }
 
 impl JobError {
@@ -131,6 +134,15 @@ impl JobError {
         JobError {
             pos,
             message: message.into(),
+            interrupted: false,
+        }
+    }
+
+    /// The run stopped because the build was asked to stop.
+    pub fn interrupted() -> JobError {
+        JobError {
+            interrupted: true,
+            ..JobError::job("interrupted")
         }
     }
 
@@ -161,8 +173,54 @@ pub struct Staged {
     pub sha256: [u8; 32],
 }
 
-/// Progress of a long job: bytes done of bytes total.
-pub type Progress<'a> = &'a (dyn Fn(u64, u64) + Sync);
+/// Progress of a long job: how much is done of the total, in `Unit`s.
+pub type Progress<'a> = &'a (dyn Fn(u64, u64, Unit) + Sync);
+
+/// What a job's progress counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Bytes of its input converted.
+    Bytes,
+    /// Steps of its own (frames encoded, say).
+    Steps,
+}
+
+/// A request to stop a build, made from outside it (the CLI's signal
+/// handlers store into [`Stop::flag`]): 0 while none, else the exit
+/// status the requester wants (the pipeline only tests for non-zero). A
+/// running job sees it at its next progress report, input opened or
+/// output created, and stops as if it had failed; its temporary files are
+/// removed and nothing of it is committed.
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicUsize>);
+
+impl Stop {
+    /// The shared word a signal handler sets.
+    pub fn flag(&self) -> Arc<AtomicUsize> {
+        self.0.clone()
+    }
+
+    /// Asks the build to stop, with `status` for whoever reads it.
+    pub fn request(&self, status: usize) {
+        self.0.store(status.max(1), Ordering::SeqCst);
+    }
+
+    /// The status asked for, once a stop was requested.
+    pub fn requested(&self) -> Option<usize> {
+        match self.0.load(Ordering::SeqCst) {
+            0 => None,
+            status => Some(status),
+        }
+    }
+
+    /// `Err(JobError::interrupted())` once a stop was requested.
+    pub fn check(&self) -> Result<(), JobError> {
+        match self.requested() {
+            None => Ok(()),
+            Some(_) => Err(JobError::interrupted()),
+        }
+    }
+}
 
 /// What a job reads and writes, through the engine.
 pub struct JobIo<'a> {
@@ -171,6 +229,7 @@ pub struct JobIo<'a> {
     outputs: &'a Outputs,
     globs: &'a [Glob],
     progress: Option<Progress<'a>>,
+    stop: Option<&'a Stop>,
     warnings: Vec<String>,
     notes: Vec<String>,
     reads: Vec<InputRead>,
@@ -189,6 +248,7 @@ impl<'a> JobIo<'a> {
             outputs,
             globs: &[],
             progress: None,
+            stop: None,
             warnings: Vec::new(),
             notes: Vec::new(),
             reads: Vec::new(),
@@ -198,18 +258,25 @@ impl<'a> JobIo<'a> {
         }
     }
 
-    /// The same, for a planned job: its globs' matches, and where to
-    /// report progress.
+    /// The same, for a planned job: its globs' matches, where to report
+    /// progress, and the build's stop request.
     pub fn for_job(
         resolver: &'a Resolver,
         tree: &'a OutTree,
         job: &'a Job,
         progress: Option<Progress<'a>>,
+        stop: Option<&'a Stop>,
     ) -> JobIo<'a> {
         let mut io = JobIo::new(resolver, tree, &job.outputs);
         io.globs = &job.globs;
         io.progress = progress;
+        io.stop = stop;
         io
+    }
+
+    /// `Err` (an interruption) once the build was asked to stop.
+    pub fn check_stop(&self) -> Result<(), JobError> {
+        self.stop.map_or(Ok(()), Stop::check)
     }
 
     /// What the glob `pattern` matched when the job was planned (sorted).
@@ -220,11 +287,14 @@ impl<'a> JobIo<'a> {
             .map_or(&[], |g| g.matches.as_slice())
     }
 
-    /// Reports progress (bytes done of bytes total), for a terminal.
-    pub fn progress(&self, done: u64, total: u64) {
+    /// Reports progress (`done` of `total`, in `unit`s), for a terminal or
+    /// a log; `Err` (an interruption) once the build was asked to stop, for
+    /// the job to return at once.
+    pub fn progress(&self, done: u64, total: u64, unit: Unit) -> Result<(), JobError> {
         if let Some(report) = self.progress {
-            report(done, total);
+            report(done, total, unit);
         }
+        self.check_stop()
     }
 
     /// A warning for the build's report (the job still succeeds).
@@ -249,6 +319,7 @@ impl<'a> JobIo<'a> {
     /// Opens a file under the root (a regular file of at most `limit`
     /// bytes); `pos` is the setting that named it.
     pub fn open(&mut self, path: &RelPath, pos: Pos, limit: u64) -> Result<InputFile, JobError> {
+        self.check_stop()?;
         let (real, _) = self
             .resolver
             .resolve(path)
@@ -302,6 +373,7 @@ impl<'a> JobIo<'a> {
     /// Creates the output `path` (one the job declared, once), as a
     /// temporary file beside its final place.
     pub fn create(&mut self, path: &RelPath) -> Result<OutputFile, JobError> {
+        self.check_stop()?;
         if !self.outputs.files.contains(path) {
             return Err(JobError::job(format!(
                 "the job writes {path}, which it did not declare (a bug in kiln)"

@@ -131,6 +131,12 @@ fn check(
     }
 }
 
+/// Checks a whole document `v` of kind `doc` against docs/json.md (for
+/// documents other test files make: an interrupted build's report).
+pub fn conforms(doc: &str, v: &Value) {
+    check(&schema(), doc, ".", v, &mut BTreeSet::new());
+}
+
 fn json(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(

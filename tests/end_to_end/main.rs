@@ -22,6 +22,7 @@ static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 mod cli;
 mod engine;
 mod fuzz_regressions;
+mod interrupts;
 mod json_docs;
 mod keys;
 mod layering;

@@ -190,6 +190,118 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
     );
 }
 
+/// The number of SIGINTs and SIGTERMs, half each.
+const SIGNALS: usize = 60;
+
+#[test]
+fn sigint_and_sigterm_at_many_points_stop_cleanly_and_keep_only_whole_outputs() {
+    use std::os::unix::process::ExitStatusExt;
+    let (a, _) = clean_build(false);
+    let (b, _) = clean_build(true);
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let start = Instant::now();
+    assert!(p.kiln(&["build", "--quiet", "--force"]).status.success());
+    let mut span_us = (start.elapsed().as_micros() as u64 * 11 / 10).max(1);
+    let mut variant_b = false;
+    let mut rng = 23u64;
+    let (mut finished, mut stopped, mut before_handlers) = (0, 0, 0);
+    for k in 0..SIGNALS {
+        if k % 3 == 0 {
+            variant_b = !variant_b;
+            use_variant(&p, variant_b);
+        }
+        let (signal, status_wanted) = match k % 2 {
+            0 => (rustix::process::Signal::INT, 130),
+            _ => (rustix::process::Signal::TERM, 143),
+        };
+        let delay = Duration::from_micros(next(&mut rng) % span_us);
+        let mut child = Command::new(KILN)
+            .args(["build", "--quiet", "--force"])
+            .current_dir(p.root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        let _ = rustix::process::kill_process(pid, signal);
+        let status = child.wait().unwrap();
+        match (status.code(), status.signal()) {
+            (Some(0), _) => {
+                finished += 1;
+                span_us = (span_us * 85 / 100).max(1);
+            }
+            (Some(code), _) => {
+                assert_eq!(code, status_wanted, "signal {k} after {delay:?}");
+                stopped += 1;
+                span_us = span_us * 102 / 100 + 1;
+            }
+            // Before the handlers were in place (nothing written yet).
+            (None, Some(sig)) => {
+                assert_eq!(sig, signal.as_raw(), "signal {k}");
+                before_handlers += 1;
+                span_us = span_us * 102 / 100 + 1;
+            }
+            other => panic!("signal {k}: {other:?}"),
+        }
+        // No temporary file anywhere, .kiln/ included.
+        let mut temps = Vec::new();
+        walk(&p.path("out"), &p.path("out"), &mut |rel, _| {
+            if rel.to_string_lossy().ends_with(".kiln-tmp") {
+                temps.push(rel.to_path_buf());
+            }
+        });
+        assert!(
+            temps.is_empty(),
+            "signal {k} after {delay:?} left {temps:?}"
+        );
+        let now = outputs(&p);
+        for (rel, bytes) in &now {
+            assert!(
+                a.get(rel) == Some(bytes) || b.get(rel) == Some(bytes),
+                "signal {k} after {delay:?}: {} is neither variant's file",
+                rel.display()
+            );
+        }
+        // Every job the records call fresh has this variant's outputs.
+        let want = if variant_b { &b } else { &a };
+        let dry = p.kiln(&["build", "--dry-run", "--json"]);
+        let dry: serde_json::Value = serde_json::from_slice(&dry.stdout).unwrap();
+        for job in dry["jobs"].as_array().unwrap() {
+            if job["status"] != "fresh" {
+                continue;
+            }
+            for path in job["outputs"].as_array().unwrap() {
+                let rel = Path::new(path.as_str().unwrap())
+                    .strip_prefix("out")
+                    .unwrap();
+                assert_eq!(
+                    now.get(rel),
+                    want.get(rel),
+                    "signal {k}: {} is recorded fresh but is not the build's",
+                    rel.display()
+                );
+            }
+        }
+        if k % 10 == 9 {
+            let o = p.kiln(&["build", "--quiet"]);
+            assert!(o.status.success(), "after signal {k}: {}", stderr(&o));
+            assert!(
+                outputs(&p) == *want,
+                "after signal {k}: not a clean build's outputs"
+            );
+        }
+    }
+    eprintln!(
+        "{SIGNALS} SIGINT/SIGTERMs: {stopped} builds stopped (130/143), {finished} finished first, {before_handlers} ended before the handlers were set"
+    );
+    assert!(
+        stopped >= SIGNALS / 2,
+        "only {stopped} of {SIGNALS} signals landed inside a build"
+    );
+}
+
 /// Puts `path` back to its modification time before `f` changed it.
 fn behind_kilns_back(path: &Path, f: impl FnOnce(&Path)) {
     let mtime: SystemTime = fs::metadata(path).unwrap().modified().unwrap();

@@ -14,7 +14,7 @@ use crate::bake::cgeo_sequence::{self as bake, Settings, UpAxis};
 use crate::bake::pose_cache::MAX_RATE_HZ;
 use crate::formats::cgeo;
 use crate::import::gltf;
-use crate::pipeline::job::{JobError, JobIo, Outputs};
+use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::kinds::pose_cache::Animation;
 use crate::pipeline::manifest::At;
 use crate::pipeline::paths::RelPath;
@@ -151,7 +151,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
             Some(list) if kept_bytes <= KEEP_BYTES => list.push(bytes),
             _ => kept = None,
         }
-        io.progress(k as u64 + 1, 2 * frames as u64);
+        io.progress(k as u64 + 1, 2 * frames as u64, Unit::Steps)?;
     }
     let prefix = cgeo::encode_prefix(&prepared.header, false, &lengths)
         .map_err(|err| invalid(err.to_string()))?;
@@ -173,7 +173,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
             )));
         }
         out.write_all(&bytes).map_err(write_error)?;
-        io.progress((frames + k) as u64 + 1, 2 * frames as u64);
+        io.progress((frames + k) as u64 + 1, 2 * frames as u64, Unit::Steps)?;
     }
     io.close(out).map(|_| ())
 }

@@ -23,7 +23,7 @@ use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
 use crate::bake::tensor_convert;
 use crate::formats::gguf::{self, Value};
 use crate::formats::{hex, safetensors};
-use crate::pipeline::job::{JobError, JobIo, Outputs};
+use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::plan::Planner;
@@ -419,7 +419,7 @@ fn write_gguf(
             out_bytes += bytes.len() as u64;
             at += n as u64;
             *done += n as u64;
-            io.progress(*done, total);
+            io.progress(*done, total, Unit::Bytes)?;
         }
         let padded = gguf::pad(out_bytes, layout.alignment).expect("laid out above");
         debug_assert_eq!(written, info.offset);
