@@ -13,9 +13,41 @@ use crate::formats::mbstyle::Style;
 use crate::formats::ospc::{self, PoseCache, Shape};
 use crate::formats::qoi;
 use crate::formats::safetensors;
+use crate::model::Scene;
+use crate::model::scene::{Clip, Interpolation, Target};
 use crate::pipeline::files::{
     self, BundleCheck, CharactersFile, FileKind, GgufFile, GltfSummary, load,
 };
+
+/// `v`'s fields after `kiln` and `schema`, as every JSON document kiln
+/// prints begins, and without its null fields: a field a file does not
+/// have is left out (docs/json.md).
+fn document(v: Value) -> Value {
+    let mut fields = serde_json::Map::new();
+    fields.insert("kiln".into(), json!(crate::VERSION));
+    fields.insert("schema".into(), json!(super::JSON_SCHEMA));
+    if let Value::Object(rest) = v {
+        fields.extend(rest);
+    }
+    without_nulls(Value::Object(fields))
+}
+
+/// `v` with every object field whose value is null removed, at any depth
+/// (a loop over a work list: no recursion on a file's nesting).
+fn without_nulls(mut v: Value) -> Value {
+    let mut work: Vec<&mut Value> = vec![&mut v];
+    while let Some(item) = work.pop() {
+        match item {
+            Value::Object(fields) => {
+                fields.retain(|_, f| !f.is_null());
+                work.extend(fields.values_mut());
+            }
+            Value::Array(items) => work.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    v
+}
 
 pub fn run(file: &Path, as_json: bool) -> u8 {
     let kind = match load(file) {
@@ -38,7 +70,7 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
         FileKind::Cgeo(c) => cgeo_json(c),
     };
     if as_json {
-        out!("{value}");
+        out!("{}", document(value));
     } else {
         match &kind {
             FileKind::PoseCache(c) => print_pose_cache(file, c),
@@ -268,29 +300,163 @@ fn print_pose_cache(file: &Path, c: &PoseCache) {
     }
 }
 
+/// A node's name as people read it: its name, or `node N`.
+fn node_label(s: &Scene, i: usize) -> String {
+    match s.nodes.get(i).and_then(|n| n.name.as_deref()) {
+        Some(name) => format!("{name:?}"),
+        None => format!("node {i}"),
+    }
+}
+
+/// A skin's root: its `skeleton`, else its first joint whose parent is
+/// not one of its joints.
+fn skin_root(s: &Scene, skin: &crate::model::scene::Skin) -> Option<usize> {
+    skin.skeleton.or_else(|| {
+        skin.joints.iter().copied().find(|&j| {
+            s.nodes
+                .get(j)
+                .and_then(|n| n.parent)
+                .is_none_or(|p| !skin.joints.contains(&p))
+        })
+    })
+}
+
+fn interpolation_name(i: Interpolation) -> &'static str {
+    match i {
+        Interpolation::Step => "STEP",
+        Interpolation::Linear => "LINEAR",
+        Interpolation::CubicSpline => "CUBICSPLINE",
+    }
+}
+
+fn target_name(t: Target) -> &'static str {
+    match t {
+        Target::Translation => "translation",
+        Target::Rotation => "rotation",
+        Target::Scale => "scale",
+        Target::Weights { .. } => "weights",
+    }
+}
+
+/// A clip's channels counted by target path, and its interpolations (each
+/// once, in the order met).
+fn clip_shape(c: &Clip) -> (Vec<(&'static str, usize)>, Vec<&'static str>) {
+    let mut targets: Vec<(&'static str, usize)> = Vec::new();
+    let mut interpolations = Vec::new();
+    for ch in &c.channels {
+        let name = target_name(ch.target);
+        match targets.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => targets.push((name, 1)),
+        }
+        let i = interpolation_name(ch.interpolation);
+        if !interpolations.contains(&i) {
+            interpolations.push(i);
+        }
+    }
+    (targets, interpolations)
+}
+
+/// The skins whose joints include each node.
+fn joint_of(s: &Scene) -> Vec<Vec<usize>> {
+    let mut of = vec![Vec::new(); s.nodes.len()];
+    for (k, skin) in s.skins.iter().enumerate() {
+        for &j in &skin.joints {
+            if let Some(list) = of.get_mut(j)
+                && !list.contains(&k)
+            {
+                list.push(k);
+            }
+        }
+    }
+    of
+}
+
+/// The nodes depth first from the roots, each with its depth (a loop,
+/// not recursion: a hierarchy may be deep).
+fn node_tree(s: &Scene) -> Vec<(usize, usize)> {
+    let mut order = Vec::with_capacity(s.nodes.len());
+    let mut stack: Vec<(usize, usize)> = s.roots.iter().rev().map(|&r| (r, 0)).collect();
+    let mut seen = vec![false; s.nodes.len()];
+    while let Some((i, depth)) = stack.pop() {
+        if seen.get(i).copied() != Some(false) {
+            continue;
+        }
+        seen[i] = true;
+        order.push((i, depth));
+        for &c in s.nodes[i].children.iter().rev() {
+            stack.push((c, depth + 1));
+        }
+    }
+    order
+}
+
 fn scene_json(g: &GltfSummary) -> Value {
     let s = &g.scene;
+    let joint_of = joint_of(s);
     json!({
         "format": "gltf",
         "generator": g.generator,
         "extensions_used": g.extensions_used,
         "extensions_required": g.extensions_required,
-        "meshes": g.meshes,
-        "primitives": g.primitives,
         "accessors": g.accessors,
         "buffer_views": g.buffer_views,
         "buffers": g.buffers,
-        "nodes": s.nodes.len(),
         "roots": s.roots,
-        "skins": s.skins.iter().map(|k| json!({
+        "nodes": s.nodes.iter().enumerate().map(|(i, n)| {
+            let (mesh, skin) = g.node_uses.get(i).copied().unwrap_or_default();
+            json!({
+                "index": i,
+                "name": n.name,
+                "parent": n.parent,
+                "children": n.children,
+                "mesh": mesh,
+                "skin": skin,
+                "joint_of": joint_of[i],
+            })
+        }).collect::<Vec<_>>(),
+        "skins": s.skins.iter().enumerate().map(|(i, k)| json!({
+            "index": i,
             "name": k.name,
             "joints": k.joints.len(),
+            "root": skin_root(s, k),
         })).collect::<Vec<_>>(),
-        "animations": s.clips.iter().enumerate().map(|(i, c)| json!({
+        "animations": s.clips.iter().enumerate().map(|(i, c)| {
+            let (targets, interpolations) = clip_shape(c);
+            json!({
+                "index": i,
+                "name": c.name,
+                "duration_s": c.duration_s(),
+                "channels": c.channels.len(),
+                "targets": targets.into_iter().map(|(t, n)| (t.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
+                "interpolation": interpolations,
+            })
+        }).collect::<Vec<_>>(),
+        "meshes": g.meshes.iter().enumerate().map(|(i, m)| json!({
             "index": i,
-            "name": c.name,
-            "channels": c.channels.len(),
-            "duration_s": c.duration_s(),
+            "name": m.name,
+            "primitives": m.primitives.iter().map(|p| json!({
+                "vertices": p.vertices,
+                "indices": p.indices,
+                "attributes": p.attributes,
+                "morph_targets": p.morph_targets,
+                "material": p.material,
+                "draco": p.draco,
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "materials": g.materials.iter().enumerate().map(|(i, m)| json!({
+            "index": i,
+            "name": m.name,
+            "base_color": m.base_color,
+            "base_color_texture": m.base_color_texture,
+            "alpha_mode": m.alpha_mode,
+        })).collect::<Vec<_>>(),
+        "textures": g.textures.iter().enumerate().map(|(i, t)| json!({
+            "index": i,
+            "image": t.image,
+            "image_name": t.image_name,
+            "uri": t.uri,
+            "mime_type": t.mime_type,
         })).collect::<Vec<_>>(),
     })
 }
@@ -313,28 +479,118 @@ fn print_scene(file: &Path, g: &GltfSummary) {
         );
     }
     out!(
-        "  {} meshes ({} primitives), {} accessors, {} buffer views, {} buffers",
-        g.meshes,
-        g.primitives,
+        "  {} accessors, {} buffer views, {} buffers",
         g.accessors,
         g.buffer_views,
         g.buffers
     );
-    out!("  {} nodes, {} roots", s.nodes.len(), s.roots.len());
+    let joint_of = joint_of(s);
+    out!(
+        "\nnodes: {} ({} roots), the names `node_map` and `root` take; [joint of skin N]",
+        s.nodes.len(),
+        s.roots.len()
+    );
+    for (i, depth) in node_tree(s) {
+        let mut line = format!("  {}{}", "  ".repeat(depth.min(40)), node_label(s, i));
+        if s.nodes[i].name.is_some() {
+            line.push_str(&format!(" (node {i})"));
+        }
+        let (mesh, skin) = g.node_uses.get(i).copied().unwrap_or_default();
+        if let Some(m) = mesh {
+            let name = g.meshes.get(m).and_then(|x| x.name.as_deref());
+            line.push_str(&format!(" mesh {m} {:?}", name.unwrap_or("")));
+        }
+        if let Some(k) = skin {
+            line.push_str(&format!(", skin {k}"));
+        }
+        for k in &joint_of[i] {
+            line.push_str(&format!(" [joint of skin {k}]"));
+        }
+        out!("{line}");
+    }
+    if !s.skins.is_empty() {
+        out!("\nskins: the `skin:` a pose cache names");
+    }
     for (i, k) in s.skins.iter().enumerate() {
+        let root = skin_root(s, k).map_or("none".to_string(), |r| node_label(s, r));
         out!(
-            "  skin {i} {:?}: {} joints",
+            "  {i} {:?}: {} joints, root {root}",
             k.name.as_deref().unwrap_or(""),
             k.joints.len()
         );
     }
+    if !s.clips.is_empty() {
+        out!("\nanimations: the `animation:` a pose cache names");
+    }
     for (i, c) in s.clips.iter().enumerate() {
+        let (targets, interpolations) = clip_shape(c);
+        let targets: Vec<String> = targets.iter().map(|(t, n)| format!("{n} {t}")).collect();
         out!(
-            "  animation {i} {:?}: {:.3} s, {} channels",
+            "  {i} {:?}: {:.3} s, {} channels ({}), {}",
             c.name.as_deref().unwrap_or(""),
             c.duration_s(),
-            c.channels.len()
+            c.channels.len(),
+            targets.join(", "),
+            interpolations.join(", ")
         );
+    }
+    if !g.meshes.is_empty() {
+        out!("\nmeshes:");
+    }
+    for (i, m) in g.meshes.iter().enumerate() {
+        out!(
+            "  {i} {:?}: {} primitive(s)",
+            m.name.as_deref().unwrap_or(""),
+            m.primitives.len()
+        );
+        for (k, p) in m.primitives.iter().enumerate() {
+            let material = p.material.map_or("the default material".to_string(), |m| {
+                let name = g.materials.get(m).and_then(|x| x.name.as_deref());
+                format!("material {m} {:?}", name.unwrap_or(""))
+            });
+            let mut extra = String::new();
+            if p.morph_targets > 0 {
+                extra.push_str(&format!(", {} morph targets", p.morph_targets));
+            }
+            if p.draco {
+                extra.push_str(", Draco");
+            }
+            out!(
+                "    primitive {k}: {} vertices, {} indices, {material}{extra}; {}",
+                p.vertices,
+                p.indices,
+                p.attributes.join(", ")
+            );
+        }
+    }
+    if !g.materials.is_empty() {
+        out!("\nmaterials:");
+    }
+    for (i, m) in g.materials.iter().enumerate() {
+        let [r, gr, b, a] = m.base_color;
+        let texture = m
+            .base_color_texture
+            .map_or(String::new(), |t| format!(", base colour texture {t}"));
+        out!(
+            "  {i} {:?}: base colour ({r}, {gr}, {b}, {a}){texture}, {}",
+            m.name.as_deref().unwrap_or(""),
+            m.alpha_mode
+        );
+    }
+    if !g.textures.is_empty() {
+        out!("\ntextures:");
+    }
+    for (i, t) in g.textures.iter().enumerate() {
+        let image = t.image.map_or("no image".to_string(), |im| {
+            let name = t.image_name.as_deref().unwrap_or("");
+            let place = t.uri.as_deref().unwrap_or("embedded");
+            let mime = t
+                .mime_type
+                .as_deref()
+                .map_or(String::new(), |m| format!(", {m}"));
+            format!("image {im} {name:?} ({place}{mime})")
+        });
+        out!("  {i}: {image}");
     }
 }
 
@@ -677,7 +933,9 @@ pub fn to_png(file: &Path, out: &Path, as_json: bool) -> u8 {
     if as_json {
         out!(
             "{}",
-            json!({"png": out.display().to_string(), "width": image.width, "height": image.height})
+            document(
+                json!({"png": out.display().to_string(), "width": image.width, "height": image.height})
+            )
         );
     } else {
         out!(
@@ -734,7 +992,7 @@ pub fn atlas(file: &Path, out: &Path, as_json: bool) -> u8 {
     if as_json {
         let mut v = atlas_json(&a);
         v["png"] = json!(out.display().to_string());
-        out!("{v}");
+        out!("{}", document(v));
         return 0;
     }
     out!(
@@ -895,9 +1153,9 @@ fn characters_atlases(file: &Path, c: &CharactersFile, out: &Path, as_json: bool
     if as_json {
         out!(
             "{}",
-            json!({"atlases": written.iter().map(|(id, p, w, h)| json!({
+            document(json!({"atlases": written.iter().map(|(id, p, w, h)| json!({
                 "model": id, "png": p.display().to_string(), "width": w, "height": h,
-            })).collect::<Vec<_>>()})
+            })).collect::<Vec<_>>()}))
         );
     } else {
         for (id, p, w, h) in &written {

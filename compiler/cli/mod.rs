@@ -73,7 +73,7 @@ enum Command {
     /// Show what a file holds (glTF sources, pose caches, GGUF, safetensors,
     /// styles, replays, QOI images, compiled characters entries, bundle folders)
     #[command(after_help = "Examples:\n  \
-        kiln inspect sources/characters/Fox.glb              nodes, skins, clips\n  \
+        kiln inspect sources/characters/Fox.glb              node tree, skins, clips, meshes, materials\n  \
         kiln inspect --atlas-png fox.png sources/characters/Fox.glb\n                                                       \
         run the material stage, write its atlas as a PNG\n  \
         kiln inspect --png albedo.png atlas.qoi              a QOI image as a PNG\n  \

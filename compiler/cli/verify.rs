@@ -117,10 +117,11 @@ fn verify(file: &Path) -> Result<String, Vec<String>> {
             cache.n_frames()
         )),
         FileKind::Gltf(g) => Ok(format!(
-            "valid glTF ({} nodes, {} skins, {} animations, {} accessors)",
+            "valid glTF ({} nodes, {} skins, {} animations, {} meshes, {} accessors)",
             g.scene.nodes.len(),
             g.scene.skins.len(),
             g.scene.clips.len(),
+            g.meshes.len(),
             g.accessors
         )),
     }

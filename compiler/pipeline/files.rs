@@ -331,17 +331,55 @@ fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
     })
 }
 
-/// What a glTF asset holds, beyond the scene kiln imports.
+/// What a glTF asset holds, for a manifest's author: the scene kiln
+/// imports (node tree, skins, clips) and, from the document, the meshes,
+/// materials and textures.
 pub struct GltfSummary {
     pub scene: Scene,
     pub generator: Option<String>,
     pub extensions_used: Vec<String>,
     pub extensions_required: Vec<String>,
-    pub meshes: usize,
-    pub primitives: usize,
     pub accessors: usize,
     pub buffer_views: usize,
     pub buffers: usize,
+    /// Per node: the mesh and the skin it instantiates.
+    pub node_uses: Vec<(Option<usize>, Option<usize>)>,
+    pub meshes: Vec<MeshInfo>,
+    pub materials: Vec<MaterialInfo>,
+    pub textures: Vec<TextureInfo>,
+}
+
+pub struct MeshInfo {
+    pub name: Option<String>,
+    pub primitives: Vec<PrimitiveInfo>,
+}
+
+pub struct PrimitiveInfo {
+    /// Vertices, as decoded (Draco and meshopt streams included).
+    pub vertices: usize,
+    /// Index count (0 for a non-indexed primitive).
+    pub indices: usize,
+    /// Attribute names (`POSITION`, `NORMAL`, `TEXCOORD_0`, ...), sorted.
+    pub attributes: Vec<String>,
+    pub morph_targets: usize,
+    pub material: Option<usize>,
+    /// `KHR_draco_mesh_compression`.
+    pub draco: bool,
+}
+
+pub struct MaterialInfo {
+    pub name: Option<String>,
+    pub base_color: [f32; 4],
+    pub base_color_texture: Option<usize>,
+    pub alpha_mode: String,
+}
+
+pub struct TextureInfo {
+    pub image: Option<usize>,
+    pub image_name: Option<String>,
+    /// The image's file beside the asset, for an external one.
+    pub uri: Option<String>,
+    pub mime_type: Option<String>,
 }
 
 /// Loads a glTF asset, reads every accessor and every mesh (Draco streams
@@ -354,20 +392,71 @@ fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummar
     for i in 0..doc.accessors.len() {
         asset.accessor(i).map_err(invalid)?;
     }
-    for i in 0..doc.meshes.len() {
-        asset.mesh(i).map_err(invalid)?;
+    let mut meshes = Vec::with_capacity(doc.meshes.len());
+    for (i, def) in doc.meshes.iter().enumerate() {
+        let mesh = asset.mesh(i).map_err(invalid)?;
+        let primitives = def
+            .primitives
+            .iter()
+            .zip(&mesh.primitives)
+            .map(|(p, decoded)| PrimitiveInfo {
+                vertices: decoded.positions.len(),
+                indices: match p.indices {
+                    Some(_) => decoded.indices.len(),
+                    None => 0,
+                },
+                attributes: p.attributes.keys().cloned().collect(),
+                morph_targets: p.targets.len(),
+                material: p.material,
+                draco: p.extensions.draco.is_some(),
+            })
+            .collect();
+        meshes.push(MeshInfo {
+            name: def.name.clone(),
+            primitives,
+        });
     }
     let scene = gltf::import_scene(bytes, externals).map_err(invalid)?;
     Ok(GltfSummary {
-        scene,
         generator: doc.asset.generator.clone(),
         extensions_used: doc.extensions_used.clone(),
         extensions_required: doc.extensions_required.clone(),
-        meshes: doc.meshes.len(),
-        primitives: doc.meshes.iter().map(|m| m.primitives.len()).sum(),
         accessors: doc.accessors.len(),
         buffer_views: doc.buffer_views.len(),
         buffers: doc.buffers.len(),
+        node_uses: doc.nodes.iter().map(|n| (n.mesh, n.skin)).collect(),
+        meshes,
+        materials: doc
+            .materials
+            .iter()
+            .map(|m| {
+                let pbr = m.pbr_metallic_roughness.as_ref();
+                MaterialInfo {
+                    name: m.name.clone(),
+                    base_color: pbr.and_then(|p| p.base_color_factor).unwrap_or([1.0; 4]),
+                    base_color_texture: pbr
+                        .and_then(|p| p.base_color_texture.as_ref())
+                        .map(|t| t.index),
+                    alpha_mode: m.alpha_mode.clone().unwrap_or_else(|| "OPAQUE".into()),
+                }
+            })
+            .collect(),
+        textures: doc
+            .textures
+            .iter()
+            .map(|t| {
+                let image = t.source.and_then(|i| doc.images.get(i));
+                TextureInfo {
+                    image: t.source,
+                    image_name: image.and_then(|i| i.name.clone()),
+                    uri: image
+                        .and_then(|i| i.uri.clone())
+                        .filter(|u| !u.starts_with("data:")),
+                    mime_type: image.and_then(|i| i.mime_type.clone()),
+                }
+            })
+            .collect(),
+        scene,
     })
 }
 

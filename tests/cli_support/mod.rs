@@ -94,6 +94,32 @@ impl Project {
     }
 }
 
+/// The demo's Fox.glb split into `split/fox.gltf`, `split/fox.bin` and
+/// its texture `split/fur.png` (an image in a file beside the asset);
+/// the `.gltf`'s JSON.
+pub fn split_fox(p: &Project) -> Value {
+    let (mut json, bin) = {
+        let b = fs::read(p.path("sources/characters/Fox.glb")).unwrap();
+        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let json: Value = serde_json::from_slice(&b[20..20 + n]).unwrap();
+        let bin_at = 20 + n + 8;
+        (json, b[bin_at..].to_vec())
+    };
+    let view = json["images"][0]["bufferView"].as_u64().unwrap() as usize;
+    let bv = &json["bufferViews"][view];
+    let (off, len) = (
+        bv["byteOffset"].as_u64().unwrap_or(0) as usize,
+        bv["byteLength"].as_u64().unwrap() as usize,
+    );
+    fs::create_dir_all(p.path("split")).unwrap();
+    fs::write(p.path("split/fur.png"), &bin[off..off + len]).unwrap();
+    fs::write(p.path("split/fox.bin"), &bin).unwrap();
+    json["images"][0] = serde_json::json!({"uri": "fur.png", "name": "fur"});
+    json["buffers"][0]["uri"] = serde_json::json!("fox.bin");
+    fs::write(p.path("split/fox.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
+    json
+}
+
 pub fn copy_dir(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {

@@ -814,25 +814,7 @@ fn inspect_draws_the_atlas_and_reads_qoi() {
 
     // A .gltf whose texture is a file beside it; one that reaches outside
     // its folder is refused.
-    let (mut json, bin) = {
-        let b = fs::read(p.path("sources/characters/Fox.glb")).unwrap();
-        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
-        let json: Value = serde_json::from_slice(&b[20..20 + n]).unwrap();
-        let bin_at = 20 + n + 8;
-        (json, b[bin_at..].to_vec())
-    };
-    let view = json["images"][0]["bufferView"].as_u64().unwrap() as usize;
-    let bv = &json["bufferViews"][view];
-    let (off, len) = (
-        bv["byteOffset"].as_u64().unwrap_or(0) as usize,
-        bv["byteLength"].as_u64().unwrap() as usize,
-    );
-    fs::create_dir_all(p.path("split")).unwrap();
-    fs::write(p.path("split/fur.png"), &bin[off..off + len]).unwrap();
-    fs::write(p.path("split/fox.bin"), &bin).unwrap();
-    json["images"][0] = serde_json::json!({"uri": "fur.png", "name": "fur"});
-    json["buffers"][0]["uri"] = serde_json::json!("fox.bin");
-    fs::write(p.path("split/fox.gltf"), serde_json::to_vec(&json).unwrap()).unwrap();
+    let mut json = crate::cli_support::split_fox(&p);
     let out = p.kiln(&["inspect", "--atlas-png", "split.png", "split/fox.gltf"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
@@ -1037,4 +1019,43 @@ fn verify_json_gives_a_record_per_file_and_totals() {
         v["totals"],
         serde_json::json!({ "files": 3, "valid": 2, "invalid": 1 })
     );
+}
+
+#[test]
+fn inspect_of_a_gltf_shows_what_a_manifest_author_names() {
+    let p = Project::demo();
+    let out = p.kiln(&["inspect", "sources/characters/Fox.glb"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        // The node tree, indented by depth, joints marked.
+        "\n  \"root\" (node 0)\n    \"_rootJoint\" (node 2) [joint of skin 0]\n      \"b_Root_00\" (node 3) [joint of skin 0]\n",
+        "\n                \"b_Head_05\" (node 8) [joint of skin 0]\n",
+        "\n  \"fox\" (node 1) mesh 0 \"fox1\", skin 0\n",
+        "\n  0 \"\": 24 joints, root \"_rootJoint\"\n",
+        "\n  2 \"Run\": 1.158 s, 21 channels (20 rotation, 1 translation), LINEAR\n",
+        "\n    primitive 0: 1728 vertices, 0 indices, material 0 \"fox_material\"; JOINTS_0, POSITION, TEXCOORD_0, WEIGHTS_0\n",
+        "\n  0 \"fox_material\": base colour (1, 1, 1, 1), base colour texture 0, OPAQUE\n",
+        "\n  0: image 0 \"\" (embedded, image/png)\n",
+    ] {
+        assert!(text.contains(line), "no {line:?} in\n{text}");
+    }
+    // The JSON gives the same, with indices.
+    let out = p.kiln(&[
+        "inspect",
+        "--json",
+        "sources/characters/RobotExpressive.glb",
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["skins"][0]["joints"], 43);
+    let root = v["skins"][0]["root"].as_u64().unwrap() as usize;
+    assert_eq!(v["nodes"][root]["name"], "Bone");
+    let wave = &v["animations"][12];
+    assert_eq!(wave["name"], "Wave");
+    assert_eq!(wave["targets"]["rotation"], 16);
+    assert_eq!(wave["targets"]["weights"], 1);
+    assert_eq!(v["meshes"][2]["name"], "Head");
+    assert_eq!(v["meshes"][2]["primitives"][0]["morph_targets"], 3);
+    assert_eq!(v["meshes"][2]["primitives"][0]["vertices"], 302);
+    assert_eq!(v["materials"][1]["name"], "Main");
 }

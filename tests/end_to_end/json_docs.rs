@@ -54,6 +54,8 @@ fn schema() -> Schema {
                     "boolean",
                     "object",
                     "array<string>",
+                    "array<integer>",
+                    "array<number>",
                     "array<object>"
                 ]
                 .contains(&ty.as_str()),
@@ -77,6 +79,8 @@ fn type_ok(ty: &str, v: &Value) -> bool {
         "boolean" => v.is_boolean(),
         "object" => v.is_object(),
         "array<string>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
+        "array<integer>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_u64)),
+        "array<number>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
         "array<object>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_object)),
         _ => false,
     }
@@ -190,6 +194,25 @@ fn every_documented_json_document_matches_what_kiln_prints() {
         &["verify", "--json", "out/poses/fox-run.ospc", "bad.qoi"],
         1,
     );
+
+    // glTF sources: skins, clips of every target, morphs, named and
+    // external images, a generator, Draco.
+    crate::cli_support::split_fox(&p);
+    for file in [
+        "split/fox.gltf",
+        "sources/characters/RobotExpressive.glb",
+        "sources/characters/CesiumMan-blender.glb",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/glb/MorphStressTest.glb"
+        ),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/corpus/glb-variants/Fox.draco.glb"
+        ),
+    ] {
+        run("inspect-gltf", &["inspect", "--json", file], 0);
+    }
 
     // Every section was met, and every field but a few optional ones.
     for key in schema.keys() {
