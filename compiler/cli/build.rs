@@ -10,7 +10,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::progress::{Progress, Show};
-use super::{EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, report_build_error};
+use super::{EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, print_diagnostic, report_build_error};
 use crate::pipeline::job::Stop;
 use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
@@ -166,7 +166,7 @@ fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
 fn print_report(report: &Report, args: &BuildArgs) {
     for job in &report.jobs {
         if let Some(d) = &job.error {
-            eprintln!("error: {d}");
+            print_diagnostic(d);
         }
         // A fresh job's messages are the ones it gave when built, replayed.
         let cached = if job.status == Status::Fresh {

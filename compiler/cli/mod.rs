@@ -186,7 +186,7 @@ fn report_build_error(e: &crate::pipeline::BuildError) -> u8 {
         }
         BuildError::Manifests(diags) => {
             for d in diags {
-                eprintln!("error: {d}");
+                print_diagnostic(d);
             }
             EXIT_FAILURE
         }
@@ -198,5 +198,93 @@ fn report_build_error(e: &crate::pipeline::BuildError) -> u8 {
             eprintln!("interrupted: {e}");
             EXIT_FAILURE
         }
+    }
+}
+
+/// Prints a manifest problem: `error: FILE:LINE:COLUMN: message` (the form
+/// editors and CI problem matchers read), then the manifest's line with a
+/// caret under the place, as rustc shows it; in colour on a terminal
+/// unless `NO_COLOR` is set.
+fn print_diagnostic(d: &crate::pipeline::Diagnostic) {
+    use std::io::IsTerminal;
+    eprintln!("error: {d}");
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    if let Some(snippet) = snippet(d, colour) {
+        eprintln!("{snippet}");
+    }
+}
+
+/// The snippet under a diagnostic: its line, numbered, with a caret under
+/// the token at its column (`None` without a quoted line).
+fn snippet(d: &crate::pipeline::Diagnostic, colour: bool) -> Option<String> {
+    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+    let line = d.line.as_deref()?;
+    let column = usize::try_from(d.pos.column).ok()?.checked_sub(1)?;
+    let start = line
+        .char_indices()
+        .nth(column)
+        .map_or(line.len(), |(at, _)| at);
+    // The token there: up to a space or YAML punctuation, at least one
+    // character (or the end of the line).
+    let token = line[start..]
+        .find(|c: char| c.is_whitespace() || matches!(c, ':' | ',' | '{' | '}' | '[' | ']'))
+        .unwrap_or(line.len() - start);
+    let end = start + token.max(line[start..].chars().next().map_or(0, char::len_utf8));
+    let report = &[Group::with_level(Level::ERROR).element(
+        Snippet::source(line)
+            .line_start(usize::try_from(d.pos.line).ok()?)
+            .annotation(AnnotationKind::Primary.span(start..end)),
+    )];
+    let renderer = if colour {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    Some(renderer.render(report).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::Diagnostic;
+    use crate::pipeline::manifest::Pos;
+
+    fn at(line: &str, column: u64) -> Option<String> {
+        let d = Diagnostic {
+            file: "manifests/m.yaml".into(),
+            pos: Pos { line: 12, column },
+            message: "m".into(),
+            line: Some(line.into()),
+        };
+        snippet(&d, false)
+    }
+
+    #[test]
+    fn a_snippet_puts_a_caret_under_the_token_at_the_column() {
+        assert_eq!(
+            at("    colour: red", 5).unwrap(),
+            "   |\n12 |     colour: red\n   |     ^^^^^^"
+        );
+        assert_eq!(
+            at("    rate_hz: fast", 14).unwrap(),
+            "   |\n12 |     rate_hz: fast\n   |              ^^^^"
+        );
+        // In a flow mapping, the value stops at its comma; characters, not
+        // bytes, count the column.
+        assert_eq!(
+            at("  - { id: é, rate: x }", 17).unwrap(),
+            "   |\n12 |   - { id: é, rate: x }\n   |                 ^"
+        );
+        // At the end of the line: one caret past it.
+        assert_eq!(at("key:", 5).unwrap(), "   |\n12 | key:\n   |     ^");
+        // No line, no column: no snippet.
+        assert_eq!(at("key:", 0), None);
+        let d = Diagnostic {
+            file: "m".into(),
+            pos: Pos { line: 1, column: 1 },
+            message: "m".into(),
+            line: None,
+        };
+        assert_eq!(snippet(&d, false), None);
     }
 }

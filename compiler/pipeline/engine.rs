@@ -251,6 +251,10 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         slots[i] = Some(report);
     }
 
+    plan::quote(
+        slots.iter_mut().flatten().filter_map(|r| r.error.as_mut()),
+        &manifests,
+    );
     remove_unused_new_dirs(&tree, &made_dirs);
     // Stopped: what was committed stays, with its records; removing the
     // outputs of gone jobs waits for a build that finishes.
@@ -386,7 +390,10 @@ fn plan_jobs(
     selection: &Selection,
     out: &Path,
 ) -> Result<Vec<Job>, BuildError> {
-    let jobs = plan::plan(resolver, manifests).map_err(BuildError::Manifests)?;
+    let jobs = plan::plan(resolver, manifests).map_err(|mut diags| {
+        plan::quote(&mut diags, manifests);
+        BuildError::Manifests(diags)
+    })?;
     selection
         .check_targets(jobs.iter().map(|j| (j.kind(), j.id.as_str())))
         .map_err(BuildError::Usage)?;
@@ -723,6 +730,7 @@ fn read_manifests(
                     file: rel.to_string(),
                     pos: Default::default(),
                     message,
+                    line: None,
                 }]),
                 ReadProblem::Content(d) => BuildError::Manifests(vec![d]),
             })
@@ -825,6 +833,7 @@ fn read_manifest(resolver: &Resolver, rel: &RelPath) -> Result<ManifestText, Rea
             file: rel.to_string(),
             pos: Default::default(),
             message,
+            line: None,
         })
     };
     let (real, _) = resolver.resolve(rel).map_err(ReadProblem::Unreadable)?;
@@ -1209,6 +1218,7 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
                 file: job.manifest.clone(),
                 pos: job.blame(e.pos),
                 message: format!("job {:?}: {}", job.id, e.message),
+                line: None,
             });
         }
     }

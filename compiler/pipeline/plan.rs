@@ -23,6 +23,32 @@ pub struct Diagnostic {
     pub file: String,
     pub pos: Pos,
     pub message: String,
+    /// The manifest's line at `pos` (at most [`QUOTED_LINE_CHARS`]
+    /// characters), for a snippet under the message; set by [`quote`].
+    pub line: Option<String>,
+}
+
+/// The longest manifest line a diagnostic quotes, in characters.
+pub const QUOTED_LINE_CHARS: usize = 240;
+
+/// Sets each diagnostic's `line` from the manifest it names (when the
+/// position has a line and the line a column within the quoted part).
+pub fn quote<'d>(diags: impl IntoIterator<Item = &'d mut Diagnostic>, manifests: &[ManifestText]) {
+    for d in diags {
+        let Some(m) = manifests.iter().find(|m| m.file == d.file) else {
+            continue;
+        };
+        let Some(index) = (d.pos.line as usize).checked_sub(1) else {
+            continue;
+        };
+        let Some(text) = m.text.lines().nth(index) else {
+            continue;
+        };
+        let line: String = text.chars().take(QUOTED_LINE_CHARS).collect();
+        if (d.pos.column as usize) <= line.chars().count() + 1 {
+            d.line = Some(line);
+        }
+    }
 }
 
 impl std::fmt::Display for Diagnostic {
@@ -79,6 +105,7 @@ pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>,
                 file: m.file.clone(),
                 pos: e.pos,
                 message: e.message,
+                line: None,
             }),
         }
     }
@@ -120,6 +147,7 @@ impl Planner<'_> {
             file: self.file.to_string(),
             pos: pos.or_entry(self.entry),
             message: message.into(),
+            line: None,
         });
     }
 
@@ -310,6 +338,7 @@ fn check_unique(jobs: &[Job], problems: &mut Vec<Diagnostic>) {
                     prev.kind(),
                     place(prev)
                 ),
+                line: None,
             });
             continue;
         }
@@ -324,6 +353,7 @@ fn check_unique(jobs: &[Job], problems: &mut Vec<Diagnostic>) {
                         prev.id,
                         place(prev)
                     ),
+                    line: None,
                 });
             } else {
                 outputs.insert(file, job);

@@ -1059,3 +1059,30 @@ fn inspect_of_a_gltf_shows_what_a_manifest_author_names() {
     assert_eq!(v["meshes"][2]["primitives"][0]["vertices"], 302);
     assert_eq!(v["materials"][1]["name"], "Main");
 }
+
+#[test]
+fn a_manifest_error_quotes_its_line_with_a_caret() {
+    // A planning problem and a job's failure at run time: each names the
+    // file, line and column first (for editors), then shows the line.
+    let (out, err) =
+        bad_manifest(&GOOD_ENTRY.replace("rate_hz: 30", "rate_hz: 30\n    colour: red"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        err.contains("error: manifests/bad.yaml:6:5: unknown field `colour`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  |\n6 |     colour: red\n  |     ^^^^^^\n"),
+        "{err}"
+    );
+    let (out, err) = bad_manifest(&GOOD_ENTRY.replace("animation: Run", "animation: Rn"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        err.contains("error: manifests/bad.yaml:4:16: job \"fox\": no animation named \"Rn\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  |\n4 |     animation: Rn\n  |                ^^\n"),
+        "{err}"
+    );
+}
