@@ -387,3 +387,28 @@ pub fn style(name: &str, frames: usize, tokens: (u32, u32)) -> kiln::formats::mb
         root_positions: (0..frames).map(|f| [v(f), 0.0, v(f + 1)]).collect(),
     }
 }
+
+/// 5 frames at 50 fps of 3 joints: joint j at frame f is at
+/// (f / 10, 1 - j / 4, j / 2); one plan from frame 2.
+pub fn replay() -> kiln::formats::mbreplay::Replay {
+    let (frames, joints) = (5, 3);
+    kiln::formats::mbreplay::Replay {
+        fps: 50,
+        parents: vec![-1, 0, 1],
+        modes: vec![0; frames],
+        active_plan: vec![-1, -1, 0, 0, 0],
+        qpos_count: 2,
+        qpos: (0..frames * 2).map(|i| i as f32).collect(),
+        positions: (0..frames)
+            .flat_map(|f| {
+                (0..joints).map(move |j| [f as f32 / 10.0, 1.0 - j as f32 / 4.0, j as f32 / 2.0])
+            })
+            .collect(),
+        plans: vec![kiln::formats::mbreplay::Plan {
+            first_frame: 2,
+            mode: 1,
+            length: 24,
+            targets: vec![[0.5, 0.5, 0.5]; 4 * joints],
+        }],
+    }
+}

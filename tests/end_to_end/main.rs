@@ -20,6 +20,7 @@ mod synth;
 static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
 mod cli;
+mod doc_examples;
 mod engine;
 mod fuzz_regressions;
 mod interrupts;
