@@ -151,6 +151,9 @@ impl FileSig {
     }
 }
 
+/// The most names of one folder read to suggest a path for a missing one.
+pub const MAX_SUGGESTION_NAMES: usize = 10_000;
+
 /// What the resolver learns of a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileStat {
@@ -207,10 +210,21 @@ impl Resolver {
             Some(i) => (&rel.0[..i], &rel.0[i + 1..]),
             None => ("", rel.0.as_str()),
         };
-        let dir = self.dir(dir, rel)?;
+        let dir = self.dir(dir, rel).map_err(|e| {
+            let missing = e.ends_with(&describe_io(&std::io::ErrorKind::NotFound.into()));
+            match missing {
+                true => format!("{e}{}", self.did_you_mean(rel.as_str())),
+                false => e,
+            }
+        })?;
         let path = dir.real.join(name);
-        let (stat, is_symlink) =
-            lstat_in(&dir, name, &path).map_err(|e| format!("{rel}: {}", describe_io(&e)))?;
+        let (stat, is_symlink) = lstat_in(&dir, name, &path).map_err(|e| {
+            let hint = match e.kind() {
+                std::io::ErrorKind::NotFound => self.did_you_mean(rel.as_str()),
+                _ => String::new(),
+            };
+            format!("{rel}: {}{hint}", describe_io(&e))
+        })?;
         if !is_symlink {
             return Ok((path, stat));
         }
@@ -252,6 +266,43 @@ impl Resolver {
         }
         names.sort();
         Ok(names)
+    }
+
+    /// For a path that does not exist: "; did you mean P?" with the paths
+    /// whose first missing part is nearest the one written (a slip of case
+    /// or a letter), or nothing. Reads at most [`MAX_SUGGESTION_NAMES`]
+    /// names of the deepest folder that exists.
+    fn did_you_mean(&self, rel: &str) -> String {
+        let parts: Vec<&str> = rel.split('/').collect();
+        for k in (0..parts.len()).rev() {
+            let dir = parts[..k].join("/");
+            let Ok(found) = self.cached_dir(&dir) else {
+                continue;
+            };
+            let Ok(entries) = fs::read_dir(&found.real) else {
+                return String::new();
+            };
+            let names: Vec<String> = entries
+                .take(MAX_SUGGESTION_NAMES)
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .collect();
+            let near = super::select::nearest(parts[k], names.iter().map(String::as_str));
+            let paths: Vec<String> = near
+                .iter()
+                .map(|n| {
+                    let mut whole: Vec<&str> = parts[..k].to_vec();
+                    whole.push(n);
+                    whole.extend(&parts[k + 1..]);
+                    whole.join("/")
+                })
+                .collect();
+            let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+            return match paths.is_empty() {
+                true => String::new(),
+                false => format!("; did you mean {}?", super::select::or_list(&paths)),
+            };
+        }
+        String::new()
     }
 
     /// The canonical project root.

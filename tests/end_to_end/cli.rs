@@ -1086,3 +1086,24 @@ fn a_manifest_error_quotes_its_line_with_a_caret() {
         "{err}"
     );
 }
+
+#[test]
+fn a_missing_source_suggests_the_nearest_path() {
+    for (written, hint) in [
+        (
+            "sources/characters/fox.glb",
+            "no such file; did you mean \"sources/characters/Fox.glb\"?",
+        ),
+        (
+            "sources/character/Fox.glb",
+            "folder sources/character: no such file; did you mean \"sources/characters/Fox.glb\"?",
+        ),
+    ] {
+        let (out, err) = bad_manifest(&GOOD_ENTRY.replace("sources/characters/Fox.glb", written));
+        assert_eq!(out.status.code(), Some(1));
+        assert!(err.contains(hint), "{err}");
+    }
+    // Nothing near: no guess.
+    let (_, err) = bad_manifest(&GOOD_ENTRY.replace("characters/Fox.glb", "characters/zebra.glb"));
+    assert!(err.contains("zebra.glb: no such file\n"), "{err}");
+}

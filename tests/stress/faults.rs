@@ -185,6 +185,46 @@ fn a_read_only_output_folder_is_a_clear_error_and_nothing_changes() {
 }
 
 #[test]
+fn dry_runs_and_checks_work_on_a_read_only_output_folder() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let o = in_namespace(
+        &p,
+        r#"
+        mount --bind out out && mount -o remount,bind,ro out
+        set +e
+        "$KILN" build --check --json > fresh.json 2> fresh.stderr; echo $? > fresh.rc
+        sed -i 's/rate_hz: 30/rate_hz: 25/' manifests/robot.yaml
+        "$KILN" build --dry-run --json > dry.json 2> dry.stderr; echo $? > dry.rc
+        "$KILN" build --check > check.out 2> check.stderr; echo $? > check.rc
+        "#,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let read = |name: &str| fs::read_to_string(p.path(name)).unwrap();
+    assert_eq!(read("fresh.rc").trim(), "0", "{}", read("fresh.stderr"));
+    let fresh: serde_json::Value = serde_json::from_str(&read("fresh.json")).unwrap();
+    assert_eq!(fresh["up_to_date"], true, "{fresh}");
+    assert_eq!(read("dry.rc").trim(), "0", "{}", read("dry.stderr"));
+    let dry: serde_json::Value = serde_json::from_str(&read("dry.json")).unwrap();
+    let dirty = dry["totals"]["dirty"].as_u64().unwrap();
+    assert!(
+        dirty >= 1 && dirty < dry["totals"]["jobs"].as_u64().unwrap(),
+        "{dry}"
+    );
+    assert_eq!(read("check.rc").trim(), "1", "{}", read("check.stderr"));
+    assert!(
+        read("check.out").starts_with("dirty pose_cache:"),
+        "{}",
+        read("check.out")
+    );
+    assert!(
+        read("check.stderr").contains("check failed"),
+        "{}",
+        read("check.stderr")
+    );
+}
+
+#[test]
 fn an_unreadable_source_fails_its_job_naming_it_and_keeps_the_old_output() {
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
