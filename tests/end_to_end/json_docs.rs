@@ -56,7 +56,9 @@ fn schema() -> Schema {
                     "array<string>",
                     "array<integer>",
                     "array<number>",
-                    "array<object>"
+                    "array<object>",
+                    "map<string>",
+                    "any"
                 ]
                 .contains(&ty.as_str()),
                 "{key:?} {name}: unknown type {ty}"
@@ -79,9 +81,15 @@ fn type_ok(ty: &str, v: &Value) -> bool {
         "boolean" => v.is_boolean(),
         "object" => v.is_object(),
         "array<string>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_string)),
-        "array<integer>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_u64)),
+        "array<integer>" => v
+            .as_array()
+            .is_some_and(|a| a.iter().all(|x| x.is_u64() || x.is_i64())),
         "array<number>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_number)),
         "array<object>" => v.as_array().is_some_and(|a| a.iter().all(Value::is_object)),
+        "map<string>" => v
+            .as_object()
+            .is_some_and(|m| m.values().all(Value::is_string)),
+        "any" => true,
         _ => false,
     }
 }
@@ -156,6 +164,20 @@ fn every_documented_json_document_matches_what_kiln_prints() {
     let schema = schema();
     let mut seen = BTreeSet::new();
     let p = Project::demo();
+    // Beside the demo: a style table and a GGUF that claims to be a
+    // MotionBricks component (so inspect names it and what the runtime
+    // would refuse).
+    crate::synth::write_clips(
+        &p.path("sources/clips.safetensors"),
+        &[40, 4, 17, 33, 25, 12, 40, 9, 30, 5, 21, 38, 14, 27, 8],
+        40,
+    )
+    .unwrap();
+    p.write(
+        "manifests/extra.yaml",
+        "styles:\n  - { id: official, source: sources/clips.safetensors, table: motionbricks-g1, pins: record }\n\
+         model_bundles:\n  - { id: fake-pose, profile: generic, source: sources/weights/tiny-mlp.safetensors, architecture: motionbricks, metadata: { motionbricks.component: pose } }\n",
+    );
     let mut run = |doc: &str, args: &[&str], code: i32| {
         let out = p.kiln(args);
         assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
@@ -171,6 +193,83 @@ fn every_documented_json_document_matches_what_kiln_prints() {
     run("build", &["build", "--json"], 0);
     run("build", &["build", "--json"], 0);
     run("dry-run", &["build", "--check", "--json"], 0);
+    // Every file type inspect reads, from the build and beside it.
+    let corpus = |rel: &str| format!("{}/tests/corpus/{rel}", env!("CARGO_MANIFEST_DIR"));
+    p.write_bytes(
+        "replay.mbreplay",
+        &kiln::formats::mbreplay::encode(&crate::synth::replay()).unwrap(),
+    );
+    // A 2 x 2 QOI: one RGB pixel, then a run of three.
+    let mut qoi = b"qoif\0\0\0\x02\0\0\0\x02\x04\0\xfe\x0a\x14\x1e\xc2".to_vec();
+    qoi.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 1]);
+    p.write_bytes("t.qoi", &qoi);
+    // A CGeo whose header has a key=value line.
+    let mut seq = kiln::formats::cgeo::decode(
+        &fs::read(p.path("sources/sequences/debris-crate.cgeo")).unwrap(),
+    )
+    .unwrap();
+    seq.header.other.push(kiln::formats::cgeo::Line::Property(
+        "Exporter".into(),
+        "kiln test".into(),
+    ));
+    p.write_bytes("props.cgeo", &kiln::formats::cgeo::encode(&seq).unwrap());
+    let characters = "out/levels/forest/@world/characters";
+    for (doc, file) in [
+        ("inspect-pose-cache", "out/poses/fox-run.ospc".to_string()),
+        ("inspect-pose-cache", "out/poses/debris.ospc".into()),
+        ("inspect-style", "out/styles/official/idle.mbstyle".into()),
+        ("inspect-replay", "replay.mbreplay".into()),
+        ("inspect-gguf", "out/models/tiny-mlp/tiny-mlp.gguf".into()),
+        ("inspect-gguf", "out/models/fake-pose/fake-pose.gguf".into()),
+        ("inspect-gguf", corpus("gguf/tiny_alltypes.gguf")),
+        (
+            "inspect-safetensors",
+            "sources/weights/tiny-mlp.safetensors".into(),
+        ),
+        (
+            "inspect-safetensors",
+            corpus("safetensors/mixed_edgecases.safetensors"),
+        ),
+        ("inspect-qoi", "t.qoi".into()),
+        ("inspect-cgeo", "out/cgeo/fox-run-cgeo.cgeo".into()),
+        ("inspect-cgeo", "props.cgeo".into()),
+        ("inspect-cgeo", "sources/sequences/debris-rock.cgeo".into()),
+        ("inspect-characters", characters.into()),
+    ] {
+        run(doc, &["inspect", "--json", &file], 0);
+    }
+    run(
+        "inspect-atlas",
+        &[
+            "inspect",
+            "--json",
+            "--atlas-png",
+            "a.png",
+            "sources/characters/Fox.glb",
+        ],
+        0,
+    );
+    run(
+        "inspect-atlas",
+        &[
+            "inspect",
+            "--json",
+            "--atlas-png",
+            "r.png",
+            "sources/characters/RobotExpressive.glb",
+        ],
+        0,
+    );
+    run(
+        "inspect-atlases",
+        &["inspect", "--json", "--atlas-png", "c.png", characters],
+        0,
+    );
+    run(
+        "inspect-png",
+        &["inspect", "--json", "--png", "t.png", "t.qoi"],
+        0,
+    );
     // A failed job and removed outputs.
     p.edit(
         "manifests/robot.yaml",
@@ -178,6 +277,7 @@ fn every_documented_json_document_matches_what_kiln_prints() {
         "animation: NoSuchClip",
     );
     fs::remove_file(p.path("manifests/sequences.yaml")).unwrap();
+    fs::remove_file(p.path("manifests/extra.yaml")).unwrap();
     run("build", &["build", "--json"], 1);
     // Whole-build errors: a manifest problem, a usage error.
     run("errors", &["build", "--json", "no-such-target"], 2);
