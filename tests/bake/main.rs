@@ -15,6 +15,8 @@ mod gltf_support;
 #[allow(dead_code)]
 #[path = "../guard_support/mod.rs"]
 mod guard_support;
+#[path = "../json_support/mod.rs"]
+mod json_support;
 #[allow(dead_code)]
 #[path = "../pillow_support/mod.rs"]
 mod pillow_support;

@@ -196,6 +196,10 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
     let out = p.kiln(&["inspect", "out/models/mb"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("183148382 inference parameters"), "{text}");
+    let out = p.kiln(&["inspect", "--json", "out/models/mb"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    crate::json_support::conforms("inspect-bundle", &v);
+    assert_eq!(v["components"].as_array().unwrap().len(), 4);
 
     // The same job, now a generic conversion: its output set shrinks from
     // five files to one, and the four that left it (and the old index) go.

@@ -132,7 +132,7 @@ fn interrupted_build_keeps_what_it_committed(signal: rustix::process::Signal, st
     assert!(p.path("out/models/a-small/a-small.gguf").is_file());
     assert!(!p.path("out/models/b-big/b-big.gguf").exists());
     assert_eq!(report["interrupted"], true, "{report}");
-    crate::json_docs::conforms("build", &report);
+    crate::json_support::conforms("build", &report);
     let status_of = |id: &str| {
         report["jobs"]
             .as_array()

@@ -11,6 +11,8 @@ mod cli_support;
 #[allow(dead_code)]
 #[path = "../guard_support/mod.rs"]
 mod guard_support;
+#[path = "../json_support/mod.rs"]
+mod json_support;
 #[path = "../../fuzz/properties.rs"]
 mod properties;
 #[path = "../../examples/synth/mod.rs"]
