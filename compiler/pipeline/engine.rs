@@ -654,7 +654,7 @@ fn run_dirty(
     let run = |(i, why): Dirty| {
         // Asked to stop: the jobs not started yet are not started.
         if shared.stop.requested().is_some() {
-            return (i, interrupted_report(&jobs[i], why));
+            return (i, empty_report(&jobs[i], why, Status::Interrupted));
         }
         on_event(Event::JobStarted { id: &jobs[i].id });
         let report = run_job(&jobs[i], why, shared);
@@ -1193,18 +1193,7 @@ struct Shared<'a> {
 fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     let started = Instant::now();
     let result = build_job(job, shared);
-    let mut report = JobReport {
-        id: job.id.clone(),
-        kind: job.kind().to_string(),
-        manifest: job.manifest.clone(),
-        status: Status::Built,
-        outputs: Vec::new(),
-        time: Duration::ZERO,
-        dirty_because: why,
-        warnings: Vec::new(),
-        notes: Vec::new(),
-        error: None,
-    };
+    let mut report = empty_report(job, why, Status::Built);
     match result {
         Ok((outputs, (warnings, notes))) => {
             report.outputs = output_reports(&outputs, shared.place.display_out);
@@ -1226,13 +1215,14 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     report
 }
 
-/// A dirty job the build did not start because it was asked to stop.
-fn interrupted_report(job: &Job, why: Vec<String>) -> JobReport {
+/// A dirty job's report with `status` and nothing else yet (an
+/// interrupted job's stays so: the build was asked to stop first).
+fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobReport {
     JobReport {
         id: job.id.clone(),
         kind: job.kind().to_string(),
         manifest: job.manifest.clone(),
-        status: Status::Interrupted,
+        status,
         outputs: Vec::new(),
         time: Duration::ZERO,
         dirty_because: why,

@@ -245,33 +245,46 @@ fn the_demo_checkpoint_is_what_its_generator_writes() {
     );
 }
 
-#[test]
-fn a_second_build_waits_for_the_lock() {
-    let p = Project::demo();
-    assert!(p.kiln(&["build", "--quiet"]).status.success());
+/// Holds the lock of `p`'s built output folder and starts `kiln ARGS`,
+/// returning once it has said it waits (not after a guess at how long it
+/// takes to get there): the held lock, the child, the rest of its stderr.
+pub fn waiting_build(
+    p: &Project,
+    args: &[&str],
+) -> (
+    fs::File,
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStderr>,
+) {
     let lock = fs::OpenOptions::new()
         .write(true)
         .open(p.path("out/.kiln/lock"))
         .unwrap();
     lock.lock().unwrap();
     let mut child = Command::new(KILN)
-        .args(["build", "--force", "--quiet"])
+        .args(args)
         .current_dir(p.root())
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    // The lock is released once the waiting build has said it waits, not
-    // after a guess at how long it takes to get there.
     let mut said = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut first = String::new();
-    guard_support::no_hang("the second build's first line", || {
+    guard_support::no_hang("the waiting build's first line", || {
         std::io::BufRead::read_line(&mut said, &mut first).unwrap()
     });
     assert!(
         first.starts_with("waiting for another kiln build to release"),
         "{first}"
     );
+    (lock, child, said)
+}
+
+#[test]
+fn a_second_build_waits_for_the_lock() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (lock, mut child, _) = waiting_build(&p, &["build", "--force", "--quiet"]);
     lock.unlock().unwrap();
     let status = guard_support::no_hang("the build after the lock is released", || {
         child.wait().unwrap()

@@ -187,27 +187,7 @@ fn a_build_waiting_for_the_lock_stops_on_sigint() {
         "  # - { id: b-big",
     );
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let lock = fs::OpenOptions::new()
-        .write(true)
-        .open(p.path("out/.kiln/lock"))
-        .unwrap();
-    lock.lock().unwrap();
-    let mut child = Command::new(KILN)
-        .args(["build", "--force"])
-        .current_dir(p.root())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut err = BufReader::new(child.stderr.take().unwrap());
-    let mut first = String::new();
-    guard_support::no_hang("the waiting build's first line", || {
-        err.read_line(&mut first).unwrap()
-    });
-    assert!(
-        first.starts_with("waiting for another kiln build"),
-        "{first}"
-    );
+    let (_lock, mut child, mut err) = crate::cli::waiting_build(&p, &["build", "--force"]);
     let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     let status = guard_support::no_hang("the waiting build's exit", || child.wait().unwrap());

@@ -90,6 +90,17 @@ fn next(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// `kiln build --quiet --force` on `p`, started, its output dropped.
+fn forced_build(p: &Project) -> std::process::Child {
+    Command::new(KILN)
+        .args(["build", "--quiet", "--force"])
+        .current_dir(p.root())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// The number of kills, at least the 50 RELIABILITY.md promises.
 const KILLS: usize = 100;
 
@@ -125,13 +136,7 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
             use_variant(&p, variant_b);
         }
         let delay = Duration::from_micros(next(&mut rng) % span_us);
-        let mut child = Command::new(KILN)
-            .args(["build", "--quiet", "--force"])
-            .current_dir(p.root())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = forced_build(&p);
         std::thread::sleep(delay);
         child.kill().unwrap(); // SIGKILL
         let status = child.wait().unwrap();
@@ -216,13 +221,7 @@ fn sigint_and_sigterm_at_many_points_stop_cleanly_and_keep_only_whole_outputs() 
             _ => (rustix::process::Signal::TERM, 143),
         };
         let delay = Duration::from_micros(next(&mut rng) % span_us);
-        let mut child = Command::new(KILN)
-            .args(["build", "--quiet", "--force"])
-            .current_dir(p.root())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = forced_build(&p);
         std::thread::sleep(delay);
         let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
         let _ = rustix::process::kill_process(pid, signal);
