@@ -48,7 +48,7 @@ impl Progress {
         let bar = (show == Show::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} {wide_msg}")
+                ProgressStyle::with_template("{spinner} [{bar:20}] {pos}/{len} {wide_msg}")
                     .expect("a valid template")
                     .progress_chars("=> "),
             );
@@ -173,7 +173,7 @@ fn due_lines(
 }
 
 /// `done` of `total`, the share, the rate over `elapsed` and the time
-/// left at that rate: "312.0 of 1.02 GB (30 %), 410.5 MB/s, about 2 s
+/// left at that rate: "312 MB of 1.02 GB (30 %), 410 MB/s, 2 s
 /// left".
 fn measure(done: u64, total: u64, unit: Unit, elapsed: Duration) -> String {
     let amount = |n: u64| match unit {
@@ -196,7 +196,7 @@ fn measure(done: u64, total: u64, unit: Unit, elapsed: Duration) -> String {
         }
         if total > done {
             let left = Duration::from_secs_f64(((total - done) as f64 / rate).min(1e9));
-            text.push_str(&format!(", about {} left", duration(left)));
+            text.push_str(&format!(", {} left", duration(left)));
         }
     }
     text
@@ -242,11 +242,11 @@ mod tests {
         let s = Duration::from_secs;
         assert_eq!(
             measure(300_000_000, 1_200_000_000, Unit::Bytes, s(2)),
-            "300 MB of 1.20 GB (25 %), 150 MB/s, about 6 s left"
+            "300 MB of 1.20 GB (25 %), 150 MB/s, 6 s left"
         );
         assert_eq!(
             measure(50, 200, Unit::Steps, s(10)),
-            "50 of 200 steps (25 %), 5.0 steps/s, about 30 s left"
+            "50 of 200 steps (25 %), 5.0 steps/s, 30 s left"
         );
         // Nothing done yet: no rate, no guess.
         assert_eq!(measure(0, 4_000, Unit::Bytes, s(3)), "0 B of 4.00 kB (0 %)");
@@ -299,7 +299,7 @@ mod tests {
         assert!(due_lines(&mut jobs, at(14), ten).is_empty());
         assert_eq!(
             due_lines(&mut jobs, at(15), ten),
-            ["still building a after 10 s: 50 of 100 steps (50 %), 5.0 steps/s, about 10 s left"]
+            ["still building a after 10 s: 50 of 100 steps (50 %), 5.0 steps/s, 10 s left"]
         );
         // Woken late: one line, and the next one an interval on from the
         // last one due, not a burst to catch up.
