@@ -1056,13 +1056,15 @@ fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error
 /// The sections up to and including the snapshot's end tag.
 fn walk_sections<S: Source>(c: &mut Walk<S>) -> Result<Vec<SectionAt>, Error> {
     let mut list: Vec<SectionAt> = Vec::new();
+    // Ids met: a duplicate is one lookup, not a scan of every section.
+    let mut ids = std::collections::BTreeSet::new();
     loop {
         let at = c.pos as usize;
         let id = c.u32("a section id or TAG_ANIMATION_SNAPSHOT_END")?;
         if id == TAG_ANIMATION_SNAPSHOT_END {
             return Ok(list);
         }
-        if list.iter().any(|s| s.id == id) {
+        if !ids.insert(id) {
             return Err(Error::at(at, Rule::DuplicateSection(id)));
         }
         let len = c.u64("a section size")?;

@@ -555,6 +555,9 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
     let n_kv = c.count(at_kv, n_kv, MIN_KV_BYTES, u64::MAX, "metadata entries")?;
     let mut metadata: Vec<(String, Value)> = Vec::with_capacity(n_kv);
     let mut offsets = Vec::with_capacity(n_kv);
+    // Each key's first index: duplicates found in one lookup each, not by
+    // scanning every earlier key (quadratic in a file of many keys).
+    let mut seen_keys = FirstIndex::default();
     for index in 0..n_kv {
         let at = c.offset();
         offsets.push(at);
@@ -565,7 +568,7 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
                 index: index as u64,
             });
         }
-        if let Some(first) = metadata.iter().position(|(k, _)| *k == key) {
+        if let Some(first) = seen_keys.insert(&key, index) {
             return Err(Error::DuplicateKey {
                 offset: at,
                 key,
@@ -582,9 +585,10 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
     let mut tensors: Vec<TensorInfo> = Vec::with_capacity(n_tensors);
     let mut tensor_offsets = Vec::with_capacity(n_tensors);
     let mut expected = 0u64;
-    for _ in 0..n_tensors {
+    let mut seen_names = FirstIndex::default();
+    for index in 0..n_tensors {
         tensor_offsets.push(c.offset());
-        let info = read_tensor_info(&mut c, &tensors)?;
+        let info = read_tensor_info(&mut c, index, &mut seen_names)?;
         let at = c.offset() - 8;
         if info.offset != expected {
             return Err(Error::Offset {
@@ -799,7 +803,30 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
     })
 }
 
-fn read_tensor_info(c: &mut Cursor, before: &[TensorInfo]) -> Result<TensorInfo, Error> {
+/// The first index of each name seen so far: a duplicate costs one lookup,
+/// so checking a file's names is linear in their bytes.
+#[derive(Default)]
+struct FirstIndex(std::collections::HashMap<String, usize>);
+
+impl FirstIndex {
+    /// Records `name` at `index`; the first index if it was seen before.
+    fn insert(&mut self, name: &str, index: usize) -> Option<usize> {
+        match self.0.get(name) {
+            Some(&first) => Some(first),
+            None => {
+                self.0.insert(name.to_string(), index);
+                None
+            }
+        }
+    }
+}
+
+/// Reads tensor description `index`; `seen` holds the earlier names.
+fn read_tensor_info(
+    c: &mut Cursor,
+    index: usize,
+    seen: &mut FirstIndex,
+) -> Result<TensorInfo, Error> {
     let at = c.offset();
     let name = read_string(c, "tensor name")?;
     if name.len() >= MAX_NAME_BYTES {
@@ -809,7 +836,7 @@ fn read_tensor_info(c: &mut Cursor, before: &[TensorInfo]) -> Result<TensorInfo,
             name,
         });
     }
-    if let Some(first) = before.iter().position(|t| t.name == name) {
+    if let Some(first) = seen.insert(&name, index) {
         return Err(Error::DuplicateTensor {
             offset: at,
             name,
@@ -900,6 +927,7 @@ pub fn encode_header(
     out.extend_from_slice(&(tensors.len() as u64).to_le_bytes());
     out.extend_from_slice(&(metadata.len() as u64).to_le_bytes());
     let mut offsets = Vec::with_capacity(metadata.len());
+    let mut seen_keys = FirstIndex::default();
     for (i, (key, value)) in metadata.iter().enumerate() {
         offsets.push(out.len());
         if key.is_empty() {
@@ -908,7 +936,7 @@ pub fn encode_header(
                 index: i as u64,
             });
         }
-        if let Some(first) = metadata[..i].iter().position(|(k, _)| k == key) {
+        if let Some(first) = seen_keys.insert(key, i) {
             return Err(Error::DuplicateKey {
                 offset: out.len(),
                 key: key.clone(),
@@ -924,7 +952,8 @@ pub fn encode_header(
     let mut offset = 0u64;
     let mut infos: Vec<TensorInfo> = Vec::with_capacity(tensors.len());
     let mut tensor_offsets = Vec::with_capacity(tensors.len());
-    for t in tensors {
+    let mut seen_names = FirstIndex::default();
+    for (index, t) in tensors.iter().enumerate() {
         let at = out.len();
         tensor_offsets.push(at);
         if t.name.len() >= MAX_NAME_BYTES {
@@ -934,7 +963,7 @@ pub fn encode_header(
                 len: t.name.len(),
             });
         }
-        if let Some(first) = infos.iter().position(|i| i.name == t.name) {
+        if let Some(first) = seen_names.insert(&t.name, index) {
             return Err(Error::DuplicateTensor {
                 offset: at,
                 name: t.name.clone(),

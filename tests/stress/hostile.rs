@@ -518,3 +518,51 @@ fn a_replays_joint_tree_cannot_hold_a_cycle() {
         assert!(e.contains(says), "{parents:?}: {e:?}");
     }
 }
+
+/// Names per GGUF in the duplicate checks below: a check that scanned
+/// every earlier name would make 5 * 10^11 comparisons (hours), so the
+/// hang guard fails it; a check by lookup takes a moment.
+const MANY_NAMES: usize = 1_000_000;
+
+/// A GGUF header of `MANY_NAMES` fixed-width tensor names or metadata
+/// keys, the last patched to equal the first: decoded, the duplicate is
+/// found at the last one's byte, naming the first.
+#[test]
+fn duplicate_names_among_a_million_are_found_by_lookup_not_by_scanning() {
+    let name = |i: usize| format!("n{i:07}");
+    // Tensors.
+    let tensors: Vec<gguf::TensorDesc> = (0..MANY_NAMES)
+        .map(|i| gguf::TensorDesc {
+            name: name(i),
+            dims: vec![1],
+            ty: gguf::TensorType::F32,
+        })
+        .collect();
+    let (mut bytes, header) = gguf::encode_header(&[], &tensors).unwrap();
+    let last = header.tensor_info_at(MANY_NAMES - 1) as usize;
+    // The name's bytes follow its 8-byte length.
+    bytes[last + 8..last + 16].copy_from_slice(name(0).as_bytes());
+    let len = bytes.len() as u64 + MANY_NAMES as u64 * 32;
+    let err = guard_support::no_hang("a million tensor names", || {
+        gguf::decode_header(&bytes, len).unwrap_err()
+    });
+    assert!(
+        matches!(&err, gguf::Error::DuplicateTensor { offset, first: 0, .. } if *offset == last),
+        "{err}"
+    );
+    // Metadata keys.
+    let metadata: Vec<(String, gguf::Value)> = (0..MANY_NAMES)
+        .map(|i| (name(i), gguf::Value::U8(1)))
+        .collect();
+    let (mut bytes, header) = gguf::encode_header(&metadata, &[]).unwrap();
+    let last = header.metadata_at(MANY_NAMES - 1) as usize;
+    bytes[last + 8..last + 16].copy_from_slice(name(0).as_bytes());
+    let len = bytes.len() as u64;
+    let err = guard_support::no_hang("a million metadata keys", || {
+        gguf::decode_header(&bytes, len).unwrap_err()
+    });
+    assert!(
+        matches!(&err, gguf::Error::DuplicateKey { offset, first: 0, .. } if *offset == last),
+        "{err}"
+    );
+}

@@ -39,14 +39,14 @@ pub(crate) fn read(asset: &Asset<'_>, nodes: &[Node]) -> Result<Vec<Clip>, Error
 
 fn clip(asset: &Asset<'_>, i: usize, a: &json::Animation, nodes: &[Node]) -> Result<Clip, Error> {
     let mut channels: Vec<Channel> = Vec::with_capacity(a.channels.len());
+    // (node, path) pairs targeted so far: a second channel on one is one
+    // lookup, not a scan of every earlier channel.
+    let mut targeted = std::collections::HashSet::new();
     for (c, ch) in a.channels.iter().enumerate() {
         let path = format!("animations[{i}].channels[{c}]");
         let Some(node) = ch.target.node else { continue };
         let target = target(asset, &path, node, &ch.target.path, nodes)?;
-        if channels
-            .iter()
-            .any(|o| o.node == node && same_path(o.target, target))
-        {
+        if !targeted.insert((node, std::mem::discriminant(&target))) {
             return Err(Error::at(
                 format!("{path}.target"),
                 format!(
@@ -72,10 +72,6 @@ fn clip(asset: &Asset<'_>, i: usize, a: &json::Animation, nodes: &[Node]) -> Res
         name: a.name.clone(),
         channels,
     })
-}
-
-fn same_path(a: Target, b: Target) -> bool {
-    std::mem::discriminant(&a) == std::mem::discriminant(&b)
 }
 
 fn target(
