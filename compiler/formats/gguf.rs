@@ -392,6 +392,15 @@ pub enum Error {
     Version { found: u32 },
     #[error("at byte {offset}: metadata key {index} is empty")]
     EmptyKey { offset: usize, index: u64 },
+    /// ggml compares names as C strings: `a` and `a\0b` would be one.
+    #[error(
+        "at byte {offset}: {what} {name:?} holds a NUL byte, which ggml's loader reads as its end"
+    )]
+    NulInName {
+        offset: usize,
+        what: &'static str,
+        name: String,
+    },
     #[error("at byte {offset}: metadata key {key:?} appears twice (first as key {first})")]
     DuplicateKey {
         offset: usize,
@@ -496,6 +505,7 @@ impl Error {
             Error::Magic { .. } => 0,
             Error::Version { .. } => 4,
             Error::EmptyKey { offset, .. }
+            | Error::NulInName { offset, .. }
             | Error::DuplicateKey { offset, .. }
             | Error::ValueType { offset, .. }
             | Error::NestedArray { offset, .. }
@@ -568,6 +578,7 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
                 index: index as u64,
             });
         }
+        no_nul(&key, at, "metadata key")?;
         if let Some(first) = seen_keys.insert(&key, index) {
             return Err(Error::DuplicateKey {
                 offset: at,
@@ -803,6 +814,18 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
     })
 }
 
+/// A name ggml would read to its first NUL is refused.
+fn no_nul(name: &str, offset: usize, what: &'static str) -> Result<(), Error> {
+    match name.contains('\0') {
+        false => Ok(()),
+        true => Err(Error::NulInName {
+            offset,
+            what,
+            name: name.to_string(),
+        }),
+    }
+}
+
 /// The first index of each name seen so far: a duplicate costs one lookup,
 /// so checking a file's names is linear in their bytes.
 #[derive(Default)]
@@ -836,6 +859,7 @@ fn read_tensor_info(
             name,
         });
     }
+    no_nul(&name, at, "tensor name")?;
     if let Some(first) = seen.insert(&name, index) {
         return Err(Error::DuplicateTensor {
             offset: at,
@@ -936,6 +960,7 @@ pub fn encode_header(
                 index: i as u64,
             });
         }
+        no_nul(key, out.len(), "metadata key")?;
         if let Some(first) = seen_keys.insert(key, i) {
             return Err(Error::DuplicateKey {
                 offset: out.len(),
@@ -963,6 +988,7 @@ pub fn encode_header(
                 len: t.name.len(),
             });
         }
+        no_nul(&t.name, at, "tensor name")?;
         if let Some(first) = seen_names.insert(&t.name, index) {
             return Err(Error::DuplicateTensor {
                 offset: at,
@@ -1248,6 +1274,52 @@ mod tests {
                 &[t("a", &[1], TensorType::F32), t("a", &[1], TensorType::F32)]
             ),
             Err(Error::DuplicateTensor { .. })
+        ));
+        // `a` and `a\0b` are one name to ggml's loader, which compares C
+        // strings: a NUL is refused in a name and in a key, written or read.
+        assert!(matches!(
+            one(
+                &[],
+                &[
+                    t("a", &[1], TensorType::F32),
+                    t("a\0b", &[1], TensorType::F32)
+                ]
+            ),
+            Err(Error::NulInName {
+                what: "tensor name",
+                ..
+            })
+        ));
+        assert!(matches!(
+            one(&[kv("k\0", Value::U8(0))], &[]),
+            Err(Error::NulInName {
+                what: "metadata key",
+                offset: 24,
+                ..
+            })
+        ));
+        let with = |name: &str| file(&[kv("kk", Value::U8(0))], &[t(name, &[1], TensorType::F32)]);
+        let mut bad = with("ab");
+        let at = bad.windows(2).position(|w| w == b"ab").unwrap();
+        bad[at + 1] = 0;
+        let info = 24 + 8 + 2 + 4 + 1;
+        assert_eq!(
+            decode_header(&bad, bad.len() as u64),
+            Err(Error::NulInName {
+                offset: info,
+                what: "tensor name",
+                name: "a\0".into()
+            })
+        );
+        let mut bad = with("ab");
+        bad[24 + 8 + 1] = 0;
+        assert!(matches!(
+            decode_header(&bad, bad.len() as u64),
+            Err(Error::NulInName {
+                offset: 24,
+                what: "metadata key",
+                ..
+            })
         ));
         assert!(matches!(
             one(&[], &[t("a", &[1; 5], TensorType::F32)]),

@@ -1120,3 +1120,26 @@ fn a_missing_source_suggests_the_nearest_path() {
     let (_, err) = bad_manifest(&GOOD_ENTRY.replace("characters/Fox.glb", "characters/zebra.glb"));
     assert!(err.contains("zebra.glb: no such file\n"), "{err}");
 }
+
+#[test]
+fn a_metadata_value_beyond_its_type_is_refused_at_its_line() {
+    let p = Project::demo();
+    p.edit(
+        "manifests/models.yaml",
+        "tiny-mlp.layers: {uint32: 2} }",
+        "tiny-mlp.layers: {uint32: 2}, tiny-mlp.eps: {float32: 1e39} }",
+    );
+    let out = p.kiln(&["build", "tiny-mlp"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "manifests/models.yaml:9:15: metadata tiny-mlp.eps: 1e39 is beyond float32's range"
+        ),
+        "{err}"
+    );
+    // In range, it builds.
+    p.edit("manifests/models.yaml", "1e39", "3.4e38");
+    let out = p.kiln(&["build", "tiny-mlp"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

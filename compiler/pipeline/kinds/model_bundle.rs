@@ -147,7 +147,9 @@ pub enum Typed {
     Int16(i16),
     Uint32(u32),
     Int32(i32),
-    Float32(f32),
+    /// Read as a double, so that a value beyond float32's range is refused
+    /// at its line (a cast would make it infinite).
+    Float32(f64),
     Uint64(u64),
     Int64(i64),
     Float64(f64),
@@ -167,7 +169,8 @@ impl MetaValue {
                 Typed::Int16(v) => Value::I16(v),
                 Typed::Uint32(v) => Value::U32(v),
                 Typed::Int32(v) => Value::I32(v),
-                Typed::Float32(v) => Value::F32(v),
+                // Checked to be in range when planned.
+                Typed::Float32(v) => Value::F32(v as f32),
                 Typed::Uint64(v) => Value::U64(v),
                 Typed::Int64(v) => Value::I64(v),
                 Typed::Float64(v) => Value::F64(v),
@@ -251,11 +254,21 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                 ),
             }
             if let Some(m) = &e.metadata {
-                for key in m.value.keys() {
+                for (key, value) in &m.value {
                     if key.is_empty() {
                         p.fail(m.pos, "a metadata key may not be empty");
                     } else if bundle::GENERIC_KEYS.contains(&key.as_str()) {
                         p.fail(m.pos, format!("metadata {key} is written by kiln; leave it out"));
+                    } else if let MetaValue::Typed(Typed::Float32(v)) = value
+                        && (*v as f32).is_infinite()
+                    {
+                        p.fail(
+                            m.pos,
+                            format!(
+                                "metadata {key}: {v:e} is beyond float32's range (±{:e}); write it as float64",
+                                f32::MAX
+                            ),
+                        );
                     }
                 }
             }
