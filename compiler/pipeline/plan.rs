@@ -275,9 +275,11 @@ pub fn expand_glob(resolver: &Resolver, pattern: &str) -> Result<Vec<RelPath>, S
         } else {
             format!("{dir}/{entry}")
         })?;
-        let Ok((_, stat)) = resolver.resolve(&rel) else {
-            continue; // a link out of the root is not a match
-        };
+        // A match kiln may not read (a link out of the root, a dangling
+        // one) is an error, not a file quietly left out of the job.
+        let (_, stat) = resolver
+            .resolve(&rel)
+            .map_err(|e| format!("{pattern:?} matches a file kiln may not read: {e}"))?;
         if stat.is_file {
             if matches.len() == MAX_GLOB_MATCHES {
                 return Err(format!(

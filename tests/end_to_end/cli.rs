@@ -1143,3 +1143,30 @@ fn a_metadata_value_beyond_its_type_is_refused_at_its_line() {
     let out = p.kiln(&["build", "tiny-mlp"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_glob_matching_a_link_out_of_the_root_is_an_error_not_a_dropped_shard() {
+    let p = Project::demo();
+    let outside = tempfile::tempdir().unwrap();
+    let weights = p.path("sources/weights/tiny-mlp.safetensors");
+    fs::copy(&weights, outside.path().join("shard.safetensors")).unwrap();
+    fs::rename(&weights, p.path("sources/weights/tiny-1.safetensors")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("shard.safetensors"),
+        p.path("sources/weights/tiny-2.safetensors"),
+    )
+    .unwrap();
+    p.edit(
+        "manifests/models.yaml",
+        "source: sources/weights/tiny-mlp.safetensors",
+        "source: sources/weights/tiny-*.safetensors",
+    );
+    let out = p.kiln(&["build", "tiny-mlp"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("manifests/models.yaml:7:13: source \"sources/weights/tiny-*.safetensors\" matches a file kiln may not read: sources/weights/tiny-2.safetensors resolves (through a symlink) outside the project root"),
+        "{err}"
+    );
+    assert!(!p.path("out/models/tiny-mlp").exists());
+}
