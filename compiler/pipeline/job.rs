@@ -230,6 +230,8 @@ pub struct JobIo<'a> {
     globs: &'a [Glob],
     progress: Option<Progress<'a>>,
     stop: Option<&'a Stop>,
+    /// The output folder's real path: no input may resolve into it.
+    out_real: Option<std::path::PathBuf>,
     warnings: Vec<String>,
     notes: Vec<String>,
     reads: Vec<InputRead>,
@@ -249,6 +251,7 @@ impl<'a> JobIo<'a> {
             globs: &[],
             progress: None,
             stop: None,
+            out_real: tree.root().path().canonicalize().ok(),
             warnings: Vec::new(),
             notes: Vec::new(),
             reads: Vec::new(),
@@ -324,6 +327,17 @@ impl<'a> JobIo<'a> {
             .resolver
             .resolve(path)
             .map_err(|e| JobError::at(pos, e))?;
+        if let Some(out) = &self.out_real
+            && real.starts_with(out)
+        {
+            return Err(JobError::at(
+                pos,
+                format!(
+                    "{path} resolves (through a link) into the output folder {}; a job may not read what kiln writes: name the source itself",
+                    out.display()
+                ),
+            ));
+        }
         let fail = |e: ReadError| JobError::at(pos, format!("{path}: {e}"));
         let (file, meta) = input::open_regular(&real, limit).map_err(fail)?;
         self.open_inputs += 1;

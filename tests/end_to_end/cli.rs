@@ -1170,3 +1170,26 @@ fn a_glob_matching_a_link_out_of_the_root_is_an_error_not_a_dropped_shard() {
     );
     assert!(!p.path("out/models/tiny-mlp").exists());
 }
+
+#[test]
+fn a_source_that_links_into_the_output_folder_is_refused() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    std::os::unix::fs::symlink(
+        p.path("out/poses/fox-run.ospc"),
+        p.path("sources/characters/Loop.glb"),
+    )
+    .unwrap();
+    p.write(
+        "manifests/loop.yaml",
+        "pose_caches:\n  - id: loop\n    source: sources/characters/Loop.glb\n    animation: 0\n    rate_hz: 30\n",
+    );
+    let out = p.kiln(&["build", "loop"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("manifests/loop.yaml:3:13: job \"loop\": sources/characters/Loop.glb resolves (through a link) into the output folder"),
+        "{err}"
+    );
+    assert!(!p.path("out/poses/loop.ospc").exists());
+}
