@@ -1277,8 +1277,13 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         .into_iter()
         .filter(|p| !job.outputs.files.contains(p) && !shared.claimed.contains(p))
         .collect();
-    let records = commit(place.outputs, staged, job.outputs.index.as_ref(), &stale)
-        .map_err(|e| JobError::job(format!("committing the outputs: {e}")))?;
+    let records =
+        commit(place.outputs, staged, job.outputs.index.as_ref(), &stale).map_err(|e| {
+            JobError::job(format!(
+                "committing the outputs to {}: {e}",
+                place.display_out.display()
+            ))
+        })?;
     let parts = KeyParts::of(job);
     let record = Record {
         warnings: messages.0.clone(),
@@ -1368,6 +1373,12 @@ pub fn commit(
     result
 }
 
+/// An I/O error of the commit, naming the output (relative to the output
+/// folder) it happened to.
+fn naming(path: &RelPath) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
+    move |e| std::io::Error::new(e.kind(), format!("{path}: {}", paths::describe_io(&e)))
+}
+
 fn commit_in_order(
     tree: &OutTree,
     staged: Vec<Staged>,
@@ -1384,10 +1395,10 @@ fn commit_in_order(
                 sig
             }
             None => {
-                s.folder.commit_temp(&s.name)?;
+                s.folder.commit_temp(&s.name).map_err(naming(&s.path))?;
                 // A rename sets the change time: the signature is the
                 // file's in place.
-                match s.folder.stat(&s.name)? {
+                match s.folder.stat(&s.name).map_err(naming(&s.path))? {
                     Some((EntryKind::File, sig)) if sig.size == s.bytes => sig,
                     _ => {
                         return Err(std::io::Error::other(format!(
@@ -1414,7 +1425,7 @@ fn commit_in_order(
         return Ok(records);
     }
     if let Some(index) = index {
-        tree.remove_file(index)?;
+        tree.remove_file(index).map_err(naming(index))?;
     }
     let mut last = Vec::new();
     for (s, kept) in staged.into_iter().zip(in_place) {
@@ -1425,7 +1436,7 @@ fn commit_in_order(
         }
     }
     for path in stale {
-        tree.remove_file(path)?;
+        tree.remove_file(path).map_err(naming(path))?;
     }
     for s in last {
         put(s, None)?;

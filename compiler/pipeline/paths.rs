@@ -398,6 +398,7 @@ pub fn describe_io(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".into(),
         std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "a folder is in its place".into(),
         _ => e.to_string(),
     }
 }

@@ -1193,3 +1193,18 @@ fn a_source_that_links_into_the_output_folder_is_refused() {
     );
     assert!(!p.path("out/poses/loop.ospc").exists());
 }
+
+#[test]
+fn a_commit_that_fails_names_the_output_and_why() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    fs::remove_file(p.path("out/poses/fox-run.ospc")).unwrap();
+    fs::create_dir_all(p.path("out/poses/fox-run.ospc/x")).unwrap();
+    let out = p.kiln(&["build", "fox-run"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("job \"fox-run\": committing the outputs to out: poses/fox-run.ospc: a folder is in its place"),
+        "{err}"
+    );
+}
