@@ -165,7 +165,7 @@ pub enum BuildError {
     #[error("{0}")]
     Io(String),
     /// Asked to stop ([`Options::stop`]) before any job ran.
-    #[error("interrupted before any job ran; nothing was written")]
+    #[error("interrupted before any job ran")]
     Interrupted,
 }
 

@@ -200,11 +200,6 @@ impl Stop {
         self.0.clone()
     }
 
-    /// Asks the build to stop, with `status` for whoever reads it.
-    pub fn request(&self, status: usize) {
-        self.0.store(status.max(1), Ordering::SeqCst);
-    }
-
     /// The status asked for, once a stop was requested.
     pub fn requested(&self) -> Option<usize> {
         match self.0.load(Ordering::SeqCst) {

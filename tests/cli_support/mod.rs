@@ -69,6 +69,13 @@ impl Project {
             .unwrap()
     }
 
+    /// Runs `kiln ARGS`, which must fail (exit 1); its stderr.
+    pub fn fails(&self, args: &[&str]) -> String {
+        let out = self.kiln(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        stderr(&out)
+    }
+
     pub fn build_json(&self, extra: &[&str]) -> (Value, Output) {
         let mut args = vec!["build", "--json"];
         args.extend_from_slice(extra);

@@ -1129,9 +1129,7 @@ fn a_metadata_value_beyond_its_type_is_refused_at_its_line() {
         "tiny-mlp.layers: {uint32: 2} }",
         "tiny-mlp.layers: {uint32: 2}, tiny-mlp.eps: {float32: 1e39} }",
     );
-    let out = p.kiln(&["build", "tiny-mlp"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = p.fails(&["build", "tiny-mlp"]);
     assert!(
         err.contains(
             "manifests/models.yaml:9:15: metadata tiny-mlp.eps: 1e39 is beyond float32's range"
@@ -1161,9 +1159,7 @@ fn a_glob_matching_a_link_out_of_the_root_is_an_error_not_a_dropped_shard() {
         "source: sources/weights/tiny-mlp.safetensors",
         "source: sources/weights/tiny-*.safetensors",
     );
-    let out = p.kiln(&["build", "tiny-mlp"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = p.fails(&["build", "tiny-mlp"]);
     assert!(
         err.contains("manifests/models.yaml:7:13: source \"sources/weights/tiny-*.safetensors\" matches a file kiln may not read: sources/weights/tiny-2.safetensors resolves (through a symlink) outside the project root"),
         "{err}"
@@ -1184,9 +1180,7 @@ fn a_source_that_links_into_the_output_folder_is_refused() {
         "manifests/loop.yaml",
         "pose_caches:\n  - id: loop\n    source: sources/characters/Loop.glb\n    animation: 0\n    rate_hz: 30\n",
     );
-    let out = p.kiln(&["build", "loop"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = p.fails(&["build", "loop"]);
     assert!(
         err.contains("manifests/loop.yaml:3:13: job \"loop\": sources/characters/Loop.glb resolves (through a link) into the output folder"),
         "{err}"
@@ -1200,9 +1194,7 @@ fn a_commit_that_fails_names_the_output_and_why() {
     assert!(p.kiln(&["build", "--quiet"]).status.success());
     fs::remove_file(p.path("out/poses/fox-run.ospc")).unwrap();
     fs::create_dir_all(p.path("out/poses/fox-run.ospc/x")).unwrap();
-    let out = p.kiln(&["build", "fox-run"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = p.fails(&["build", "fox-run"]);
     assert!(
         err.contains("job \"fox-run\": committing the outputs to out: poses/fox-run.ospc: a folder is in its place"),
         "{err}"

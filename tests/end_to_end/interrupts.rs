@@ -101,7 +101,14 @@ fn interrupt_mid_conversion(p: &Project, signal: rustix::process::Signal) -> (i3
             }
         }
     });
-    // The job is converting: its temporary file is there now.
+    // The job is running; once its temporary file is there, it is
+    // converting (waited for, not assumed from the heartbeat's timing: a
+    // loaded machine may not have reached it yet).
+    guard_support::no_hang("the big job's temporary file", || {
+        while temporaries(&p.path("out")).is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    });
     assert_eq!(
         temporaries(&p.path("out")).len(),
         1,
