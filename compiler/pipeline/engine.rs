@@ -188,6 +188,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             &manifests_hash,
             &resolver,
             &selection,
+            &opts.stop,
             on_event,
         )?
     {
@@ -966,6 +967,7 @@ fn try_noop(
     manifests_hash: &[u8; 32],
     resolver: &Resolver,
     selection: &Selection,
+    stop: &Stop,
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<Option<Vec<JobReport>>, BuildError> {
     let Some(state_dir) = existing_state(out) else {
@@ -988,7 +990,7 @@ fn try_noop(
     {
         return Ok(None);
     }
-    let _lock = lock(&state_dir, &Stop::default(), on_event)?;
+    let _lock = lock(&state_dir, stop, on_event)?;
     let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
         return Ok(None);
     };

@@ -194,12 +194,19 @@ fn a_build_waiting_for_the_lock_stops_on_sigint() {
         "  # - { id: b-big",
     );
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let (_lock, mut child, mut err) = crate::cli::waiting_build(&p, &["build", "--force"]);
-    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    let status = guard_support::no_hang("the waiting build's exit", || child.wait().unwrap());
-    assert_eq!(status.code(), Some(130));
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
-    assert!(rest.contains("interrupted before any job ran"), "{rest}");
+    // A forced build waits on the planned path; a plain one, everything
+    // fresh, on the no-op path.
+    for args in [&["build", "--force"][..], &["build"]] {
+        let (_lock, mut child, mut err) = crate::cli::waiting_build(&p, args);
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+        let status = guard_support::no_hang("the waiting build's exit", || child.wait().unwrap());
+        assert_eq!(status.code(), Some(130), "{args:?}");
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+        assert!(
+            rest.contains("interrupted before any job ran"),
+            "{args:?}: {rest}"
+        );
+    }
 }
