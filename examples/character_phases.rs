@@ -56,7 +56,9 @@ fn main() {
                 .enumerate()
                 .map(|(i, c)| kchr::Clip {
                     name: format!("clip{i}"),
-                    ..bake::clip(&scene, &names, c, &settings).expect("clip").clip
+                    ..bake::clip(&scene, &names, c, &settings, kiln::formats::kchr::MAX_KEYS)
+                        .expect("clip")
+                        .clip
                 })
                 .collect();
             let bank = kchr::Bank {

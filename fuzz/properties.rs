@@ -128,7 +128,9 @@ pub fn characters_compile(bytes: &[u8]) {
     };
     let mut clips = Vec::new();
     for (i, c) in scene.clips.iter().enumerate().take(kchr::MAX_CLIPS) {
-        if let Ok(compiled) = bake::clip(&scene, &names, c, &settings) {
+        if let Ok(compiled) =
+            bake::clip(&scene, &names, c, &settings, kiln::formats::kchr::MAX_KEYS)
+        {
             clips.push(kchr::Clip {
                 name: format!("c{i}"),
                 ..compiled.clip

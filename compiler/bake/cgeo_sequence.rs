@@ -146,8 +146,14 @@ pub fn prepare(
         resample_all: false,
         tolerance: None,
     };
-    let compiled_clip = character::clip(scene, &names, source_clip, &clip_settings)
-        .map_err(|e| Error::Clip(e.0))?;
+    let compiled_clip = character::clip(
+        scene,
+        &names,
+        source_clip,
+        &clip_settings,
+        character::MAX_BANK_SOURCE_KEYS,
+    )
+    .map_err(|e| Error::Clip(e.0))?;
     warnings.extend(compiled_clip.warnings);
     let clip = compiled_clip.clip;
     let frames = frame_count(f64::from(clip.duration_s), settings.rate_hz);

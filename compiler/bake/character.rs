@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::bake::atlas::Atlas;
 use crate::formats::kchr;
 use crate::model::material::{Meshes, Primitive};
-use crate::model::math::{self, Mat4, Quat};
+use crate::model::math::{self, Mat4};
 use crate::model::sample::{self, Evaluation};
 use crate::model::{Channel, Clip, Interpolation, LocalTransform, Scene, Target};
 
@@ -647,8 +647,10 @@ pub fn clip(
     names: &[String],
     clip: &Clip,
     settings: &ClipSettings,
+    max_keys: usize,
 ) -> Result<CompiledClip, Error> {
     let mut warnings = Vec::new();
+    let mut kept = 0usize;
     let start = clip
         .channels
         .iter()
@@ -684,6 +686,18 @@ pub fn clip(
             }
             _ => (times, values),
         };
+        // The bank's limit holds as the keys are made, not once all exist.
+        kept += times.len();
+        if kept > max_keys {
+            return err(format!(
+                "with this clip the bank holds more than {max_keys} keys{}; a bank holds at most {} (set a `tolerance:` to reduce them, or take fewer animations)",
+                match max_keys < kchr::MAX_KEYS {
+                    true => " more",
+                    false => "",
+                },
+                kchr::MAX_KEYS
+            ));
+        }
         tracks.push(kchr::Track {
             node: names[channel.node].clone(),
             path,
@@ -737,6 +751,59 @@ pub fn clip(
     })
 }
 
+/// Most keys one track of a source may have (or make, resampled) before
+/// reduction: a minute at 10 kHz, far beyond any clip; it bounds one
+/// track's memory (about 40 MB) and its reduction's work.
+pub const MAX_TRACK_SOURCE_KEYS: usize = 1 << 20;
+
+/// Most keys all the tracks of a bank's clips may have (or make) before
+/// reduction, checked clip by clip before a clip's keys are made: the
+/// bank's work (a reduction visits each key a few dozen times).
+pub const MAX_BANK_SOURCE_KEYS: usize = 1 << 24;
+
+/// How many keys `channel` has before reduction: its own, or, resampled,
+/// one per step of `1 / resample_hz` from its first key to its last and
+/// the last. Refused beyond [`MAX_TRACK_SOURCE_KEYS`].
+fn source_keys(channel: &Channel, settings: &ClipSettings) -> Result<usize, Error> {
+    let resample = channel.interpolation == Interpolation::CubicSpline
+        || (settings.resample_all && channel.interpolation == Interpolation::Linear);
+    let n = match resample {
+        false => channel.times_s.len(),
+        true => {
+            let first = f64::from(channel.times_s[0]);
+            let last = f64::from(*channel.times_s.last().expect("a channel has keys"));
+            let (rate, span) = (settings.resample_hz, last - first);
+            let steps = (span * rate).ceil();
+            if !(steps.is_finite() && steps < MAX_TRACK_SOURCE_KEYS as f64) {
+                return err(format!(
+                    "resampling {span} s at {rate} Hz makes more than the {MAX_TRACK_SOURCE_KEYS} keys a track may have"
+                ));
+            }
+            steps as usize + 1
+        }
+    };
+    if n > MAX_TRACK_SOURCE_KEYS {
+        return err(format!(
+            "a channel has {n} keys, more than the {MAX_TRACK_SOURCE_KEYS} a track may have"
+        ));
+    }
+    Ok(n)
+}
+
+/// The keys the clip's tracks have (or make, resampled) before reduction,
+/// counted without making them: what [`clip`] will hold, one track at a
+/// time, and the work of reducing them. Morph weight channels are not
+/// counted (they are dropped).
+pub fn clip_source_keys(clip: &Clip, settings: &ClipSettings) -> Result<usize, Error> {
+    let mut total = 0usize;
+    for channel in &clip.channels {
+        if !matches!(channel.target, Target::Weights { .. }) {
+            total = total.saturating_add(source_keys(channel, settings)?);
+        }
+    }
+    Ok(total)
+}
+
 /// A channel's keys as (times from 0, flat values, step), in f64:
 /// STEP and LINEAR as they are (rotations normalized), CUBICSPLINE (or any,
 /// with `resample_all`) evaluated at `resample_hz` from its first key to
@@ -759,6 +826,7 @@ fn keys(
         }
     };
     if !resample {
+        source_keys(channel, settings)?;
         let mut values = Vec::with_capacity(channel.times_s.len() * width);
         for &t in &channel.times_s {
             values.extend(sample(f64::from(t), 0.0));
@@ -771,15 +839,7 @@ fn keys(
         return Ok((times, values, channel.interpolation == Interpolation::Step));
     }
     let rate = settings.resample_hz;
-    let span = last - first;
-    let steps = (span * rate).ceil();
-    if !(steps.is_finite() && steps <= (kchr::MAX_KEYS as f64)) {
-        return err(format!(
-            "resampling {span} s at {rate} Hz makes more than {} keys",
-            kchr::MAX_KEYS
-        ));
-    }
-    let n = steps as usize;
+    let n = source_keys(channel, settings)? - 1;
     let mut times = Vec::with_capacity(n + 1);
     let mut values = Vec::with_capacity((n + 1) * width);
     for k in 0..=n {
@@ -875,13 +935,15 @@ struct Reach {
     share: f64,
 }
 
-/// Most keys one reduced segment may span: bounds the work of a track to
-/// `keys × MAX_SPAN` error checks.
+/// Most keys one reduced segment may span: with the galloping search of
+/// [`reduce`], a track's work is at most about `keys × 2·log2(MAX_SPAN)`
+/// error checks (20 a key).
 const MAX_SPAN: usize = 1024;
 
 /// Removes keys that linear interpolation between the kept ones reproduces
-/// within `tol` (greedy, from the first key, each segment as long as it
-/// holds). The error of a key is measured where it matters: a translation
+/// within `tol` (greedy, from the first key: each segment ends at a key
+/// that a galloping then halving search finds, every key it spans
+/// checked). The error of a key is measured where it matters: a translation
 /// error in world metres (times the parent's scale), a rotation's and a
 /// scale's also by how far they move a point `reach` away; each channel
 /// may use its node's share of `position_m`, so that the errors along any
@@ -894,6 +956,18 @@ fn reduce(
     tol: &Tolerance,
     at: Reach,
 ) -> (Vec<f64>, Vec<f64>) {
+    reduce_counted(times, values, path, tol, at, &mut 0)
+}
+
+/// [`reduce`], adding the error checks it made to `checks` (its work).
+fn reduce_counted(
+    times: &[f64],
+    values: &[f64],
+    path: kchr::Path,
+    tol: &Tolerance,
+    at: Reach,
+    checks: &mut usize,
+) -> (Vec<f64>, Vec<f64>) {
     let (reach, parent_scale) = (at.reach, at.parent_scale);
     let position_m = tol.position_m * at.share;
     let w = path.width();
@@ -901,9 +975,12 @@ fn reduce(
     if n <= 2 {
         return (times.to_vec(), values.to_vec());
     }
-    let key = |i: usize| &values[i * w..(i + 1) * w];
+    let key = |i: usize| -> [f64; 4] {
+        let k = &values[i * w..(i + 1) * w];
+        [k[0], k[1], k[2], if w == 4 { k[3] } else { 0.0 }]
+    };
     let cos_half = libm::cos(tol.rotation_deg.to_radians() / 2.0);
-    let close = |a: &[f64], b: &[f64]| -> bool {
+    let close = |a: [f64; 4], b: [f64; 4]| -> bool {
         match path {
             kchr::Path::Translation => {
                 let d: f64 = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
@@ -914,51 +991,72 @@ fn reduce(
                 d <= tol.scale && d * reach <= position_m
             }),
             kchr::Path::Rotation => {
-                let dot = math::quat_dot([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]])
-                    .abs()
-                    .min(1.0);
+                let dot = math::quat_dot(a, b).abs().min(1.0);
                 // The angle between them is 2·acos(dot); a point at `reach`
                 // moves by 2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach.
                 dot >= cos_half && 2.0 * (1.0 - dot * dot).sqrt() * reach <= position_m
             }
         }
     };
-    let lerp = |a: usize, b: usize, t: f64| -> Vec<f64> {
+    let lerp = |a: usize, b: usize, t: f64| -> [f64; 4] {
         let u = (t - times[a]) / (times[b] - times[a]);
+        let (ka, kb) = (key(a), key(b));
         match path {
-            kchr::Path::Rotation => {
-                let q = |i: usize| -> Quat {
-                    let k = key(i);
-                    [k[0], k[1], k[2], k[3]]
-                };
-                math::quat_slerp(q(a), q(b), u).to_vec()
-            }
-            _ => (0..3)
-                .map(|i| key(a)[i] + (key(b)[i] - key(a)[i]) * u)
-                .collect(),
+            kchr::Path::Rotation => math::quat_slerp(ka, kb, u),
+            _ => [
+                ka[0] + (kb[0] - ka[0]) * u,
+                ka[1] + (kb[1] - ka[1]) * u,
+                ka[2] + (kb[2] - ka[2]) * u,
+                0.0,
+            ],
         }
     };
-    if (1..n).all(|i| close(key(i), key(0))) {
-        return (vec![times[0]], key(0).to_vec());
+    let k0 = key(0);
+    if (1..n).all(|i| close(key(i), k0)) {
+        return (vec![times[0]], values[..w].to_vec());
     }
+    // Every key strictly between a and c is reproduced by a segment a–c.
+    let mut holds = |a: usize, c: usize| {
+        ((a + 1)..c).all(|i| {
+            *checks += 1;
+            close(lerp(a, c, times[i]), key(i))
+        })
+    };
     let mut kept = vec![0usize];
     let mut a = 0;
     while a < n - 1 {
-        // The farthest b such that every key between a and b is reproduced.
-        let mut b = a + 1;
-        while b + 1 < n && b + 1 - a <= MAX_SPAN {
-            let c = b + 1;
-            if ((a + 1)..c).all(|i| close(&lerp(a, c, times[i]), key(i))) {
-                b = c;
-            } else {
-                break;
+        // The end of the segment from a: galloping (spans 2, 4, 8, … while
+        // they hold), then halving between the last that held and the first
+        // that did not. Each try checks the keys it spans, so a key is
+        // checked O(log MAX_SPAN) times, not O(MAX_SPAN).
+        let last = (n - 1).min(a + MAX_SPAN);
+        let (mut good, mut bad) = (a + 1, None);
+        let mut span = 2;
+        while bad.is_none() && good < last {
+            let c = (a + span).min(last);
+            match holds(a, c) {
+                true => good = c,
+                false => bad = Some(c),
+            }
+            span *= 2;
+        }
+        if let Some(mut bad) = bad {
+            while bad - good > 1 {
+                let mid = good + (bad - good) / 2;
+                match holds(a, mid) {
+                    true => good = mid,
+                    false => bad = mid,
+                }
             }
         }
-        kept.push(b);
-        a = b;
+        kept.push(good);
+        a = good;
     }
     let t = kept.iter().map(|&i| times[i]).collect();
-    let v = kept.iter().flat_map(|&i| key(i).to_vec()).collect();
+    let v = kept
+        .iter()
+        .flat_map(|&i| values[i * w..(i + 1) * w].iter().copied())
+        .collect();
     (t, v)
 }
 
@@ -1154,6 +1252,71 @@ mod tests {
         share: 1.0,
     };
 
+    /// The work of a reduction is a few dozen checks a key, not hundreds:
+    /// a million-key straight line (every segment as long as it may be,
+    /// the worst case of a greedy search) and a million keys of noise
+    /// (every key kept). Counted, not timed.
+    #[test]
+    fn reduction_checks_each_key_a_bounded_number_of_times() {
+        let n = 1_000_000usize;
+        let times: Vec<f64> = (0..n).map(|k| k as f64 / 1000.0).collect();
+        let line: Vec<f64> = (0..n).flat_map(|k| [k as f64 * 1e-3, 0.0, 0.0]).collect();
+        let mut checks = 0;
+        let (t, _) = reduce_counted(
+            &times,
+            &line,
+            kchr::Path::Translation,
+            &tol(),
+            AT,
+            &mut checks,
+        );
+        assert_eq!(
+            t.len(),
+            (n - 1).div_ceil(MAX_SPAN) + 1,
+            "segments of MAX_SPAN keys"
+        );
+        assert!(checks <= 2 * n, "{checks} checks for {n} keys");
+        let noise: Vec<f64> = (0..n)
+            .flat_map(|k| [if k % 2 == 0 { 0.0 } else { 1.0 }, 0.0, 0.0])
+            .collect();
+        let mut checks = 0;
+        let (t, _) = reduce_counted(
+            &times,
+            &noise,
+            kchr::Path::Translation,
+            &tol(),
+            AT,
+            &mut checks,
+        );
+        assert_eq!(t.len(), n, "nothing to drop");
+        assert!(checks <= 2 * n, "{checks} checks for {n} keys");
+        // Between those, a slow wave: every dropped key still within the
+        // tolerance of the kept keys' interpolation, and work bounded.
+        let wave: Vec<f64> = (0..n)
+            .flat_map(|k| [libm::sin(k as f64 * 1e-3), 0.0, 0.0])
+            .collect();
+        let mut checks = 0;
+        let (t, v) = reduce_counted(
+            &times,
+            &wave,
+            kchr::Path::Translation,
+            &tol(),
+            AT,
+            &mut checks,
+        );
+        assert!(checks <= 24 * n, "{checks} checks for {n} keys");
+        assert!(t.len() < n / 10, "{} keys kept", t.len());
+        let mut seg = 0;
+        for (k, &time) in times.iter().enumerate() {
+            while t[seg + 1] < time {
+                seg += 1;
+            }
+            let u = (time - t[seg]) / (t[seg + 1] - t[seg]);
+            let x = v[seg * 3] + (v[seg * 3 + 3] - v[seg * 3]) * u;
+            assert!((x - wave[k * 3]).abs() <= 0.01 + 1e-12, "key {k}");
+        }
+    }
+
     #[test]
     fn reduction_keeps_what_linear_interpolation_cannot_reproduce() {
         let times: Vec<f64> = (0..5).map(f64::from).collect();
@@ -1273,7 +1436,7 @@ mod tests {
         };
         let (scene, c) = one_node_clip(vec![0.25, 1.25], vec![0.0; 6]);
         let names = node_names(&scene);
-        let out = clip(&scene, &names, &c, &settings).unwrap();
+        let out = clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).unwrap();
         assert_eq!(out.clip.tracks[0].times_s, [0.0, 1.0]);
         assert_eq!(out.clip.duration_s, 1.0);
         assert_eq!(
@@ -1281,9 +1444,9 @@ mod tests {
             ["keys start at 0.25 s: shifted to start at 0"]
         );
         let (scene, c) = one_node_clip(vec![0.0, 600.0], vec![0.0; 6]);
-        assert!(clip(&scene, &names, &c, &settings).is_ok());
+        assert!(clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).is_ok());
         let (scene, c) = one_node_clip(vec![0.0, 600.5], vec![0.0; 6]);
-        let e = clip(&scene, &names, &c, &settings).unwrap_err();
+        let e = clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).unwrap_err();
         assert_eq!(
             e.0,
             "the clip lasts 600.5 s, more than the 600 s a compiled clip may"

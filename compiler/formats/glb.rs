@@ -218,9 +218,43 @@ impl fmt::Display for Glb<'_> {
 /// second, no chunk at all. Chunks of other types are skipped (glTF 2.0,
 /// 4.4.3.1).
 pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
-    let len = bytes.len();
-    if len < HEADER_BYTES {
-        return Err(Error::TooShort { len });
+    let prefix = decode_prefix(bytes, bytes.len())?;
+    debug_assert_eq!(prefix.need, bytes.len());
+    prefix.glb.ok_or(Error::NoJson)
+}
+
+/// What [`decode_prefix`] found in the first bytes of a GLB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prefix<'a> {
+    /// The chunks, once the JSON chunk is in the prefix; `bin` holds what
+    /// the prefix has of the BIN chunk's data (all of it, or its start).
+    pub glb: Option<Glb<'a>>,
+    /// How many leading bytes the framing needs to be read (the header,
+    /// the JSON chunk and the chunk headers up to the BIN chunk's data):
+    /// more than the prefix while something is missing.
+    pub need: usize,
+    /// Where the BIN chunk's data starts in the file, and its length.
+    pub bin_at: Option<(usize, usize)>,
+}
+
+/// Reads the framing of a GLB of `file_len` bytes from its first bytes:
+/// [`decode`]'s rules, on what the prefix holds. The BIN chunk's data may
+/// be cut short (a reader takes of it what the asset's buffer needs), and
+/// chunks after the first one the prefix does not hold whole are not read.
+/// With the whole file it is [`decode`].
+pub fn decode_prefix(bytes: &[u8], file_len: usize) -> Result<Prefix<'_>, Error> {
+    let have = bytes.len().min(file_len);
+    let bytes = &bytes[..have];
+    let more = |need: usize| Prefix {
+        glb: None,
+        need: need.min(file_len),
+        bin_at: None,
+    };
+    if have < HEADER_BYTES && have < file_len {
+        return Ok(more(HEADER_BYTES));
+    }
+    if have < HEADER_BYTES {
+        return Err(Error::TooShort { len: have });
     }
     let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
     if magic != MAGIC {
@@ -232,30 +266,42 @@ pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
         return Err(Error::Version { found: version });
     }
     let declared = header.u32("glb length")?;
-    if usize::try_from(declared) != Ok(len) {
-        return Err(Error::Length { declared, len });
+    if usize::try_from(declared) != Ok(file_len) {
+        return Err(Error::Length {
+            declared,
+            len: file_len,
+        });
     }
 
     let mut json = None;
     let mut bin = None;
+    let mut bin_at = None;
     let mut at = HEADER_BYTES;
     let mut index = 0usize;
-    while at < len {
+    while at < file_len {
+        if at + CHUNK_HEADER_BYTES > have && have < file_len {
+            // The JSON chunk's header, and the next one's (the BIN chunk,
+            // if any) are needed; later ones are not.
+            if index <= 1 {
+                return Ok(more(at + CHUNK_HEADER_BYTES));
+            }
+            break;
+        }
         let mut chunk = Cursor::at(bytes, at);
         let length = chunk.u32("glb chunk length")?;
         let kind = chunk.u32("glb chunk type")?;
-        // `at + 8 <= len` now, so `start` cannot overflow.
+        // `at + 8 <= have` now, so `start` cannot overflow.
         let start = at + CHUNK_HEADER_BYTES;
         let end = usize::try_from(length)
             .ok()
             .and_then(|l| start.checked_add(l))
-            .filter(|&end| end <= len);
+            .filter(|&end| end <= file_len);
         let Some(end) = end else {
             return Err(Error::ChunkOverrun {
                 offset: at,
                 index,
                 length,
-                len,
+                len: file_len,
             });
         };
         if !(length as usize).is_multiple_of(ALIGNMENT) {
@@ -265,21 +311,32 @@ pub fn decode(bytes: &[u8]) -> Result<Glb<'_>, Error> {
                 length,
             });
         }
-        let data = &bytes[start..end];
+        let data = &bytes[start.min(have)..end.min(have)];
         match (index, kind) {
+            (0, CHUNK_JSON) if end > have => return Ok(more(end)),
             (0, CHUNK_JSON) => json = Some(data),
             (0, _) => return Err(Error::FirstNotJson { offset: at, kind }),
             (_, CHUNK_JSON) => return Err(Error::SecondJson { offset: at }),
-            (1, CHUNK_BIN) => bin = Some(data),
+            (1, CHUNK_BIN) => {
+                bin = Some(data);
+                bin_at = Some((start, end - start));
+            }
             (_, CHUNK_BIN) => return Err(Error::MisplacedBin { offset: at }),
             // Unknown chunk types must be ignored (glTF 2.0, 4.4.3.1).
             _ => {}
+        }
+        if end > have {
+            break;
         }
         at = end;
         index += 1;
     }
     match json {
-        Some(json) => Ok(Glb { json, bin }),
+        Some(json) => Ok(Prefix {
+            glb: Some(Glb { json, bin }),
+            need: have,
+            bin_at,
+        }),
         None => Err(Error::NoJson),
     }
 }
@@ -435,6 +492,62 @@ mod tests {
         let e = decode(&glb(&[])).unwrap_err();
         assert_eq!(e, Error::NoJson);
         assert_eq!(e.offset(), Some(12));
+    }
+
+    /// Every prefix of a GLB: the framing asks for the header, the JSON
+    /// chunk and the next chunk's header, then is done; the BIN chunk's
+    /// data is given as far as the prefix holds it; rules broken in the
+    /// prefix are refused from it. The whole file is `decode`.
+    #[test]
+    fn a_prefix_asks_for_the_framing_and_no_more() {
+        let bytes = glb(&[
+            (CHUNK_JSON, b"{}  "),
+            (CHUNK_BIN, &[1, 2, 3, 4, 5, 6, 7, 8]),
+            (0x55, &[9; 4]),
+        ]);
+        let len = bytes.len();
+        let mut asked = Vec::new();
+        for cut in 0..=len {
+            let p = decode_prefix(&bytes[..cut], len).unwrap();
+            if p.need > cut {
+                assert!(p.glb.is_none(), "{cut}");
+                asked.push(p.need);
+                continue;
+            }
+            let g = p.glb.unwrap();
+            assert_eq!(g.json, b"{}  ");
+            assert_eq!(p.bin_at, Some((32, 8)));
+            let bin = g.bin.unwrap();
+            assert_eq!(bin, &[1, 2, 3, 4, 5, 6, 7, 8][..(cut.min(40) - 32)]);
+        }
+        asked.dedup();
+        assert_eq!(
+            asked,
+            [12, 20, 24, 32],
+            "header, chunk header, JSON, BIN header"
+        );
+        assert_eq!(
+            decode_prefix(&bytes, len).unwrap().glb,
+            Some(decode(&bytes).unwrap())
+        );
+        // A header length that is not the file's, or a chunk past its end,
+        // is refused from the first bytes.
+        assert_eq!(
+            decode_prefix(&bytes[..12], len + 4).unwrap_err(),
+            Error::Length {
+                declared: len as u32,
+                len: len + 4
+            }
+        );
+        let mut huge = bytes.clone();
+        huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let e = decode_prefix(&huge[..20], len).unwrap_err();
+        assert_eq!(e.offset(), Some(12), "{e}");
+        // Only a whole file may lack a JSON chunk.
+        assert_eq!(
+            decode_prefix(&glb(&[])[..12], 12).unwrap_err(),
+            Error::NoJson
+        );
     }
 
     #[test]

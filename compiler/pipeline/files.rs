@@ -385,9 +385,14 @@ pub struct TextureInfo {
 /// Loads a glTF asset, reads every accessor and every mesh (Draco streams
 /// decoded), so a broken one anywhere is found, not just in what a pose
 /// cache needs, and imports its scene.
-fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummary, String> {
+fn load_gltf(
+    bytes: &[u8],
+    len: usize,
+    externals: &[(String, Vec<u8>)],
+) -> Result<GltfSummary, String> {
     let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
-    let asset = gltf::Asset::load(bytes, externals).map_err(invalid)?;
+    let source = || gltf::Source::from_prefix(bytes, len, None);
+    let asset = gltf::Asset::from_source(source().map_err(invalid)?, externals).map_err(invalid)?;
     let doc = asset.document();
     for i in 0..doc.accessors.len() {
         asset.accessor(i).map_err(invalid)?;
@@ -416,7 +421,7 @@ fn load_gltf(bytes: &[u8], externals: &[(String, Vec<u8>)]) -> Result<GltfSummar
             primitives,
         });
     }
-    let scene = gltf::import_scene(bytes, externals).map_err(invalid)?;
+    let scene = gltf::import_source(source().map_err(invalid)?, externals).map_err(invalid)?;
     Ok(GltfSummary {
         generator: doc.asset.generator.clone(),
         extensions_used: doc.extensions_used.clone(),
@@ -520,10 +525,13 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
             .map_err(|e| format!("invalid pose cache: {e}"));
     }
     if magic == *b"glTF" || is_gltf_json {
-        let bytes = read(file, gltf::MAX_FILE_BYTES)?;
-        let uris = gltf::external_uris(&bytes).map_err(|e| format!("invalid glTF: {e}"))?;
-        let externals = read_beside(file, uris, "buffer")?;
-        return load_gltf(&bytes, &externals).map(FileKind::Gltf);
+        let (bytes, len) = read_gltf(file)?;
+        let source = || gltf::Source::from_prefix(&bytes, len, None);
+        let needs = source()
+            .and_then(|s| s.external_needs())
+            .map_err(|e| format!("invalid glTF: {e}"))?;
+        let externals = read_beside(file, needs, "buffer")?;
+        return load_gltf(&bytes, len, &externals).map(FileKind::Gltf);
     }
     // CGeo's magic is one byte: with it, a header length in range.
     let cgeo_like = head.len() >= 5
@@ -539,11 +547,13 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
 /// Runs the material stage on a glTF asset: every primitive of every mesh
 /// a node instantiates, with the images beside it (plain names only).
 pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String> {
-    let bytes = read(file, gltf::MAX_FILE_BYTES)?;
+    let (bytes, len) = read_gltf(file)?;
     let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
-    let source = gltf::Source::parse(&bytes).map_err(invalid)?;
-    let externals = read_beside(file, source.external_uris().map_err(invalid)?, "buffer")?;
-    let image_files = read_beside(file, source.image_uris().map_err(invalid)?, "image")?;
+    let source = gltf::Source::from_prefix(&bytes, len, None).map_err(invalid)?;
+    let externals = read_beside(file, source.external_needs().map_err(invalid)?, "buffer")?;
+    let images = source.image_uris().map_err(invalid)?;
+    let images = images.into_iter().map(|n| (n, usize::MAX)).collect();
+    let image_files = read_beside(file, images, "image")?;
     let meshes = gltf::import_meshes(source, &externals, &image_files, None).map_err(invalid)?;
     let primitives: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
     if primitives.is_empty() {
@@ -588,19 +598,47 @@ fn read(file: &Path, limit: u64) -> Result<Vec<u8>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The files `uris` names (buffers or images, `what`), read from beside
-/// `file`. The importer only ever names plain files (no directory part, no
-/// `..`), so joining them to the source's folder cannot leave it.
+/// Of the glTF file `file`, what the importer needs
+/// ([`super::sources::gltf_prefix`]), and the file's length.
+fn read_gltf(file: &Path) -> Result<(Vec<u8>, usize), String> {
+    let (f, meta) = input::open_regular(file, gltf::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+    let len = meta.len() as usize;
+    let (bytes, _) = super::sources::gltf_prefix(
+        len,
+        |buf, n| read_to(&f, buf, n),
+        |e| format!("invalid glTF: {e}"),
+    )?;
+    Ok((bytes, len))
+}
+
+/// Extends `buf` to the first `n` bytes of `file`.
+fn read_to(mut file: &std::fs::File, buf: &mut Vec<u8>, n: usize) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let at = buf.len();
+    input::grow(buf, n).map_err(|e| e.to_string())?;
+    file.seek(SeekFrom::Start(at as u64))
+        .and_then(|_| file.read_exact(&mut buf[at..]))
+        .map_err(|e| e.to_string())
+}
+
+/// The files `needs` names (buffers or images, `what`), read from beside
+/// `file`, each as far as it is needed. The importer only ever names plain
+/// files (no directory part, no `..`), so joining them to the source's
+/// folder cannot leave it.
 fn read_beside(
     file: &Path,
-    uris: Vec<String>,
+    needs: Vec<(String, usize)>,
     what: &str,
 ) -> Result<Vec<(String, Vec<u8>)>, String> {
     let dir = file.parent().unwrap_or(Path::new("."));
-    uris.into_iter()
-        .map(|uri| {
-            let data = read(&dir.join(&uri), gltf::MAX_FILE_BYTES)
-                .map_err(|e| format!("{what} {uri}: {e}"))?;
+    needs
+        .into_iter()
+        .map(|(uri, need)| {
+            let fail = |e: String| format!("{what} {uri}: {e}");
+            let (f, meta) = input::open_regular(&dir.join(&uri), gltf::MAX_FILE_BYTES)
+                .map_err(|e| fail(e.to_string()))?;
+            let mut data = Vec::new();
+            read_to(&f, &mut data, need.min(meta.len() as usize)).map_err(fail)?;
             Ok((uri, data))
         })
         .collect()

@@ -39,6 +39,10 @@ pub enum ReadError {
     ReadPastLimit {
         limit: u64,
     },
+    /// The memory to hold the bytes could not be had.
+    Memory {
+        bytes: u64,
+    },
     Io(io::Error),
 }
 
@@ -54,6 +58,10 @@ impl fmt::Display for ReadError {
             ReadError::ReadPastLimit { limit } => write!(
                 f,
                 "gave more than {limit} bytes when read (it grew, or its size is not what it says), more than kiln reads of this kind of file"
+            ),
+            ReadError::Memory { bytes } => write!(
+                f,
+                "needs {bytes} bytes of memory to read, more than kiln could get; free memory or raise the process's memory limit"
             ),
             ReadError::Io(e) => write!(f, "{e}"),
         }
@@ -173,10 +181,33 @@ pub fn read_prefix(path: &Path, n: usize) -> Result<Vec<u8>, ReadError> {
     Ok(bytes)
 }
 
+/// `n` zero bytes, or [`ReadError::Memory`] when the memory cannot be had
+/// (never an abort).
+pub fn zeroed(n: usize) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    grow(&mut bytes, n)?;
+    Ok(bytes)
+}
+
+/// Extends `bytes` with zeros to `n` bytes (if it is shorter), or
+/// [`ReadError::Memory`] when the memory cannot be had.
+pub fn grow(bytes: &mut Vec<u8>, n: usize) -> Result<(), ReadError> {
+    let more = n.saturating_sub(bytes.len());
+    bytes
+        .try_reserve_exact(more)
+        .map_err(|_| ReadError::Memory { bytes: n as u64 })?;
+    bytes.resize(bytes.len() + more, 0);
+    Ok(())
+}
+
 /// Reads at most `limit` bytes of `file` (whose size was `size`); more is
 /// an error, not a longer buffer.
 fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
+    let mut bytes = Vec::new();
+    let expect = usize::try_from(size.min(limit)).unwrap_or(usize::MAX);
+    bytes
+        .try_reserve_exact(expect.saturating_add(1))
+        .map_err(|_| ReadError::Memory { bytes: size })?;
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::ReadPastLimit { limit });

@@ -571,7 +571,7 @@ impl InputFile {
     /// held in memory).
     pub fn read_all(&mut self) -> Result<Vec<u8>, JobError> {
         let len = usize::try_from(self.len).map_err(|_| self.error("too large for memory"))?;
-        let mut bytes = vec![0; len];
+        let mut bytes = input::zeroed(len).map_err(|e| self.error(e))?;
         self.read_exact_at(0, &mut bytes)?;
         Ok(bytes)
     }

@@ -10,6 +10,7 @@ use crate::formats::safetensors;
 use crate::import::{gltf, image};
 use crate::model::Scene;
 use crate::model::material::{EncodedImage, ImageOrigin, Meshes, Primitive, Rgba8};
+use crate::pipeline::input;
 use crate::pipeline::job::{InputFile, JobError, JobIo};
 use crate::pipeline::manifest::Pos;
 use crate::pipeline::paths::RelPath;
@@ -48,16 +49,90 @@ pub fn open_safetensors(
     Ok(Checkpoint { input, header, pos })
 }
 
-/// Imports the glTF asset `bytes` read from `source`, with the buffers a
-/// `.gltf` keeps in files next to it (inputs the job discovers: only the
-/// source names them).
+/// What a job read of a glTF file: its first `bytes` (all of a `.gltf`;
+/// of a GLB, the header, the JSON chunk and the BIN chunk's data as far as
+/// buffer 0 reaches), of `len` in all.
+pub struct GltfFile {
+    pub bytes: Vec<u8>,
+    pub len: usize,
+    /// The whole file's SHA-256, when [`read_gltf`] was asked for it.
+    pub sha256: Option<[u8; 32]>,
+}
+
+/// Reads of the glTF file `path` what the importer needs (the container's
+/// header and `byteLength` say how much; [`gltf::Source::need`]), with its
+/// JSON parsed, and records the file as an input (hashed whole, streamed).
+/// A GLB whose header does not match the file is refused before more than
+/// its header is read. With `sha256`, also the whole file's SHA-256.
+pub fn read_gltf(
+    io: &mut JobIo,
+    path: &RelPath,
+    pos: Pos,
+    sha256: bool,
+) -> Result<(GltfFile, gltf::json::Document), JobError> {
+    let mut input = io.open(path, pos, gltf::MAX_FILE_BYTES)?;
+    let sha256 = match sha256 {
+        true => Some(input.sha256()?),
+        false => None,
+    };
+    let len = input.len() as usize;
+    let invalid = |e: gltf::Error| JobError::at(pos, format!("{path}: {e}"));
+    let (bytes, doc) = gltf_prefix(
+        len,
+        |buf, n| {
+            let at = buf.len();
+            input::grow(buf, n).map_err(|e| JobError::at(pos, format!("{path}: {e}")))?;
+            input.read_exact_at(at as u64, &mut buf[at..])
+        },
+        invalid,
+    )?;
+    io.finish(input)?;
+    Ok((GltfFile { bytes, len, sha256 }, doc))
+}
+
+/// The loop of [`read_gltf`] (and of `kiln inspect`): grows the prefix
+/// through `read_to` (which extends a buffer to `n` bytes) until
+/// [`gltf::Source::need`] has the JSON and knows how far to read.
+pub fn gltf_prefix<E>(
+    len: usize,
+    mut read_to: impl FnMut(&mut Vec<u8>, usize) -> Result<(), E>,
+    invalid: impl Fn(gltf::Error) -> E,
+) -> Result<(Vec<u8>, gltf::json::Document), E> {
+    let mut bytes = Vec::new();
+    read_to(&mut bytes, len.min(FIRST_READ))?;
+    loop {
+        match gltf::Source::need(&bytes, len).map_err(&invalid)? {
+            gltf::Need::More(n) if n > bytes.len() => read_to(&mut bytes, n)?,
+            gltf::Need::More(n) => {
+                return Err(invalid(gltf::Error(format!(
+                    "asked again for the first {n} bytes (a bug in kiln)"
+                ))));
+            }
+            gltf::Need::Json { doc, bytes: n } => {
+                if n > bytes.len() {
+                    read_to(&mut bytes, n)?;
+                }
+                return Ok((bytes, *doc));
+            }
+        }
+    }
+}
+
+/// The first read of a glTF file: a GLB's header and its JSON chunk's
+/// header.
+const FIRST_READ: usize = 20;
+
+/// Imports the scene of the glTF file `file` read from `source` with its
+/// JSON `doc` ([`read_gltf`]), with the buffers a `.gltf` keeps in files
+/// next to it (inputs the job discovers: only the source names them).
 pub fn import_gltf(
     io: &mut JobIo,
     source: &RelPath,
     pos: Pos,
-    bytes: &[u8],
+    file: &GltfFile,
+    doc: gltf::json::Document,
 ) -> Result<Scene, JobError> {
-    import_gltf_with_json(io, source, pos, bytes).map(|(scene, _)| scene)
+    import_gltf_with_json(io, source, pos, file, doc).map(|(scene, _)| scene)
 }
 
 /// [`import_gltf`], giving back the parsed JSON for [`import_meshes`] of
@@ -66,57 +141,60 @@ pub fn import_gltf_with_json(
     io: &mut JobIo,
     source: &RelPath,
     pos: Pos,
-    bytes: &[u8],
+    file: &GltfFile,
+    doc: gltf::json::Document,
 ) -> Result<(Scene, gltf::json::Document), JobError> {
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
-    let parsed = gltf::Source::parse(bytes).map_err(invalid)?;
-    let uris = parsed.external_uris().map_err(invalid)?;
-    let externals = read_beside(io, source, pos, uris, "buffer")?;
+    let parsed = gltf::Source::from_prefix(&file.bytes, file.len, Some(doc)).map_err(invalid)?;
+    let needs = parsed.external_needs().map_err(invalid)?;
+    let externals = read_beside(io, source, pos, needs, "buffer")?;
     gltf::import_source_with_json(parsed, &externals).map_err(invalid)
 }
 
-/// Imports the meshes of the glTF asset `bytes` read from `source` (all a
+/// Imports the meshes of the glTF file `file` read from `source` (all a
 /// node instantiates, or `meshes`), their materials and base colour
 /// images, reading the buffer and image files beside it through `io`: they
 /// are inputs of the job's key, discovered like a `.gltf`'s buffers. With
-/// `json` ([`import_gltf_with_json`] of the same bytes) the JSON is not
-/// parsed again.
+/// `json` (of the same file) the JSON is not parsed again.
 pub fn import_meshes(
     io: &mut JobIo,
     source: &RelPath,
     pos: Pos,
-    bytes: &[u8],
+    file: &GltfFile,
     json: Option<gltf::json::Document>,
     meshes: Option<&[usize]>,
 ) -> Result<Meshes, JobError> {
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
-    let parsed = match json {
-        Some(doc) => gltf::Source::with_json(bytes, doc),
-        None => gltf::Source::parse(bytes),
-    }
-    .map_err(invalid)?;
-    let buffers = parsed.external_uris().map_err(invalid)?;
+    let parsed = gltf::Source::from_prefix(&file.bytes, file.len, json).map_err(invalid)?;
+    let buffers = parsed.external_needs().map_err(invalid)?;
     let images = parsed.image_uris().map_err(invalid)?;
     let externals = read_beside(io, source, pos, buffers, "buffer")?;
+    let images = images.into_iter().map(|n| (n, usize::MAX)).collect();
     let image_files = read_beside(io, source, pos, images, "image")?;
     gltf::import_meshes(parsed, &externals, &image_files, meshes).map_err(invalid)
 }
 
-/// Reads the files `uris` names beside `source` (plain names, which the
-/// importer has checked; `sibling` checks again).
+/// Reads the files `needs` names beside `source` (plain names, which the
+/// importer has checked; `sibling` checks again), each only as far as it
+/// is needed (a buffer's `byteLength`; all of an image), the rest hashed
+/// for the key but not held.
 fn read_beside(
     io: &mut JobIo,
     source: &RelPath,
     pos: Pos,
-    uris: Vec<String>,
+    needs: Vec<(String, usize)>,
     what: &str,
 ) -> Result<Vec<(String, Vec<u8>)>, JobError> {
-    let mut files = Vec::with_capacity(uris.len());
-    for uri in uris {
+    let mut files = Vec::with_capacity(needs.len());
+    for (uri, need) in needs {
         let path = source
             .sibling(&uri)
             .map_err(|e| JobError::at(pos, format!("{source}: {what} {e}")))?;
-        let bytes = io.read(&path, pos, gltf::MAX_FILE_BYTES)?;
+        let mut input = io.open(&path, pos, gltf::MAX_FILE_BYTES)?;
+        let n = need.min(input.len() as usize);
+        let mut bytes = input::zeroed(n).map_err(|e| JobError::at(pos, format!("{path}: {e}")))?;
+        input.read_exact_at(0, &mut bytes)?;
+        io.finish(input)?;
         files.push((uri, bytes));
     }
     Ok(files)
@@ -216,13 +294,14 @@ mod tests {
         ]);
         let outputs = Outputs::default();
         let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
-        let bytes = io.read(&rel("tri.gltf"), Pos::default(), 1 << 20).unwrap();
+        let (file, doc) = read_gltf(&mut io, &rel("tri.gltf"), Pos::default(), false).unwrap();
+        assert_eq!(file.bytes, text, "a .gltf is read whole");
         let meshes = import_meshes(
             &mut io,
             &rel("tri.gltf"),
             Pos::default(),
-            &bytes,
-            None,
+            &file,
+            Some(doc),
             None,
         )
         .unwrap();
@@ -238,7 +317,12 @@ mod tests {
         // A missing image file is the job's error, naming the file.
         let p = place(&[("tri.gltf", &text), ("tri.bin", &bin)]);
         let mut io = JobIo::new(&p.resolver, &p.tree, &outputs);
-        let e = import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &text, None, None)
+        let file = GltfFile {
+            len: text.len(),
+            bytes: text,
+            sha256: None,
+        };
+        let e = import_meshes(&mut io, &rel("tri.gltf"), Pos::default(), &file, None, None)
             .unwrap_err();
         assert!(e.message.contains("skin tone.png"), "{}", e.message);
     }

@@ -54,7 +54,7 @@ fn bank_of_named(what: &str, bytes: &[u8], settings: &ClipSettings) -> kchr::Ban
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let compiled = bake::clip(&scene, &names, c, settings)
+            let compiled = bake::clip(&scene, &names, c, settings, kiln::formats::kchr::MAX_KEYS)
                 .unwrap_or_else(|e| panic!("{what} clip {i}: {e}"));
             kchr::Clip {
                 name: c.name.clone().unwrap_or(format!("animation{i}")),

@@ -118,6 +118,14 @@ fn the_limits_table_gives_each_constants_value() {
         ),
         ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
         (
+            "character::MAX_TRACK_SOURCE_KEYS",
+            kiln::bake::character::MAX_TRACK_SOURCE_KEYS as f64,
+        ),
+        (
+            "character::MAX_BANK_SOURCE_KEYS",
+            kiln::bake::character::MAX_BANK_SOURCE_KEYS as f64,
+        ),
+        (
             "cgeo::MAX_FILE_BYTES",
             kiln::formats::cgeo::MAX_FILE_BYTES as f64,
         ),

@@ -16,11 +16,11 @@ use cli_support::*;
 /// How long a command may run before it is taken for a hang: far past what
 /// any of these needs (each finishes in well under a second). Nothing here
 /// asserts speed; a file that is never read to its end shows as a hang.
-const HANG: Duration = Duration::from_secs(120);
+pub(crate) const HANG: Duration = Duration::from_secs(120);
 
 /// Runs `cmd`, killing it (and failing the test, "timeout") after `limit`.
 #[track_caller]
-fn run_within(cmd: &mut Command, limit: Duration) -> (Output, Duration) {
+pub(crate) fn run_within(cmd: &mut Command, limit: Duration) -> (Output, Duration) {
     let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::null())
@@ -259,7 +259,7 @@ fn verify_refuses_endless_and_huge_files_by_size_within_a_memory_cap() {
         ("/dev/zero", "is a character device, not a regular file"),
         (
             big_glb.to_str().unwrap(),
-            "is 3221225472 bytes, more than the 2147483648",
+            "is 3221225472 bytes, more than the 1073741824",
         ),
         (
             big_ospc.to_str().unwrap(),

@@ -22,6 +22,7 @@ mod synth;
 static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
 mod boundary;
+mod budgets;
 mod crash;
 mod faults;
 mod hostile;

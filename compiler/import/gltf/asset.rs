@@ -44,12 +44,51 @@ pub struct Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// Parses the container (`.glb` or `.gltf` text) and the JSON.
+    /// Parses the container (`.glb` or `.gltf` text) and the JSON of a
+    /// whole file.
     pub fn parse(bytes: &'a [u8]) -> Result<Source<'a>, Error> {
+        Source::from_prefix(bytes, bytes.len(), None)
+    }
+
+    /// What a reader of a file of `file_len` bytes whose first bytes are
+    /// `head` reads next: [`Need::More`] bytes, or, once the JSON is there,
+    /// the parsed JSON and how many leading bytes the asset needs in all
+    /// (of a GLB, the BIN chunk's data only as far as buffer 0's
+    /// `byteLength`). Then [`Source::from_prefix`] of those bytes.
+    pub fn need(head: &[u8], file_len: usize) -> Result<Need, Error> {
+        let step = || match container::parse_head(head, file_len)? {
+            container::Head::More(n) => Ok(Need::More(n)),
+            container::Head::Json { json, bin_at } => {
+                let doc = Document::parse(json)?;
+                let bytes = match bin_at {
+                    Some((start, len)) => start + len.min(bin_buffer_len(&doc)),
+                    None => 0,
+                };
+                Ok(Need::Json {
+                    doc: Box::new(doc),
+                    bytes: bytes.max(head.len().min(file_len)),
+                })
+            }
+        };
+        step().map_err(|e| place::placed(e, head))
+    }
+
+    /// The source of the first `bytes` of a file of `file_len` bytes, as
+    /// [`Source::need`] asked for them, with their JSON `doc` if it was
+    /// parsed before (else it is parsed here).
+    pub fn from_prefix(
+        bytes: &'a [u8],
+        file_len: usize,
+        doc: Option<Document>,
+    ) -> Result<Source<'a>, Error> {
         let parse = || {
-            let container = container::parse(bytes)?;
+            let container = container::parse_prefix(bytes, file_len)?;
+            let doc = match doc {
+                Some(doc) => doc,
+                None => Document::parse(container.json)?,
+            };
             Ok(Source {
-                doc: Document::parse(container.json)?,
+                doc,
                 bin: container.bin,
                 file: bytes,
             })
@@ -57,16 +96,22 @@ impl<'a> Source<'a> {
         parse().map_err(|e| place::placed(e, bytes))
     }
 
-    /// A source whose JSON was parsed before ([`super::import_source_with_json`]
-    /// gave it back): only the container is read again. `doc` must be the
-    /// JSON of these `bytes`.
-    pub fn with_json(bytes: &'a [u8], doc: Document) -> Result<Source<'a>, Error> {
-        let container = container::parse(bytes)?;
-        Ok(Source {
-            doc,
-            bin: container.bin,
-            file: bytes,
-        })
+    /// The bytes each external buffer file needs: its name (as
+    /// [`Source::external_uris`] gives it) and the largest `byteLength` of
+    /// a buffer that names it.
+    pub fn external_needs(&self) -> Result<Vec<(String, usize)>, Error> {
+        let names = self.external_uris()?;
+        let mut needs: Vec<(String, usize)> = names.into_iter().map(|n| (n, 0)).collect();
+        for (i, buffer) in self.doc.buffers.iter().enumerate() {
+            let Some(uri) = &buffer.uri else { continue };
+            if let Some(name) = buffers::file_name(uri)
+                .map_err(|e| place::placed(e.context(format!("buffers[{i}].uri")), self.file))?
+                && let Some(need) = needs.iter_mut().find(|(n, _)| *n == name)
+            {
+                need.1 = need.1.max(buffer.byte_length);
+            }
+        }
+        Ok(needs)
     }
 
     /// The plain file names of the external buffer files the asset refers
@@ -80,6 +125,23 @@ impl<'a> Source<'a> {
     /// needs them).
     pub fn image_uris(&self) -> Result<Vec<String>, Error> {
         buffers::image_names(&self.doc).map_err(|e| place::placed(e, self.file))
+    }
+}
+
+/// What [`Source::need`] asks for.
+pub enum Need {
+    /// The first `n` bytes of the file.
+    More(usize),
+    /// The JSON, parsed, and the first `bytes` bytes of the file.
+    Json { doc: Box<Document>, bytes: usize },
+}
+
+/// How much of a GLB's BIN chunk buffer 0 takes (0 when buffer 0 has a
+/// `uri`, or is a meshopt fallback, and so is not the BIN chunk).
+fn bin_buffer_len(doc: &Document) -> usize {
+    match doc.buffers.first() {
+        Some(b) if b.uri.is_none() && !b.is_meshopt_fallback() => b.byte_length,
+        _ => 0,
     }
 }
 
@@ -222,4 +284,45 @@ fn check_required_extensions(doc: &Document) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::glb;
+
+    /// A reader asks for the header, the JSON and buffer 0's bytes of the
+    /// BIN chunk, and the source it gets from them is the whole file's.
+    #[test]
+    fn need_reads_the_bin_chunk_as_far_as_buffer_0() {
+        let json = br#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":5}]}"#;
+        let bytes = glb::encode(json, Some(&[7; 4096]));
+        let mut prefix = bytes[..20].to_vec();
+        let doc = loop {
+            match Source::need(&prefix, bytes.len()).unwrap() {
+                Need::More(n) => prefix = bytes[..n].to_vec(),
+                Need::Json { doc, bytes: n } => {
+                    prefix = bytes[..n].to_vec();
+                    break doc;
+                }
+            }
+        };
+        let bin_start = bytes.len() - 4096;
+        assert_eq!(prefix.len(), bin_start + 5);
+        let source = Source::from_prefix(&prefix, bytes.len(), Some(*doc)).unwrap();
+        assert_eq!(source.bin, Some(&[7u8; 5][..]));
+        // A .gltf is read whole; a buffer with a uri takes nothing of BIN.
+        let text = br#"{"asset":{"version":"2.0"}}"#;
+        assert!(matches!(
+            Source::need(&text[..20], text.len()),
+            Ok(Need::More(27))
+        ));
+        let json = br#"{"asset":{"version":"2.0"},"buffers":[{"uri":"a.bin","byteLength":5}]}"#;
+        let bytes = glb::encode(json, Some(&[7; 64]));
+        let at = bytes.len() - 64;
+        match Source::need(&bytes[..at], bytes.len()).unwrap() {
+            Need::Json { bytes: n, .. } => assert_eq!(n, at),
+            Need::More(n) => panic!("asked for {n}"),
+        }
+    }
 }

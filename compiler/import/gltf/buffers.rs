@@ -71,6 +71,14 @@ fn file_names<'a>(uris: impl Iterator<Item = (String, &'a String)>) -> Result<Ve
     Ok(names)
 }
 
+/// The plain file name `uri` names, or `None` for a data URI.
+pub(crate) fn file_name(uri: &str) -> Result<Option<String>, Error> {
+    match is_data_uri(uri) {
+        true => Ok(None),
+        false => plain_name(uri).map(Some),
+    }
+}
+
 /// The indices of the images some material's base colour texture shows,
 /// ascending (indices out of range are left for the material reader to
 /// reject).

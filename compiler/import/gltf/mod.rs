@@ -45,13 +45,15 @@ mod place;
 mod scene;
 mod views;
 
-/// Largest file of a glTF asset kiln reads (the `.glb` or `.gltf`, and
-/// each external buffer file): 2 GiB. A GLB may declare up to 4 GiB; no
-/// character or clip comes near 2, and the reader holds the whole file.
-pub const MAX_FILE_BYTES: u64 = 2 << 30;
+/// Largest file of a glTF asset kiln reads (the `.glb` or `.gltf`, each
+/// external buffer file and each image file): 1 GiB. A GLB may declare up
+/// to 4 GiB; no character or clip comes near 1, and the reader holds what
+/// the buffers take of it (a GLB's BIN chunk as far as its buffer's
+/// `byteLength`, not the file), so a job fits a CI container of 4 GB.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
-pub use asset::{Asset, SUPPORTED_REQUIRED_EXTENSIONS, Source};
+pub use asset::{Asset, Need, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;

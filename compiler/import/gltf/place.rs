@@ -61,11 +61,11 @@ pub(crate) fn placed(error: Error, file: &[u8]) -> Error {
 
 /// The byte of `file` that an error `message` made by a stage is about.
 pub(crate) fn offset_of(message: &str, file: &[u8]) -> usize {
-    match container::parse(file) {
-        Ok(c) => within(file, c.json).unwrap_or(0) + in_json(message, c.json),
+    match container::json_within(file) {
+        Some(json) => within(file, json).unwrap_or(0) + in_json(message, json),
         // The stages run on a container that parsed; were it not so, the
         // start of the file is where reading stopped.
-        Err(_) => 0,
+        None => 0,
     }
 }
 

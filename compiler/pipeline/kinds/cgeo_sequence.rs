@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use crate::bake::cgeo_sequence::{self as bake, Settings, UpAxis};
 use crate::bake::pose_cache::MAX_RATE_HZ;
 use crate::formats::cgeo;
-use crate::import::gltf;
 use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::kinds::pose_cache::Animation;
 use crate::pipeline::manifest::At;
@@ -87,8 +86,8 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let at_source = |m: String| JobError::at(e.source.pos, m);
     let source = RelPath::parse(&e.source.value).map_err(at_source)?;
-    let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
-    let (scene, json) = sources::import_gltf_with_json(io, &source, e.source.pos, &bytes)?;
+    let (file, doc) = sources::read_gltf(io, &source, e.source.pos, false)?;
+    let (scene, json) = sources::import_gltf_with_json(io, &source, e.source.pos, &file, doc)?;
     let (sel, warnings) = bake::select(&scene).map_err(|err| at_source(format!("{source}: {err}")))?;
     for w in warnings {
         io.warn(format!("{source}: {w}"));
@@ -97,7 +96,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         io,
         &source,
         e.source.pos,
-        &bytes,
+        &file,
         Some(json),
         Some(&sel.meshes),
     )?;

@@ -18,7 +18,6 @@ use crate::bake::cgeo_poses;
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
 use crate::formats::{cgeo, mbreplay};
 use crate::formats::ospc::{self, Shape};
-use crate::import::gltf;
 use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
@@ -360,8 +359,8 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     if source_kind(&e.source.value) == SourceKind::Replay {
         return run_replay(e, &source, io);
     }
-    let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
-    let scene = sources::import_gltf(io, &source, e.source.pos, &bytes)?;
+    let (file, doc) = sources::read_gltf(io, &source, e.source.pos, false)?;
+    let scene = sources::import_gltf(io, &source, e.source.pos, &file, doc)?;
     let clip = e.animation.as_ref().map(|a| a.value.clip_ref());
     // Planning refused a glTF entry without an animation.
     let clip = clip.unwrap_or(ClipRef::Index(usize::MAX));

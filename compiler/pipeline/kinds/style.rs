@@ -351,13 +351,11 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
 
 fn run_gltf(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     use crate::bake::pose_cache as poses;
-    use crate::import::gltf;
     let at_source = |m: String| JobError::at(e.source.pos, m);
     let source = RelPath::parse(&e.source.value).map_err(at_source)?;
-    let bytes = io.read(&source, e.source.pos, gltf::MAX_FILE_BYTES)?;
-    // The file is in memory: hash it there rather than read it again.
-    let sha = hex(&<sha2::Sha256 as sha2::Digest>::digest(&bytes));
-    let scene = sources::import_gltf(io, &source, e.source.pos, &bytes)?;
+    let (file, doc) = sources::read_gltf(io, &source, e.source.pos, true)?;
+    let sha = hex(&file.sha256.expect("asked for"));
+    let scene = sources::import_gltf(io, &source, e.source.pos, &file, doc)?;
     let (Some(animation), Some(name), Some(tokens)) = (&e.animation, &e.name, &e.tokens) else {
         return Err(at_source("planning checked the glTF settings".into()));
     };

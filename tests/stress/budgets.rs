@@ -1,0 +1,269 @@
+//! Bounded by the sum, not just the item (issue 25): files far larger
+//! than what their output needs, and inputs whose items are each in
+//! bounds while their total is not, run under a `prlimit` address-space
+//! cap well below what the whole file or the total would take. Each ends
+//! in success (kiln read only what it needed) or exit 1 with a message
+//! naming the file and the rule, never an abort. The caps, not the clock,
+//! are the bounds asserted.
+
+use std::fs;
+use std::io::{Seek, SeekFrom, Write};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+use crate::boundary::{HANG, run_within};
+use crate::cli_support::{KILN, Project, REPO, stderr};
+use crate::gltf_support::split_glb;
+
+/// The address space a capped kiln gets: its code, threads and allocator
+/// arenas fit with room to spare; none of the files below does.
+const CAP: u64 = 512 << 20;
+
+/// Sparse files this large take no disk and no time to make.
+const BIG: u64 = 900 << 20;
+
+/// `kiln ARGS` in `p` under the [`CAP`].
+fn capped(p: &Project, args: &[&str]) -> Output {
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--as={CAP}"))
+        .args(["--", KILN])
+        .args(args)
+        .current_dir(p.root());
+    run_within(&mut cmd, HANG).0
+}
+
+/// A GLB of `json` and `bin`, its BIN chunk grown (sparse, zeros) to
+/// `chunk` bytes: a file of about `chunk` bytes whose buffer is small.
+fn sparse_glb(path: &std::path::Path, json: &Value, bin: &[u8], chunk: u64) {
+    let mut text = serde_json::to_vec(json).unwrap();
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let total = 12 + 8 + text.len() as u64 + 8 + chunk;
+    let mut f = fs::File::create(path).unwrap();
+    f.write_all(b"glTF").unwrap();
+    f.write_all(&2u32.to_le_bytes()).unwrap();
+    f.write_all(&(total as u32).to_le_bytes()).unwrap();
+    f.write_all(&(text.len() as u32).to_le_bytes()).unwrap();
+    f.write_all(b"JSON").unwrap();
+    f.write_all(&text).unwrap();
+    f.write_all(&(chunk as u32).to_le_bytes()).unwrap();
+    f.write_all(b"BIN\0").unwrap();
+    f.write_all(bin).unwrap();
+    f.set_len(total).unwrap();
+}
+
+/// A file of `len` bytes beginning with `head`, the rest a hole.
+fn sparse_file(path: &std::path::Path, head: &[u8], len: u64) {
+    let mut f = fs::File::create(path).unwrap();
+    f.write_all(head).unwrap();
+    f.seek(SeekFrom::Start(0)).unwrap();
+    f.set_len(len).unwrap();
+}
+
+const POSE_CACHE: &str = "pose_caches:\n  - id: big\n    source: sources/big/SOURCE\n    animation: 0\n    rate_hz: 30\n";
+
+fn simple_skin() -> (Value, Vec<u8>) {
+    split_glb(&fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap())
+}
+
+/// A GLB (and a `.gltf`'s buffer file) is read as far as its header, JSON
+/// and buffer `byteLength` say: a 900 MiB file whose buffer is 1 KB builds
+/// under a 512 MiB cap, and gives the same output as the small file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_large_file_with_a_small_buffer_is_read_as_far_as_the_buffer() {
+    let p = Project::empty();
+    fs::create_dir_all(p.path("sources/big")).unwrap();
+    let (json, bin) = simple_skin();
+    sparse_glb(&p.path("sources/big/skin.glb"), &json, &bin, BIG);
+    p.write(
+        "manifests/big.yaml",
+        &POSE_CACHE.replace("SOURCE", "skin.glb"),
+    );
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let from_big = fs::read(p.path("out/poses/big.ospc")).unwrap();
+    // The same asset at its own size gives the same output.
+    p.write_bytes(
+        "sources/big/skin.glb",
+        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        fs::read(p.path("out/poses/big.ospc")).unwrap() == from_big,
+        "the output differs"
+    );
+    sparse_glb(&p.path("sources/big/skin.glb"), &json, &bin, BIG);
+
+    // The same asset as a .gltf whose buffer file is 900 MiB.
+    let mut gltf = json.clone();
+    gltf["buffers"][0]["uri"] = json!("skin.bin");
+    p.write("sources/big/skin.gltf", &gltf.to_string());
+    sparse_file(&p.path("sources/big/skin.bin"), &bin, BIG);
+    p.write(
+        "manifests/big.yaml",
+        &POSE_CACHE.replace("SOURCE", "skin.gltf"),
+    );
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // `kiln inspect` reads the same way.
+    for file in ["sources/big/skin.glb", "sources/big/skin.gltf"] {
+        let o = capped(&p, &["inspect", file]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+    }
+}
+
+/// A file whose first bytes already break the rules is refused from them:
+/// a 1 GiB hole named `.glb` (not a GLB at byte 0), a GLB whose header
+/// length is not the file's, a JSON chunk overrunning the file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_glb_is_refused_by_its_header_before_the_rest_is_read() {
+    let p = Project::empty();
+    fs::create_dir_all(p.path("sources/big")).unwrap();
+    let mut header_lies = b"glTF\x02\0\0\0\x10\0\0\0".to_vec();
+    header_lies.extend_from_slice(&[0; 8]);
+    let mut json_overruns = b"glTF\x02\0\0\0\0\0\0\x30".to_vec();
+    json_overruns.extend_from_slice(&u32::MAX.to_le_bytes());
+    json_overruns.extend_from_slice(b"JSON");
+    let cases: [(&[u8], &str); 3] = [
+        (b"", "at byte 0: not a glb (magic is not \"glTF\")"),
+        (
+            &header_lies,
+            "at byte 8: glb header length 16 differs from the file's",
+        ),
+        (
+            &json_overruns,
+            "at byte 12: glb chunk 0 of 4294967295 bytes overruns",
+        ),
+    ];
+    for (head, want) in cases {
+        let len = match head.len() {
+            0 => (1 << 30) - 1,
+            _ => 0x3000_0000,
+        };
+        sparse_file(&p.path("sources/big/skin.glb"), head, len);
+        p.write(
+            "manifests/big.yaml",
+            &POSE_CACHE.replace("SOURCE", "skin.glb"),
+        );
+        let o = capped(&p, &["build"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{want}: {err}");
+        assert!(
+            err.contains("sources/big/skin.glb") && err.contains(want),
+            "{want}: {err}"
+        );
+        if head.is_empty() {
+            continue; // not a file `inspect` recognizes at all
+        }
+        let o = capped(&p, &["inspect", "sources/big/skin.glb"]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{want}: {err}");
+        assert!(err.contains(want), "{want}: {err}");
+    }
+}
+
+/// A buffer that really is larger than the memory kiln may have is a
+/// refusal naming the file and the bytes, not an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_buffer_larger_than_the_memory_at_hand_is_an_error_not_an_abort() {
+    let p = Project::empty();
+    fs::create_dir_all(p.path("sources/big")).unwrap();
+    let (mut json, bin) = simple_skin();
+    json["buffers"][0]["byteLength"] = json!(BIG);
+    sparse_glb(&p.path("sources/big/skin.glb"), &json, &bin, BIG);
+    p.write(
+        "manifests/big.yaml",
+        &POSE_CACHE.replace("SOURCE", "skin.glb"),
+    );
+    let o = capped(&p, &["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sources/big/skin.glb: needs") && err.contains("bytes of memory"),
+        "{err}"
+    );
+}
+
+/// A GLB of `tracks` root nodes, each with a CUBICSPLINE translation
+/// channel from 0 to `seconds` (two keys, one shared sampler): a few bytes
+/// a track that resampling turns into `seconds × resample_hz` keys each.
+fn cubic_bomb(tracks: usize, seconds: f32) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for t in [0.0f32, seconds] {
+        bin.extend_from_slice(&t.to_le_bytes());
+    }
+    for v in [
+        0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0,
+    ] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let nodes: Vec<Value> = (0..tracks)
+        .map(|i| json!({"name": format!("n{i}")}))
+        .collect();
+    let channels: Vec<Value> = (0..tracks)
+        .map(|i| json!({"sampler": 0, "target": {"node": i, "path": "translation"}}))
+        .collect();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": (0..tracks).collect::<Vec<_>>()}],
+        "nodes": nodes,
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 8},
+            {"buffer": 0, "byteOffset": 8, "byteLength": 72}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [seconds]},
+            {"bufferView": 1, "componentType": 5126, "count": 6, "type": "VEC3"}
+        ],
+        "animations": [{"name": "bomb", "channels": channels, "samplers": [
+            {"input": 0, "output": 1, "interpolation": "CUBICSPLINE"}
+        ]}]
+    });
+    crate::gltf_support::make_glb(&doc, &bin)
+}
+
+const LEVEL: &str = "characters:\n  - level: bomb\n    banks:\n      - id: b\n        resample_hz: 1000\n        clips:\n          - source: sources/big/bomb.glb\n    models:\n      - id: m\n        source: sources/big/skin.glb\n        bank: b\n";
+
+/// A bank's keys are bounded as a sum: 3,000 CUBICSPLINE tracks of 99.9 s
+/// resampled at 1 kHz (a 230 KB GLB that made about 6 GB of keys) are
+/// refused before any is made, at the clip's line; 200 tracks of 5 s (1
+/// million keys, within the work bound) stop as soon as the bank holds
+/// more than it may. Both under the 512 MiB cap.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_banks_keys_are_bounded_before_they_exist() {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/big/skin.glb",
+        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    p.write("manifests/level.yaml", LEVEL);
+    p.write_bytes("sources/big/bomb.glb", &cubic_bomb(3000, 99.9));
+    let o = capped(&p, &["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("level.yaml:7:13:"),
+        "at the clip's line: {err}"
+    );
+    assert!(
+        err.contains("keys before reduction, more than the 16777216 a bank may"),
+        "{err}"
+    );
+
+    p.write_bytes("sources/big/bomb.glb", &cubic_bomb(200, 5.0));
+    let o = capped(&p, &["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the bank holds more than 100000 keys"),
+        "{err}"
+    );
+}
