@@ -50,6 +50,11 @@ pub const MAX_SNAPSHOTS: u64 = 1_000_000;
 pub const MAX_ELEMENTS: u64 = 1 << 24;
 /// Most map channels.
 pub const MAX_MAP_CHANNELS: u64 = 16;
+/// Most bytes the counts of one section (a snapshot's mesh, bounding box
+/// or point cloud) may claim, decoded: 1 GiB (a snapshot of 16 million
+/// vertices with normals and a map channel is 600 MB). Whatever deflate's
+/// ratio allows a compressed section, this bounds a snapshot's memory.
+pub const MAX_SECTION_DECODED_BYTES: u64 = 1 << 30;
 /// Deflate's largest expansion: no stream inflates to more than this many
 /// bytes per compressed byte (plus a block's worth).
 pub const MAX_INFLATE_RATIO: u64 = 1032;
@@ -207,6 +212,12 @@ pub enum Rule {
         item_bytes: u64,
         possible: u64,
     },
+    /// The section's counts together claim more than
+    /// [`MAX_SECTION_DECODED_BYTES`].
+    SectionTooLarge {
+        what: &'static str,
+        claimed: u64,
+    },
     NotZlib,
     Zlib(String),
     InflatedShort {
@@ -320,9 +331,13 @@ impl fmt::Display for Rule {
             Rule::NoMeshData => f.write_str("the snapshot has no TAG_MESH_DATA section (the one mandatory section)"),
             Rule::SnapshotKind { found, want } => write!(f, "mesh data kind byte {found}; {want}"),
             Rule::TooMany { what, count, limit } => write!(f, "{count} {what}, more than the limit of {limit}"),
+            Rule::SectionTooLarge { what, claimed } => write!(
+                f,
+                "with its {what} the section's counts claim {claimed} bytes, more than the {MAX_SECTION_DECODED_BYTES} bytes a section may decode to"
+            ),
             Rule::CannotFit { what, count, item_bytes, possible } => write!(
                 f,
-                "{count} {what} of {item_bytes} bytes each cannot fit in the {possible} bytes the payload can hold"
+                "{count} {what} of {item_bytes} bytes each cannot fit in the {possible} bytes the payload can still hold"
             ),
             Rule::NotZlib => f.write_str(
                 "the codec of compressed sections is zlib (RFC 1950); this payload does not start with a valid zlib header",
@@ -474,7 +489,18 @@ fn parse_header(text: &str) -> Result<Header, Error> {
 
 /// The bytes of one section's payload as the parser reads them: the
 /// stored bytes, or their zlib stream inflated as it is read.
-enum Payload<'a> {
+/// A section's payload being read, and what its counts have claimed of
+/// it: `pending`, the bytes claimed and not yet read (never more than can
+/// still come), and `claimed`, all the bytes its counts claimed (at most
+/// [`MAX_SECTION_DECODED_BYTES`]). Each count is checked with the ones
+/// before it, not alone.
+struct Payload<'a> {
+    stored: Stored<'a>,
+    pending: u64,
+    claimed: u64,
+}
+
+enum Stored<'a> {
     Plain { bytes: &'a [u8], pos: usize },
     Zlib(Box<Inflater<'a>>),
 }
@@ -498,41 +524,50 @@ fn inflate_section(stored: &[u8]) -> Result<Payload<'_>, Rule> {
     if !header_ok {
         return Err(Rule::NotZlib);
     }
-    Ok(Payload::Zlib(Box::new(Inflater {
+    Ok(Payload::of(Stored::Zlib(Box::new(Inflater {
         input: stored,
         consumed: 0,
         produced: 0,
         ended: false,
         state: InflateState::new_boxed(DataFormat::Zlib),
-    })))
+    }))))
 }
 
-impl Payload<'_> {
+impl<'a> Payload<'a> {
+    fn of(stored: Stored<'a>) -> Payload<'a> {
+        Payload {
+            stored,
+            pending: 0,
+            claimed: 0,
+        }
+    }
+
     /// Where the next byte comes from: (file-relative offset within the
     /// stored payload, inflated offset).
     fn pos(&self) -> (usize, Option<usize>) {
-        match self {
-            Payload::Plain { pos, .. } => (*pos, None),
-            Payload::Zlib(z) => (z.consumed, Some(z.produced)),
+        match &self.stored {
+            Stored::Plain { pos, .. } => (*pos, None),
+            Stored::Zlib(z) => (z.consumed, Some(z.produced)),
         }
     }
 
     /// The most bytes still to come.
     fn possible(&self) -> u64 {
-        match self {
-            Payload::Plain { bytes, pos } => (bytes.len() - pos) as u64,
-            Payload::Zlib(z) if z.ended => 0,
+        match &self.stored {
+            Stored::Plain { bytes, pos } => (bytes.len() - pos) as u64,
+            Stored::Zlib(z) if z.ended => 0,
             // What the stored bytes left can inflate to, plus what the
             // inflater may hold decoded but not handed out yet (its window).
-            Payload::Zlib(z) => {
+            Stored::Zlib(z) => {
                 ((z.input.len() - z.consumed) as u64 + 1) * MAX_INFLATE_RATIO + INFLATE_WINDOW
             }
         }
     }
 
     fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
-        match self {
-            Payload::Plain { bytes, pos } => {
+        self.pending = self.pending.saturating_sub(out.len() as u64);
+        match &mut self.stored {
+            Stored::Plain { bytes, pos } => {
                 let end = *pos + out.len();
                 if end > bytes.len() {
                     return Err(Rule::Bytes(cursor::Error::Truncated {
@@ -546,19 +581,19 @@ impl Payload<'_> {
                 *pos = end;
                 Ok(())
             }
-            Payload::Zlib(z) => z.fill(out),
+            Stored::Zlib(z) => z.fill(out),
         }
     }
 
     /// Nothing may be left: all stored bytes used, the zlib stream ended
     /// exactly here.
     fn finish(&mut self) -> Result<(), Rule> {
-        match self {
-            Payload::Plain { bytes, pos } if *pos < bytes.len() => Err(Rule::PayloadTrailing {
+        match &mut self.stored {
+            Stored::Plain { bytes, pos } if *pos < bytes.len() => Err(Rule::PayloadTrailing {
                 extra: (bytes.len() - *pos) as u64,
             }),
-            Payload::Plain { .. } => Ok(()),
-            Payload::Zlib(z) => {
+            Stored::Plain { .. } => Ok(()),
+            Stored::Zlib(z) => {
                 let mut one = [0u8; 1];
                 match z.fill(&mut one) {
                     Ok(()) => Err(Rule::InflatedTrailing),
@@ -599,9 +634,11 @@ impl Payload<'_> {
         }
     }
 
-    /// A count, at most `limit`, whose `item_bytes`-byte items can come.
+    /// A count, at most `limit`, whose `item_bytes`-byte items can come
+    /// after the items counts before it claimed, and fit the section's
+    /// decoded budget with them.
     fn count(
-        &self,
+        &mut self,
         count: u64,
         item_bytes: u64,
         limit: u64,
@@ -610,8 +647,9 @@ impl Payload<'_> {
         if count > limit {
             return Err(Rule::TooMany { what, count, limit });
         }
-        let possible = self.possible();
-        if count.saturating_mul(item_bytes) > possible {
+        let bytes = count.saturating_mul(item_bytes);
+        let possible = self.possible().saturating_sub(self.pending);
+        if bytes > possible {
             return Err(Rule::CannotFit {
                 what,
                 count,
@@ -619,6 +657,12 @@ impl Payload<'_> {
                 possible,
             });
         }
+        let claimed = self.claimed.saturating_add(bytes);
+        if claimed > MAX_SECTION_DECODED_BYTES {
+            return Err(Rule::SectionTooLarge { what, claimed });
+        }
+        self.pending += bytes;
+        self.claimed = claimed;
         Ok(count as usize)
     }
 
@@ -872,10 +916,10 @@ impl<S: Source> Reader<S> {
             let mut p = if header.compressed {
                 inflate_section(&stored).map_err(|r| fail(r, (0, None)))?
             } else {
-                Payload::Plain {
+                Payload::of(Stored::Plain {
                     bytes: &stored,
                     pos: 0,
-                }
+                })
             };
             let result = match s.id {
                 TAG_MESH_DATA => {

@@ -562,6 +562,99 @@ fn compressed_payloads_are_zlib_streams_bounded_by_their_counts() {
     assert!(largest < 64 << 10, "{largest}");
 }
 
+/// A zlib stream of stored (uncompressed) deflate blocks: `head`, then
+/// `zeros` zero bytes. Its bytes are all there, so what it can inflate to
+/// is judged by its length alone.
+fn stored_zlib(head: &[u8], zeros: usize) -> Vec<u8> {
+    let mut z = vec![0x78, 0x01];
+    let mut block = |data: &[u8], last: bool| {
+        z.push(u8::from(last));
+        let n = data.len() as u16;
+        z.extend_from_slice(&n.to_le_bytes());
+        z.extend_from_slice(&(!n).to_le_bytes());
+        z.extend_from_slice(data);
+    };
+    block(head, false);
+    let chunk = vec![0u8; 65535];
+    let mut left = zeros;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        block(&chunk[..n], false);
+        left -= n;
+    }
+    block(&[], true);
+    z.extend_from_slice(&[0; 4]); // adler32: never reached
+    z
+}
+
+/// Counts are bounded together, not each alone: vertices and normals each
+/// claiming 60 % of what the stream can inflate to are refused at the
+/// normals, before anything is allocated; 16 map channels of 16 million
+/// triangles (3.67 GB, within deflate's ratio of a 3.6 MB stream, the
+/// issue's bomb) are refused by the section's decoded budget.
+#[test]
+fn a_sections_counts_are_bounded_together() {
+    let seq = sample(1, true, true);
+    let compressed = cgeo::encode(&seq).unwrap();
+    let cat = mesh_at(&compressed);
+    let csize = u64::from_le_bytes(compressed[cat - 8..cat].try_into().unwrap()) as usize;
+    let splice = |stream: &[u8]| {
+        let mut file = compressed[..cat - 8].to_vec();
+        file.extend_from_slice(&(stream.len() as u64).to_le_bytes());
+        file.extend_from_slice(stream);
+        file.extend_from_slice(&compressed[cat + csize..]);
+        file
+    };
+    let counts = |v: u32, n: u32, c: u32, t: u32| {
+        let mut head = vec![1u8];
+        for x in [v, n, c, t] {
+            head.extend_from_slice(&x.to_le_bytes());
+        }
+        head
+    };
+    let mut payload = counts(3_500_000, 3_500_000, 0, 0);
+    payload.resize(payload.len() + (64 << 20), 0);
+    let stream = miniz_oxide::deflate::compress_to_vec_zlib(&payload, 9);
+    let possible = (stream.len() as u64 + 1) * cgeo::MAX_INFLATE_RATIO;
+    assert!(3_500_000 * 12 < possible && 2 * 3_500_000 * 12 > possible + (1 << 20));
+    let (e, largest) = alloc_support::largest_alloc_in(|| err(&splice(&stream)));
+    assert!(
+        matches!(
+            e.rule,
+            Rule::CannotFit {
+                what: "normals",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(largest < 1 << 20, "{largest}");
+
+    let bomb = stored_zlib(&counts(0, 0, 16, (1 << 24) - 1), 3_600_000);
+    let possible = (bomb.len() as u64 + 1) * cgeo::MAX_INFLATE_RATIO;
+    assert!(
+        ((1u64 << 24) - 1) * (27 + 12 * 16) < possible,
+        "each count fits alone"
+    );
+    let (e, largest) = alloc_support::largest_alloc_in(|| err(&splice(&bomb)));
+    assert!(
+        matches!(
+            e.rule,
+            Rule::SectionTooLarge {
+                what: "triangles",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("more than the 1073741824 bytes a section may decode to"),
+        "{e}"
+    );
+    assert!(largest < 8 << 20, "{largest}");
+}
+
 #[test]
 fn very_compressible_sections_decode() {
     // 100,000 equal points and vertices: a few hundred stored bytes each,
