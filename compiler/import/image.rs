@@ -102,6 +102,37 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
     }
 }
 
+/// The texels `bytes` claim, read from the header alone (nothing is
+/// decoded): a PNG's IHDR sides, a JPEG's frame header sides, or, for a
+/// JPEG whose frame header cannot be found, the most its bytes can code.
+/// At most [`MAX_SIDE`]², which [`decode`] enforces; 0 for what is not a
+/// PNG or JPEG (which [`decode`] refuses). For a caller that bounds the
+/// sum over many images before decoding any.
+pub fn claimed_texels(bytes: &[u8]) -> u64 {
+    let texels = match kind(bytes) {
+        Ok(Kind::Png) => match bytes.get(16..24) {
+            Some(b) => {
+                let w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                let h = u32::from_be_bytes([b[4], b[5], b[6], b[7]]);
+                u64::from(w) * u64::from(h)
+            }
+            None => 0,
+        },
+        Ok(Kind::Jpeg) => {
+            let sides = jpeg_frame(bytes).and_then(|sof| bytes.get(sof + 5..sof + 9));
+            match sides {
+                Some(&[h0, h1, w0, w1]) => {
+                    u64::from(u16::from_be_bytes([h0, h1]))
+                        * u64::from(u16::from_be_bytes([w0, w1]))
+                }
+                _ => MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64,
+            }
+        }
+        Err(_) => 0,
+    };
+    texels.min(u64::from(MAX_SIDE) * u64::from(MAX_SIDE))
+}
+
 /// Decodes a PNG or JPEG into RGBA8.
 pub fn decode(bytes: &[u8]) -> Result<Rgba8, Error> {
     match kind(bytes)? {

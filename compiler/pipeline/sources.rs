@@ -200,14 +200,60 @@ fn read_beside(
     Ok(files)
 }
 
+/// Most texels the images one model shows may hold together, decoded
+/// (4 bytes each: 1 GiB): one image of the largest side, or four of 8,192.
+/// Checked from their headers before any is decoded.
+pub const MAX_MODEL_TEXELS: u64 = 1 << 28;
+
+/// Most texels the images of a level's models may hold together: the
+/// decoding work of one job (the models are compiled one at a time, so
+/// memory is bounded by [`MAX_MODEL_TEXELS`]).
+pub const MAX_LEVEL_TEXELS: u64 = 1 << 30;
+
+/// The images the materials of `primitives` show, each once, ascending.
+fn shown_images(meshes: &Meshes, primitives: &[&Primitive]) -> Vec<usize> {
+    let mut shown: Vec<usize> = primitives
+        .iter()
+        .filter_map(|p| meshes.materials.get(p.material?)?.base_color_texture)
+        .map(|t| t.image)
+        .collect();
+    shown.sort_unstable();
+    shown.dedup();
+    shown
+}
+
+/// The texels the images that `primitives` show claim in their headers
+/// ([`image::claimed_texels`]), summed, before any is decoded.
+pub fn shown_texels(meshes: &Meshes, primitives: &[&Primitive]) -> u64 {
+    shown_images(meshes, primitives)
+        .into_iter()
+        .filter_map(|i| meshes.images.get(i)?.as_ref())
+        .map(|im| image::claimed_texels(&im.bytes))
+        .sum()
+}
+
 /// The material stage for `primitives` of `meshes`: decodes the images
-/// their materials show (each once), then builds the atlas. Errors name
-/// the image (`images[2] "Skin"`) or the stage's rule.
+/// their materials show (each once; their texels together at most
+/// [`MAX_MODEL_TEXELS`], by their headers, before any is decoded), then
+/// builds the atlas. Errors name the image (`images[2] "Skin"`) or the
+/// stage's rule.
 pub fn material_stage(
     meshes: &Meshes,
     primitives: &[&Primitive],
     settings: &atlas::Settings,
 ) -> Result<Atlas, String> {
+    let texels = shown_texels(meshes, primitives);
+    if texels > MAX_MODEL_TEXELS {
+        return Err(format!(
+            "the images its materials show ({}) hold {texels} texels together, more than the {MAX_MODEL_TEXELS} a model's images may ({} GiB decoded); make them smaller",
+            shown_images(meshes, primitives)
+                .iter()
+                .map(|i| format!("images[{i}]"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            (MAX_MODEL_TEXELS * 4) >> 30
+        ));
+    }
     let mut decoded: Vec<Option<Rgba8>> = vec![None; meshes.images.len()];
     for p in primitives {
         let material = p.material.map(|m| &meshes.materials[m]);

@@ -130,6 +130,18 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::formats::cgeo::MAX_FILE_BYTES as f64,
         ),
         (
+            "sources::MAX_MODEL_TEXELS",
+            kiln::pipeline::sources::MAX_MODEL_TEXELS as f64,
+        ),
+        (
+            "sources::MAX_LEVEL_TEXELS",
+            kiln::pipeline::sources::MAX_LEVEL_TEXELS as f64,
+        ),
+        (
+            "cgeo::MAX_SECTION_DECODED_BYTES",
+            kiln::formats::cgeo::MAX_SECTION_DECODED_BYTES as f64,
+        ),
+        (
             "cgeo_sequence::MAX_FRAMES",
             kiln::bake::cgeo_sequence::MAX_FRAMES as f64,
         ),

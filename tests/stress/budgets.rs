@@ -267,3 +267,91 @@ fn a_banks_keys_are_bounded_before_they_exist() {
         "{err}"
     );
 }
+
+/// A 1-bit grayscale PNG of `side` x `side` zeros: a few tens of KB that
+/// decode to `side`² RGBA texels.
+fn one_bit_png(side: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, side, side);
+    enc.set_color(png::ColorType::Grayscale);
+    enc.set_depth(png::BitDepth::One);
+    enc.set_compression(png::Compression::High);
+    let mut w = enc.write_header().unwrap();
+    w.write_image_data(&vec![0u8; (side as usize / 8) * side as usize])
+        .unwrap();
+    w.finish().unwrap();
+    out
+}
+
+/// A GLB of one mesh whose `images.len()` triangles each show one of
+/// `images` (embedded in buffer views) through its own material.
+fn textured_glb(images: &[Vec<u8>]) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for v in [
+        0.0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 1.,
+    ] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut views = vec![
+        json!({"buffer": 0, "byteOffset": 0, "byteLength": 36}),
+        json!({"buffer": 0, "byteOffset": 36, "byteLength": 24}),
+    ];
+    for im in images {
+        views.push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": im.len()}));
+        bin.extend_from_slice(im);
+        bin.resize(bin.len().next_multiple_of(4), 0);
+    }
+    let n = images.len();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": views,
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+            {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}
+        ],
+        "images": (0..n).map(|i| json!({"bufferView": 2 + i, "mimeType": "image/png"})).collect::<Vec<_>>(),
+        "textures": (0..n).map(|i| json!({"source": i})).collect::<Vec<_>>(),
+        "materials": (0..n).map(|i| json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}})).collect::<Vec<_>>(),
+        "meshes": [{"primitives": (0..n).map(|i| json!({"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": i})).collect::<Vec<_>>()}],
+        "nodes": [{"mesh": 0}]
+    });
+    crate::gltf_support::make_glb(&doc, &bin)
+}
+
+/// The images a model shows are bounded as a sum, from their headers,
+/// before any is decoded: four 16,384² 1-bit PNGs (a few tens of KB each,
+/// 4 GiB decoded) are refused under the 512 MiB cap, naming them; two of
+/// 2,048² build their atlas.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_models_images_are_bounded_together_before_decoding() {
+    let p = Project::empty();
+    let big = one_bit_png(16_384);
+    assert!(big.len() < 256 << 10, "{}", big.len());
+    p.write_bytes("sources/big/four.glb", &textured_glb(&vec![big; 4]));
+    let o = capped(
+        &p,
+        &[
+            "inspect",
+            "--atlas-png",
+            "atlas.png",
+            "sources/big/four.glb",
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("(images[0], images[1], images[2], images[3]) hold 1073741824 texels together, more than the 268435456"),
+        "{err}"
+    );
+    p.write_bytes(
+        "sources/big/two.glb",
+        &textured_glb(&vec![one_bit_png(2048); 2]),
+    );
+    let o = capped(
+        &p,
+        &["inspect", "--atlas-png", "atlas.png", "sources/big/two.glb"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}

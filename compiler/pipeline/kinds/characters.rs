@@ -305,8 +305,9 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         reports.push(report);
     }
     let mut models = Vec::new();
+    let mut texels = 0;
     for model in &e.models.value {
-        models.push(compile_model(io, &mut cache, e, &model.value, &banks)?);
+        models.push(compile_model(io, &mut cache, e, &model.value, &banks, &mut texels)?);
     }
     let doc = kchr::Document { models, banks };
     let bytes = kchr::encode(&doc).map_err(|err| {
@@ -450,6 +451,7 @@ fn compile_model(
     e: &Entry,
     m: &ModelEntry,
     banks: &[kchr::Bank],
+    texels: &mut u64,
 ) -> Result<kchr::Model, JobError> {
     let (path, src) = load(io, cache, &m.source)?;
     let at_source = |err: String| JobError::at(m.source.pos, format!("model {:?}: {path}: {err}", m.id.value));
@@ -469,6 +471,18 @@ fn compile_model(
         padding: a.value.padding,
         max_tile_repeat: a.value.max_tile_repeat,
     });
+    *texels += sources::shown_texels(&meshes, &prims);
+    if *texels > sources::MAX_LEVEL_TEXELS {
+        return Err(JobError::at(
+            m.source.pos,
+            format!(
+                "model {:?}: {path}: with its images the level's models show {} texels, more than the {} a level's images may hold together; make them smaller",
+                m.id.value,
+                *texels,
+                sources::MAX_LEVEL_TEXELS
+            ),
+        ));
+    }
     let atlas = sources::material_stage(&meshes, &prims, &settings).map_err(|err| {
         let pos = m.atlas.as_ref().map_or(m.source.pos, |a| a.pos);
         JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
