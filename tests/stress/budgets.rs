@@ -355,3 +355,84 @@ fn a_models_images_are_bounded_together_before_decoding() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A GLB of one mesh of `vertices` vertices (a strip of triangles) on a
+/// node that moves for `seconds`.
+fn long_moving_mesh(vertices: u32, seconds: f32) -> Vec<u8> {
+    let mut bin = Vec::new();
+    for i in 0..vertices {
+        for v in [i as f32 * 1e-3, (i % 2) as f32 * 1e-3, 0.0f32] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let positions = bin.len();
+    for _ in 0..vertices {
+        for v in [0.0f32, 0.0, 1.0] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    for i in 0..vertices - 2 {
+        for v in [i, i + 1, i + 2] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let indices = bin.len() - 2 * positions;
+    let times_at = bin.len();
+    for v in [0.0f32, seconds, 0., 0., 0., 1., 0., 0.] {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"name": "strip", "mesh": 0}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": positions},
+            {"buffer": 0, "byteOffset": 2 * positions, "byteLength": indices},
+            {"buffer": 0, "byteOffset": times_at, "byteLength": 8},
+            {"buffer": 0, "byteOffset": times_at + 8, "byteLength": 24},
+            {"buffer": 0, "byteOffset": positions, "byteLength": positions}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": vertices, "type": "VEC3",
+             "min": [0, 0, 0], "max": [vertices as f32 * 1e-3, 1e-3, 0]},
+            {"bufferView": 1, "componentType": 5125, "count": 3 * (vertices - 2), "type": "SCALAR"},
+            {"bufferView": 2, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0.0], "max": [seconds]},
+            {"bufferView": 3, "componentType": 5126, "count": 2, "type": "VEC3"},
+            {"bufferView": 4, "componentType": 5126, "count": vertices, "type": "VEC3"}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 4}, "indices": 1}]}],
+        "animations": [{"name": "move", "channels": [{"sampler": 0, "target": {"node": 0, "path": "translation"}}],
+            "samplers": [{"input": 2, "output": 3, "interpolation": "LINEAR"}]}]
+    });
+    crate::gltf_support::make_glb(&doc, &bin)
+}
+
+/// A CGeo sequence whose file would be larger than kiln's reader reads
+/// (65,536 vertices at 107,821 frames: about 170 GB) is refused at its
+/// `rate_hz` before a frame is baked, under the cap and with nothing
+/// written; the same mesh for 10 s is built.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sequence_larger_than_the_reader_reads_is_refused_before_the_work() {
+    let p = Project::empty();
+    p.write_bytes("sources/big/strip.glb", &long_moving_mesh(65_536, 599.0));
+    p.write(
+        "manifests/seq.yaml",
+        "cgeo_sequences:\n  - id: strip\n    source: sources/big/strip.glb\n    animation: move\n    rate_hz: 180\n",
+    );
+    let o = capped(&p, &["build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("seq.yaml:5:"), "at rate_hz: {err}");
+    assert!(
+        err.contains("107821 frames of")
+            && err.contains("more than the 17179869184 bytes a CGeo file may have"),
+        "{err}"
+    );
+    assert!(!p.path("out/cgeo/strip.cgeo").exists());
+    p.write_bytes("sources/big/strip.glb", &long_moving_mesh(65_536, 0.1));
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

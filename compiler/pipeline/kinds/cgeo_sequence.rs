@@ -132,9 +132,27 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     if let Some(problem) = cgeo::validate_header(&prepared.header).first() {
         return Err(invalid(problem.clone()));
     }
+    // Before any frame is baked: the file's size, counted uncompressed
+    // (frame 0 complete, every later one a difference of one size), must
+    // be one kiln's reader reads.
+    let frames = prepared.frames();
+    let plain = |k: usize| cgeo::encode_snapshot(&prepared.snapshot(k), prepared.first(), false).len() as u64;
+    let (first, later) = (plain(0), if frames > 1 { plain(1) } else { 0 });
+    let table = cgeo::encode_prefix(&prepared.header, false, &vec![first; frames])
+        .map_err(|err| invalid(err.to_string()))?
+        .len() as u64;
+    let total = (frames as u64 - 1).saturating_mul(later).saturating_add(first + table);
+    if total > cgeo::MAX_FILE_BYTES {
+        return Err(JobError::at(
+            e.rate_hz.pos,
+            format!(
+                "{source}: {frames} frames of {later} bytes each (uncompressed) make a file of {total} bytes, more than the {} bytes a CGeo file may have (kiln's reader refuses it); lower rate_hz or take a shorter clip",
+                cgeo::MAX_FILE_BYTES
+            ),
+        ));
+    }
     // Pass 1: each frame's encoded length (the offset table comes first),
     // the encoded frames kept while they fit in KEEP_BYTES.
-    let frames = prepared.frames();
     let mut lengths = Vec::with_capacity(frames);
     let mut kept: Option<Vec<Vec<u8>>> = Some(Vec::new());
     let mut kept_bytes = 0usize;
