@@ -37,7 +37,7 @@ use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
 use super::job::{self, InputRead, Job, JobError, JobIo, Staged, Stop, Unit};
 use super::manifest::MAX_MANIFEST_BYTES;
-use super::out_dir::{EntryKind, Folder, OutTree};
+use super::out_dir::{EntryKind, Folder, OutTree, Removal};
 use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::select::Selection;
@@ -206,7 +206,9 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         .map(|j| selection.selects(j.kind(), &j.id, &j.manifest))
         .collect();
 
-    let tree = OutTree::new(create_out_dir(&out)?);
+    let out_folder = create_out_dir(&out)?;
+    check_kilns(&out_folder)?;
+    let tree = OutTree::new(out_folder);
     let state_dir = state_folder(&tree)?;
     let _lock = lock(&state_dir, &opts.stop, on_event)?;
     let mut journal = Journal::load(&state_dir);
@@ -500,6 +502,33 @@ pub fn check_out_dir<'a>(
     Ok(())
 }
 
+/// The output folder is empty (or new), or kiln made it (it has kiln's
+/// state folder): a folder that already holds files kiln did not make is
+/// someone else's, and a build would overwrite them (and `clean` could
+/// reach them), so it is refused, naming a few of them.
+fn check_kilns(out: &Folder) -> Result<(), BuildError> {
+    let io = |e: std::io::Error| BuildError::Io(format!("{}: {e}", out.path().display()));
+    if out.open_child(state::STATE_DIR).map_err(io)?.is_some() {
+        return Ok(());
+    }
+    let entries = out.entries().map_err(io)?;
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = entries.iter().take(3).map(|(n, _)| n.as_str()).collect();
+    Err(BuildError::Usage(format!(
+        "the output folder {} already holds {} entries kiln did not make ({}{}); kiln needs a folder of its own: a new or empty one, or one it built before (such as out/)",
+        out.path().display(),
+        entries.len(),
+        names.join(", "),
+        if entries.len() > names.len() {
+            ", …"
+        } else {
+            ""
+        }
+    )))
+}
+
 /// The state folder of an existing output folder, if there is one.
 fn existing_state(out: &Path) -> Option<Folder> {
     Folder::open_out(out)
@@ -607,7 +636,9 @@ fn remove_gone_jobs(
     let mut removed = Vec::new();
     for key in &gone {
         for output in &journal.records()[key].outputs {
-            if !claimed.contains(&output.path) && tree.remove_file(&output.path).unwrap_or(false) {
+            if !claimed.contains(&output.path)
+                && remove_made(tree, output) == Some(Removal::Removed)
+            {
                 removed.push(output.path.clone());
             }
         }
@@ -1267,17 +1298,17 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         }
         record_inputs(job, reads, place.resolver, &mut hashes)?
     };
-    let previous: Vec<RelPath> = shared
+    let previous: Vec<state::OutputRecord> = shared
         .journal
         .lock()
         .expect("no panics while held")
         .records()
         .get(&(job.kind().to_string(), job.id.clone()))
-        .map(|r| r.outputs.iter().map(|o| o.path.clone()).collect())
+        .map(|r| r.outputs.clone())
         .unwrap_or_default();
-    let stale: Vec<RelPath> = previous
+    let stale: Vec<state::OutputRecord> = previous
         .into_iter()
-        .filter(|p| !job.outputs.files.contains(p) && !shared.claimed.contains(p))
+        .filter(|o| !job.outputs.files.contains(&o.path) && !shared.claimed.contains(&o.path))
         .collect();
     let records =
         commit(place.outputs, staged, job.outputs.index.as_ref(), &stale).map_err(|e| {
@@ -1359,7 +1390,7 @@ pub fn commit(
     tree: &OutTree,
     staged: Vec<Staged>,
     index: Option<&RelPath>,
-    stale: &[RelPath],
+    stale: &[state::OutputRecord],
 ) -> std::io::Result<Vec<OutputRecord>> {
     let temps: Vec<_> = staged
         .iter()
@@ -1385,7 +1416,7 @@ fn commit_in_order(
     tree: &OutTree,
     staged: Vec<Staged>,
     index: Option<&RelPath>,
-    stale: &[RelPath],
+    stale: &[state::OutputRecord],
 ) -> std::io::Result<Vec<OutputRecord>> {
     let in_place: Vec<Option<paths::FileSig>> = staged.iter().map(unchanged).collect();
     let all_unchanged = stale.is_empty() && in_place.iter().all(Option::is_some);
@@ -1437,8 +1468,11 @@ fn commit_in_order(
             put(s, kept)?;
         }
     }
-    for path in stale {
-        tree.remove_file(path).map_err(naming(path))?;
+    // An output the job no longer writes goes only if it is still what
+    // kiln wrote; a file the user put in its place stays.
+    for o in stale {
+        tree.remove_made(&o.path, o.bytes, &o.blake3, &o.sig)
+            .map_err(naming(&o.path))?;
     }
     for s in last {
         put(s, None)?;
@@ -1520,16 +1554,24 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
     Ok(Some(report))
 }
 
-/// Removes every output the journal names (regular files only: a link or
-/// folder in an output's place is not kiln's) and the temporary files in
-/// their folders, then those folders where empty, deepest first. How many
-/// files went.
+/// Removes the output `o` if what is at its path is what kiln wrote
+/// ([`OutTree::remove_made`]); `None` if it could not be looked at.
+fn remove_made(tree: &OutTree, o: &state::OutputRecord) -> Option<Removal> {
+    tree.remove_made(&o.path, o.bytes, &o.blake3, &o.sig).ok()
+}
+
+/// Removes every output the journal names that is still what kiln wrote
+/// (regular files only, with the recorded signature or content: a user's
+/// file, a link or a folder in an output's place is not kiln's) and the
+/// temporary files in their folders, then those folders where empty,
+/// deepest first. How many files went.
 fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
     let mut removed = 0;
     let mut dirs = std::collections::BTreeSet::new();
     let outputs = journal.records().values().flat_map(|r| r.outputs.iter());
-    for rel in outputs.map(|o| &o.path) {
-        if tree.remove_file(rel).unwrap_or(false) {
+    for o in outputs {
+        let rel = &o.path;
+        if remove_made(tree, o) == Some(Removal::Removed) {
             removed += 1;
         }
         let mut dir = rel.as_str();
@@ -1657,7 +1699,8 @@ mod tests {
             &new,
             &[("b/x.bin", "x2"), ("b/manifest.json", "x")],
         );
-        commit(&tree, staged, new.index.as_ref(), &[rel("b/y.bin")]).unwrap();
+        let y = records.iter().find(|r| r.path.as_str() == "b/y.bin").unwrap();
+        commit(&tree, staged, new.index.as_ref(), std::slice::from_ref(y)).unwrap();
         assert_eq!(read("b/x.bin").as_deref(), Some("x2"));
         assert_eq!(read("b/y.bin"), None);
         assert_eq!(read("b/manifest.json").as_deref(), Some("x"));

@@ -371,6 +371,45 @@ impl OutTree {
             None => Ok(false),
         }
     }
+
+    /// Removes the file at `rel` only if it is what kiln wrote there: a
+    /// regular file with the stat signature kiln recorded (`sig`), or else
+    /// with its `bytes` and `blake3` (read through a fixed buffer). A file
+    /// the user put in its place, or changed, stays.
+    pub fn remove_made(
+        &self,
+        rel: &RelPath,
+        bytes: u64,
+        blake3: &[u8; 32],
+        sig: &FileSig,
+    ) -> io::Result<Removal> {
+        let Some((folder, name)) = self.folder_of(rel, Walk::Open)? else {
+            return Ok(Removal::Missing);
+        };
+        let made = match folder.stat(name)? {
+            None => return Ok(Removal::Missing),
+            Some((EntryKind::File, found)) if found == *sig => true,
+            Some((EntryKind::File, found)) if found.size == bytes => {
+                folder.hash(name, bytes).is_some_and(|(h, _)| h == *blake3)
+            }
+            Some(_) => false,
+        };
+        match made {
+            true => folder.remove_file(name).map(|_| Removal::Removed),
+            false => Ok(Removal::NotMade),
+        }
+    }
+}
+
+/// What [`OutTree::remove_made`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Removal {
+    Removed,
+    /// Nothing was there.
+    Missing,
+    /// What is there is not what kiln wrote (a user's file, or one changed
+    /// since): kept.
+    NotMade,
 }
 
 #[cfg(unix)]

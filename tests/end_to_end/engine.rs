@@ -191,7 +191,10 @@ fn a_failed_job_leaves_no_folder_it_made() {
         "manifests/l.yaml",
         "characters:\n  - level: broken\n    banks:\n      - id: b\n        clips:\n          - source: sources/bad.glb\n    models:\n      - id: m\n        source: sources/bad.glb\n        bank: b\n",
     );
-    // A folder of the user's that a job would also write in is kept.
+    // A folder of the user's that a job would also write in is kept (put
+    // in the output folder once kiln made it: a new build refuses a folder
+    // holding files it did not make).
+    assert!(!p.kiln(&["build"]).status.success());
     fs::create_dir_all(p.path("out/levels/mine")).unwrap();
     let out = p.kiln(&["build"]);
     assert!(!out.status.success());

@@ -31,4 +31,5 @@ mod keys;
 mod layering;
 mod manifest_docs;
 mod manifest_limits;
+mod ownership;
 mod selection;

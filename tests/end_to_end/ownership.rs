@@ -1,0 +1,97 @@
+//! Only what kiln made (issue 25): `clean`, the removal of jobs gone from
+//! the manifests and of outputs a job no longer writes delete a file only
+//! if it is still what kiln wrote (its recorded stat signature, or its
+//! recorded size and BLAKE3); a file the user put at an output's path is
+//! kept and listed. A build refuses an output folder that already holds
+//! files kiln did not make.
+
+use std::fs;
+use std::path::Path;
+
+use crate::cli_support::{Project, REPO, stderr};
+
+const TWO_CACHES: &str = "pose_caches:\n  - id: a\n    source: sources/skin.glb\n    animation: 0\n    rate_hz: 30\n  - id: b\n    source: sources/skin.glb\n    animation: 0\n    rate_hz: 15\n";
+
+fn project() -> Project {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/skin.glb",
+        &fs::read(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    p.write("manifests/poses.yaml", TWO_CACHES);
+    let o = p.kiln(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    p
+}
+
+/// Replaces the output `rel` with the user's own bytes, or with kiln's
+/// own bytes under a new modification time (`touched`).
+fn replace(p: &Project, rel: &str, touched: bool) {
+    let path = p.path(rel);
+    let bytes = match touched {
+        true => fs::read(&path).unwrap(),
+        false => b"the user's own file".to_vec(),
+    };
+    fs::remove_file(&path).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    fs::write(&path, bytes).unwrap();
+}
+
+#[test]
+fn clean_keeps_a_users_file_at_an_outputs_path() {
+    let p = project();
+    replace(&p, "out/poses/a.ospc", false);
+    replace(&p, "out/poses/b.ospc", true);
+    let o = p.kiln(&["clean"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(
+        fs::read(p.path("out/poses/a.ospc")).unwrap(),
+        b"the user's own file",
+        "{err}"
+    );
+    assert!(err.contains("poses/a.ospc"), "listed as kept: {err}");
+    // kiln's bytes under a new time are still kiln's: removed.
+    assert!(!p.path("out/poses/b.ospc").exists(), "{err}");
+}
+
+#[test]
+fn a_gone_jobs_output_that_the_user_replaced_is_kept() {
+    let p = project();
+    replace(&p, "out/poses/a.ospc", false);
+    replace(&p, "out/poses/b.ospc", true);
+    p.write("manifests/poses.yaml", "pose_caches: []\n");
+    let (report, o) = p.build_json(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(report["removed"], serde_json::json!(["out/poses/b.ospc"]));
+    assert_eq!(
+        fs::read(p.path("out/poses/a.ospc")).unwrap(),
+        b"the user's own file"
+    );
+    assert!(!p.path("out/poses/b.ospc").exists());
+}
+
+#[test]
+fn an_output_folder_holding_files_kiln_did_not_make_is_refused() {
+    let p = project();
+    fs::create_dir(p.path("mine")).unwrap();
+    fs::write(p.path("mine/notes.txt"), "mine").unwrap();
+    let o = p.kiln(&["build", "--out", "mine"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("already holds 1 entries kiln did not make (notes.txt)"),
+        "{err}"
+    );
+    assert_eq!(
+        fs::read_dir(p.path("mine")).unwrap().count(),
+        1,
+        "untouched"
+    );
+    // An empty folder, or one kiln built before, is fine.
+    fs::create_dir(p.path("empty")).unwrap();
+    for out in ["empty", "empty", "out"] {
+        let o = p.kiln(&["build", "--quiet", "--out", out]);
+        assert!(o.status.success(), "{out}: {}", stderr(&o));
+    }
+}
