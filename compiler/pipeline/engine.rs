@@ -1699,7 +1699,10 @@ mod tests {
             &new,
             &[("b/x.bin", "x2"), ("b/manifest.json", "x")],
         );
-        let y = records.iter().find(|r| r.path.as_str() == "b/y.bin").unwrap();
+        let y = records
+            .iter()
+            .find(|r| r.path.as_str() == "b/y.bin")
+            .unwrap();
         commit(&tree, staged, new.index.as_ref(), std::slice::from_ref(y)).unwrap();
         assert_eq!(read("b/x.bin").as_deref(), Some("x2"));
         assert_eq!(read("b/y.bin"), None);

@@ -118,6 +118,13 @@ impl Folder {
         input::read_open(file, limit).ok().map(|r| r.bytes)
     }
 
+    /// The regular file `name` opened for reading, if it is one of at most
+    /// `limit` bytes (by its size), for a reader that streams it.
+    pub fn open_read(&self, name: &str, limit: u64) -> Option<File> {
+        let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Read).ok()?;
+        input::check_regular(file, limit).ok().map(|(f, _)| f)
+    }
+
     /// The BLAKE3 of the regular file `name` (at most `limit` bytes,
     /// streamed) and its stat signature, if it held still while read;
     /// `None` if it is missing, not a regular file, larger, or changing.

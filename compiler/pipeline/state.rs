@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -104,9 +104,24 @@ fn open<'a>(magic: &[u8; 8], file: &'a [u8]) -> Option<&'a [u8]> {
 }
 
 /// Reads a state file's value; `None` if missing, unreadable or stale.
+/// The header is checked before the rest is read: a file of another kind
+/// or version (or a hole of zeros) costs its first bytes, not its size.
 fn load<T: for<'a> Deserialize<'a>>(state_dir: &Folder, name: &str, magic: &[u8; 8]) -> Option<T> {
-    let file = state_dir.read(name, MAX_STATE_BYTES)?;
-    decode(open(magic, &file)?)
+    let mut file = state_dir.open_read(name, MAX_STATE_BYTES)?;
+    let want = header(magic);
+    let mut bytes = vec![0; want.len()];
+    file.read_exact(&mut bytes).ok()?;
+    if bytes != want {
+        return None;
+    }
+    let rest = file
+        .metadata()
+        .ok()?
+        .len()
+        .saturating_sub(want.len() as u64);
+    bytes.try_reserve_exact(usize::try_from(rest).ok()?).ok()?;
+    file.take(MAX_STATE_BYTES).read_to_end(&mut bytes).ok()?;
+    decode(open(magic, &bytes)?)
 }
 
 /// Hashes as one length-prefixed run of bytes, not as a sequence of
@@ -435,39 +450,60 @@ struct FrameLog<T> {
     /// False when the file is missing, from another kiln version, or ends
     /// in a torn frame: the first append then rewrites it whole.
     appendable: bool,
+    /// The file held bytes that are not frames of this kiln (a torn or
+    /// corrupt tail, another version's file): the next save rewrites it.
+    bad_tail: bool,
     file: Option<File>,
 }
 
 impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
-    /// Loads every frame; a torn or corrupt tail is dropped.
+    /// Loads every frame, streamed a frame at a time (memory for the
+    /// records, not the file); reading stops at the first frame that is
+    /// torn, corrupt, or longer than [`MAX_FRAME_BYTES`], and that tail is
+    /// dropped (the next save rewrites the file without it).
     fn load(state_dir: &Folder, name: &'static str, magic: &'static [u8; 8]) -> FrameLog<T> {
-        let bytes = state_dir.read(name, MAX_STATE_BYTES).unwrap_or_default();
-        let mut entries = BTreeMap::new();
-        let mut n_frames = 0;
-        let mut appendable = false;
-        if let Some(mut rest) = after_header(magic, &bytes) {
-            appendable = true;
-            while !rest.is_empty() {
-                match read_frame::<T>(&mut rest) {
-                    Some(value) => {
-                        n_frames += 1;
-                        entries.insert(value.job_key(), value);
-                    }
-                    None => {
-                        appendable = false;
-                        break;
-                    }
+        let mut log = FrameLog {
+            name,
+            magic,
+            entries: BTreeMap::new(),
+            n_frames: 0,
+            appendable: false,
+            bad_tail: false,
+            file: None,
+        };
+        let Some(file) = state_dir.open_read(name, MAX_STATE_BYTES) else {
+            return log;
+        };
+        let mut r = BufReader::with_capacity(64 << 10, file);
+        let want = header(magic);
+        let mut got = vec![0; want.len()];
+        if r.read_exact(&mut got).is_err() || got != want {
+            log.bad_tail = true;
+            return log;
+        }
+        log.appendable = true;
+        loop {
+            match r.fill_buf() {
+                Ok([]) => break,
+                Ok(_) => {}
+                Err(_) => {
+                    log.appendable = false;
+                    break;
+                }
+            }
+            match read_frame::<T>(&mut r) {
+                Some(value) => {
+                    log.n_frames += 1;
+                    log.entries.insert(value.job_key(), value);
+                }
+                None => {
+                    log.appendable = false;
+                    log.bad_tail = true;
+                    break;
                 }
             }
         }
-        FrameLog {
-            name,
-            magic,
-            entries,
-            n_frames,
-            appendable,
-            file: None,
-        }
+        log
     }
 
     fn append(&mut self, state_dir: &Folder, value: T) -> io::Result<()> {
@@ -501,8 +537,10 @@ impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
         Ok(())
     }
 
+    /// A quarter of its frames are superseded, or it holds bytes that are
+    /// not frames: time to rewrite it.
     fn is_large(&self) -> bool {
-        self.n_frames > self.entries.len() + self.entries.len() / 4 + 16
+        self.bad_tail || self.n_frames > self.entries.len() + self.entries.len() / 4 + 16
     }
 
     fn rewrite(&mut self, state_dir: &Folder) -> io::Result<()> {
@@ -513,6 +551,7 @@ impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
         }
         state_dir.write_atomic(self.name, &file)?;
         self.n_frames = self.entries.len();
+        self.bad_tail = false;
         Ok(())
     }
 }
@@ -596,16 +635,27 @@ impl Journal {
     }
 }
 
-fn read_frame<T: for<'a> Deserialize<'a>>(rest: &mut &[u8]) -> Option<T> {
-    let (len, tail) = rest.split_first_chunk::<4>()?;
-    let (crc, tail) = tail.split_first_chunk::<4>()?;
-    let len = usize::try_from(u32::from_le_bytes(*len)).ok()?;
-    let (body, tail) = tail.split_at_checked(len)?;
-    *rest = tail;
-    if crc32fast::hash(body) != u32::from_le_bytes(*crc) {
+/// Longest frame a log's reader takes: one job's record (a job of 100,000
+/// glob matches is about 10 MB). A longer length is a corrupt frame.
+pub const MAX_FRAME_BYTES: usize = 64 << 20;
+
+/// The next frame of a log, if it is whole, intact and decodes.
+fn read_frame<T: for<'a> Deserialize<'a>>(r: &mut impl Read) -> Option<T> {
+    let mut head = [0u8; 8];
+    r.read_exact(&mut head).ok()?;
+    let len = usize::try_from(u32::from_le_bytes(head[..4].try_into().ok()?)).ok()?;
+    let crc = u32::from_le_bytes(head[4..].try_into().ok()?);
+    if len > MAX_FRAME_BYTES {
         return None;
     }
-    decode(body)
+    let mut body = Vec::new();
+    body.try_reserve_exact(len).ok()?;
+    body.resize(len, 0);
+    r.read_exact(&mut body).ok()?;
+    if crc32fast::hash(&body) != crc {
+        return None;
+    }
+    decode(&body)
 }
 
 /// Lowercase hex (one implementation, in `formats`).

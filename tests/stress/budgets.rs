@@ -436,3 +436,53 @@ fn a_sequence_larger_than_the_reader_reads_is_refused_before_the_work() {
     let o = capped(&p, &["build", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A state file grown to 900 MiB (a hole after its records) is read a
+/// frame at a time up to the first frame that is not one: the no-op build
+/// under the 512 MiB cap still knows every job, and the next build that
+/// saves rewrites the journal without the hole. A hash cache grown the same
+/// way (the details, the plan summary) is dropped or cut at its first
+/// bad frame, never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_state_file_grown_huge_is_read_as_far_as_its_records() {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/big/skin.glb",
+        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    p.write(
+        "manifests/big.yaml",
+        &POSE_CACHE.replace("SOURCE", "skin.glb"),
+    );
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let journal = p.path("out/.kiln/journal");
+    let small = fs::metadata(&journal).unwrap().len();
+    for name in ["journal", "details", "plan"] {
+        let f = fs::OpenOptions::new()
+            .write(true)
+            .open(p.path(&format!("out/.kiln/{name}")))
+            .unwrap();
+        f.set_len(BIG).unwrap();
+    }
+    let o = capped(&p, &["build", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["totals"]["fresh"], 1,
+        "the record survived: {report}"
+    );
+    // A change rebuilds the job and saves the state: the journal is
+    // rewritten with its records only.
+    p.write(
+        "manifests/big.yaml",
+        &POSE_CACHE
+            .replace("SOURCE", "skin.glb")
+            .replace("rate_hz: 30", "rate_hz: 24"),
+    );
+    let o = capped(&p, &["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let now = fs::metadata(&journal).unwrap().len();
+    assert!(now < 4 * small + 4096, "{now} bytes, was {small}");
+}
