@@ -170,9 +170,13 @@ impl Folder {
         let _ = self.remove_entry(&temp_name(name));
     }
 
-    /// Opens the regular file `name` for appending (it must exist).
-    pub fn open_append(&self, name: &str) -> io::Result<File> {
-        sys::open_file(&self.handle, &self.path, name, sys::Mode::Append)
+    /// Opens the regular file `name` for appending (it must exist); `None`
+    /// if it has more than one link (a hard link made elsewhere: appending
+    /// would write into a file outside the output folder, so the caller
+    /// writes a new file in its place instead).
+    pub fn open_append(&self, name: &str) -> io::Result<Option<File>> {
+        let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Append)?;
+        Ok((links(&file.metadata()?) <= 1).then_some(file))
     }
 
     /// Opens (creating if missing) the regular file `name` to lock it.
@@ -406,6 +410,17 @@ impl OutTree {
             false => Ok(Removal::NotMade),
         }
     }
+}
+
+/// How many names the file has.
+#[cfg(unix)]
+fn links(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(meta)
+}
+
+#[cfg(not(unix))]
+fn links(_: &std::fs::Metadata) -> u64 {
+    1
 }
 
 /// What [`OutTree::remove_made`] did.
@@ -748,5 +763,19 @@ mod tests {
         out.write_atomic("b", b"new").unwrap();
         assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
         assert_eq!(out.kind("a").unwrap(), Some(EntryKind::File));
+    }
+
+    /// A file hard-linked from outside the folder is not appended to (the
+    /// journal writes a new file of its own in its place instead).
+    #[cfg(unix)]
+    #[test]
+    fn a_hard_linked_file_is_not_opened_for_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let out = Folder::create_out(dir.path()).unwrap();
+        out.write_atomic("journal", b"kiln's").unwrap();
+        assert!(out.open_append("journal").unwrap().is_some());
+        std::fs::hard_link(dir.path().join("journal"), outside.path().join("victim")).unwrap();
+        assert!(out.open_append("journal").unwrap().is_none());
     }
 }

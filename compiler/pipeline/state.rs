@@ -517,7 +517,12 @@ impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
             return Ok(());
         }
         if self.file.is_none() {
-            self.file = Some(state_dir.open_append(self.name)?);
+            match state_dir.open_append(self.name)? {
+                Some(file) => self.file = Some(file),
+                // Hard-linked from elsewhere: a new file of kiln's own
+                // takes its place, the other name keeps the old bytes.
+                None => return self.rewrite(state_dir),
+            }
         }
         self.file
             .as_mut()

@@ -95,3 +95,32 @@ fn an_output_folder_holding_files_kiln_did_not_make_is_refused() {
         assert!(o.status.success(), "{out}: {}", stderr(&o));
     }
 }
+
+/// A journal hard-linked to a file outside the output folder: the next
+/// build writes a journal of its own in its place, and the file outside
+/// keeps its bytes.
+#[cfg(unix)]
+#[test]
+fn a_hard_linked_journal_is_replaced_not_appended_to() {
+    let p = project();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim");
+    fs::hard_link(p.path("out/.kiln/journal"), &victim).unwrap();
+    let before = fs::read(&victim).unwrap();
+    p.write(
+        "manifests/poses.yaml",
+        &TWO_CACHES.replace("rate_hz: 15", "rate_hz: 12"),
+    );
+    let o = p.kiln(&["build", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        fs::read(&victim).unwrap(),
+        before,
+        "the file outside is untouched"
+    );
+    let journal = fs::read(p.path("out/.kiln/journal")).unwrap();
+    assert_ne!(
+        journal, before,
+        "the build recorded its job in a journal of its own"
+    );
+}
