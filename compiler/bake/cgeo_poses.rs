@@ -104,6 +104,16 @@ pub enum Error {
         tolerance: f64,
     },
     #[error(
+        "{file}: snapshot {snapshot}: its coordinates are so far from the origin that the rigid fit is only good to {precision:e} {unit}, above rigid_tolerance_m {tolerance:e}; the check cannot tell a rigid motion from a deformation there (move the object nearer the origin, or raise rigid_tolerance_m)"
+    )]
+    TooFar {
+        file: String,
+        snapshot: usize,
+        precision: f64,
+        unit: &'static str,
+        tolerance: f64,
+    },
+    #[error(
         "{a} has Scale {scale_a} and {b} has Scale {scale_b}; every file of one pose cache needs the same Scale"
     )]
     Scales {
@@ -252,6 +262,16 @@ pub fn check_rigid(
     scale: f64,
     tolerance_m: f64,
 ) -> Result<f64, Error> {
+    let (precision, unit) = residual_of(fit.precision, scale);
+    if precision > tolerance_m {
+        return Err(Error::TooFar {
+            file: file.to_string(),
+            snapshot,
+            precision,
+            unit,
+            tolerance: tolerance_m,
+        });
+    }
     let (residual, unit) = residual_of(fit.worst_residual, scale);
     if residual > tolerance_m {
         return Err(Error::Deforms {
@@ -554,6 +574,26 @@ fn to_pose((p, q): (Vec3, Quat), dimensions: u8) -> Pose {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cube far from the origin (10^16 mm) that collapsed to a point:
+    /// at a millimetre tolerance the fit cannot be trusted there, and the
+    /// check refuses it by saying so rather than pass it.
+    #[test]
+    fn coordinates_too_far_for_the_tolerance_are_refused() {
+        let far = 1e16;
+        let cube: Vec<[f64; 3]> = (0..8)
+            .map(|k| std::array::from_fn(|b| if k & (1 << b) == 0 { far } else { far + 1e4 }))
+            .collect();
+        let fit = rigid::fit(&cube, &[[far; 3]; 8]);
+        let e = check_rigid("far.cgeo", 3, &fit, 1.0, 0.001).unwrap_err();
+        assert!(matches!(e, Error::TooFar { snapshot: 3, .. }), "{e}");
+        assert!(e.to_string().contains("so far from the origin"), "{e}");
+        // Near the origin the same collapse is a deformation.
+        let near: Vec<[f64; 3]> = cube.iter().map(|p| p.map(|x| x - far)).collect();
+        let fit = rigid::fit(&near, &[[0.0; 3]; 8]);
+        let e = check_rigid("near.cgeo", 3, &fit, 1.0, 0.001).unwrap_err();
+        assert!(matches!(e, Error::Deforms { .. }), "{e}");
+    }
 
     fn track(file: &str, start_us: i64, step_us: u64, n: usize) -> Track {
         Track {

@@ -22,7 +22,16 @@ pub struct Fit {
     pub worst_residual: f64,
     /// The point it is at.
     pub worst_index: usize,
+    /// How far from exact the residuals may be by rounding alone: a few
+    /// f64 steps at the largest coordinate of either set. A tolerance
+    /// below it cannot be checked (the caller refuses the coordinates).
+    pub precision: f64,
 }
+
+/// Rounding steps the residuals may be off by, at the largest coordinate:
+/// the centroid's sum and the centring each round once per point in the
+/// worst case, but a few steps cover the rounding of the residual itself.
+const PRECISION_STEPS: f64 = 16.0;
 
 /// Jacobi sweeps before giving up (4 × 4 converges in well under 10).
 const MAX_SWEEPS: usize = 50;
@@ -70,27 +79,29 @@ pub fn fit(reference: &[[f64; 3]], current: &[[f64; 3]]) -> Fit {
     let r = quat_to_mat3(rotation);
     let rca = apply(&r, ca);
     let translation = sub(cb, rca);
+    // Residuals in centred coordinates, `R·(a − ca) − (b − cb)`: the same
+    // as `R·a + t − b` exactly, but without adding numbers of the size of
+    // the object's distance from the origin (which, far away, would round
+    // a deformation away).
     let (mut worst_residual, mut worst_index) = (0.0, 0);
     for (i, (a, b)) in reference.iter().zip(current).enumerate() {
-        let moved = apply(&r, *a);
-        let d = sub(
-            [
-                moved[0] + translation[0],
-                moved[1] + translation[1],
-                moved[2] + translation[2],
-            ],
-            *b,
-        );
+        let d = sub(apply(&r, sub(*a, ca)), sub(*b, cb));
         let e = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         if e > worst_residual {
             (worst_residual, worst_index) = (e, i);
         }
     }
+    let largest = reference
+        .iter()
+        .chain(current)
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |m, &x| m.max(x.abs()));
     Fit {
         rotation,
         translation,
         worst_residual,
         worst_index,
+        precision: PRECISION_STEPS * f64::EPSILON * largest,
     }
 }
 
@@ -190,6 +201,49 @@ mod tests {
                 [m[0] + t[0], m[1] + t[1], m[2] + t[2]]
             })
             .collect()
+    }
+
+    /// Far from the origin the residuals are taken in centred coordinates:
+    /// a cube of side 1,000 at 10^15, turned a quarter and with one corner
+    /// pushed 0.5 units, has the residual the same cube has at the origin,
+    /// within the `precision` the fit reports (a few units there),
+    /// and `precision` says how far the fit can be trusted.
+    #[test]
+    fn far_from_the_origin_the_residual_is_still_exact() {
+        let far = 1e15;
+        let cube: Vec<[f64; 3]> = (0..8)
+            .map(|k| {
+                let c = |b: usize| if k & (1 << b) == 0 { 0.0 } else { 1000.0 };
+                [far + c(0), far + c(1), far + c(2)]
+            })
+            .collect();
+        let mut turned: Vec<[f64; 3]> = cube
+            .iter()
+            .map(|p| [far - (p[1] - far), far + (p[0] - far), p[2]])
+            .collect();
+        turned[7][2] += 0.5;
+        let f = fit(&cube, &turned);
+        // The same sets at the origin: the residual does not depend on
+        // where they are.
+        let home = |p: &[[f64; 3]]| -> Vec<[f64; 3]> {
+            p.iter()
+                .map(|v| [v[0] - far, v[1] - far, v[2] - far])
+                .collect()
+        };
+        let near = fit(&home(&cube), &home(&turned));
+        assert!(near.worst_residual > 0.3, "{}", near.worst_residual);
+        assert!(
+            (f.worst_residual - near.worst_residual).abs() <= f.precision,
+            "{} far, {} near",
+            f.worst_residual,
+            near.worst_residual
+        );
+        assert_eq!(f.worst_index, 7);
+        assert!(f.precision > 1.0 && f.precision < 10.0, "{}", f.precision);
+        // Collapsed to one point far away: the whole cube's size, not 0.
+        let collapsed = vec![[far, far, far]; 8];
+        let f = fit(&cube, &collapsed);
+        assert!(f.worst_residual > 800.0, "{}", f.worst_residual);
     }
 
     #[test]

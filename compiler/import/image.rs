@@ -316,6 +316,17 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     let sides_at = sides_at.unwrap_or(read.get());
     check_jpeg_sides(width, height, sides_at, bytes.len())?;
+    // Four-component JPEGs (CMYK, or YCCK: as Photoshop and Pillow write
+    // them, with an Adobe marker and inverted ink) are refused by name:
+    // the decoder's RGB of them rotates the channels.
+    if let Some(space @ (ColorSpace::CMYK | ColorSpace::YCCK)) = decoder.input_colorspace() {
+        return Err(Error::at(
+            sides_at + 4,
+            format!(
+                "JPEG is {space:?} (four ink components), which kiln does not convert; save the texture as an RGB (or greyscale) JPEG or a PNG"
+            ),
+        ));
+    }
     let pixels = decoder.decode().map_err(bad)?;
     if pixels.len() != width as usize * height as usize * 4 {
         return Err(Error::at(

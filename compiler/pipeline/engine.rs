@@ -37,7 +37,7 @@ use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
 use super::job::{self, InputRead, Job, JobError, JobIo, Staged, Stop, Unit};
 use super::manifest::MAX_MANIFEST_BYTES;
-use super::out_dir::{EntryKind, Folder, OutTree, Removal};
+use super::out_dir::{self, EntryKind, Folder, OutTree, Removal};
 use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::select::Selection;
@@ -502,31 +502,59 @@ pub fn check_out_dir<'a>(
     Ok(())
 }
 
-/// The output folder is empty (or new), or kiln made it (it has kiln's
-/// state folder): a folder that already holds files kiln did not make is
-/// someone else's, and a build would overwrite them (and `clean` could
-/// reach them), so it is refused, naming a few of them.
+/// The output folder is new, holds nothing but (empty) folders, or kiln
+/// made it (it has kiln's state folder): a folder that already holds
+/// files kiln did not make is someone else's, and a build would overwrite
+/// them (and `clean` could reach them), so it is refused, naming a few.
 fn check_kilns(out: &Folder) -> Result<(), BuildError> {
     let io = |e: std::io::Error| BuildError::Io(format!("{}: {e}", out.path().display()));
     if out.open_child(state::STATE_DIR).map_err(io)?.is_some() {
         return Ok(());
     }
-    let entries = out.entries().map_err(io)?;
-    if entries.is_empty() {
+    let mut found = Vec::new();
+    let mut budget = MAX_FOREIGN_LOOK;
+    foreign_entries(out, "", &mut found, &mut budget).map_err(io)?;
+    if found.is_empty() && budget > 0 {
         return Ok(());
     }
-    let names: Vec<&str> = entries.iter().take(3).map(|(n, _)| n.as_str()).collect();
+    if found.is_empty() {
+        found.push(format!("more than {MAX_FOREIGN_LOOK} folders"));
+    }
     Err(BuildError::Usage(format!(
-        "the output folder {} already holds {} entries kiln did not make ({}{}); kiln needs a folder of its own: a new or empty one, or one it built before (such as out/)",
+        "the output folder {} already holds what kiln did not make ({}); kiln needs a folder of its own: a new or empty one, or one it built before (such as out/)",
         out.path().display(),
-        entries.len(),
-        names.join(", "),
-        if entries.len() > names.len() {
-            ", …"
-        } else {
-            ""
-        }
+        found.join(", ")
     )))
+}
+
+/// How many entries [`check_kilns`] looks through in a folder kiln did not
+/// make before it gives up (and refuses it).
+const MAX_FOREIGN_LOOK: usize = 10_000;
+
+/// Up to three entries under `folder` that are not folders (files, links,
+/// anything else), with what they are; folders are looked into.
+fn foreign_entries(
+    folder: &Folder,
+    prefix: &str,
+    found: &mut Vec<String>,
+    budget: &mut usize,
+) -> std::io::Result<()> {
+    for (name, kind) in folder.entries()? {
+        if found.len() >= 3 || *budget == 0 {
+            return Ok(());
+        }
+        *budget -= 1;
+        let path = format!("{prefix}{name}");
+        match kind {
+            EntryKind::Folder => {
+                if let Some(child) = folder.open_child(&name)? {
+                    foreign_entries(&child, &format!("{path}/"), found, budget)?;
+                }
+            }
+            kind => found.push(format!("{path}, {}", out_dir::describe_kind(kind))),
+        }
+    }
+    Ok(())
 }
 
 /// The state folder of an existing output folder, if there is one.

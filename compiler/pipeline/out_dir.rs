@@ -247,7 +247,7 @@ fn temp_name(name: &str) -> String {
     format!(".{name}{TEMP_SUFFIX}")
 }
 
-fn describe_kind(kind: EntryKind) -> &'static str {
+pub fn describe_kind(kind: EntryKind) -> &'static str {
     match kind {
         EntryKind::File => "a file",
         EntryKind::Folder => "a folder",

@@ -80,7 +80,7 @@ fn an_output_folder_holding_files_kiln_did_not_make_is_refused() {
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("already holds 1 entries kiln did not make (notes.txt)"),
+        err.contains("already holds what kiln did not make (notes.txt, a file)"),
         "{err}"
     );
     assert_eq!(
@@ -88,8 +88,9 @@ fn an_output_folder_holding_files_kiln_did_not_make_is_refused() {
         1,
         "untouched"
     );
-    // An empty folder, or one kiln built before, is fine.
-    fs::create_dir(p.path("empty")).unwrap();
+    // An empty folder (or one of empty folders), or one kiln built
+    // before, is fine.
+    fs::create_dir_all(p.path("empty/poses")).unwrap();
     for out in ["empty", "empty", "out"] {
         let o = p.kiln(&["build", "--quiet", "--out", out]);
         assert!(o.status.success(), "{out}: {}", stderr(&o));

@@ -518,3 +518,22 @@ fn an_image_with_a_side_of_zero_is_refused() {
         );
     }
 }
+
+/// A CMYK JPEG as Pillow (and Photoshop) write it, pure red ink: kiln does
+/// not convert four-component JPEGs, and says so by name rather than give
+/// rotated channels ((0, 255, 0) for red).
+#[test]
+fn a_cmyk_jpeg_is_refused_by_name() {
+    let bytes = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/corpus/images/red-cmyk.jpg"
+    ))
+    .unwrap();
+    let e = image::decode(&bytes).unwrap_err();
+    assert!(
+        e.what
+            .contains("JPEG is CMYK (four ink components), which kiln does not convert"),
+        "{e:?}"
+    );
+    assert!(e.offset > 0 && (e.offset as usize) < bytes.len(), "{e:?}");
+}
