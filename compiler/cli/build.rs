@@ -115,6 +115,7 @@ pub fn run(args: &BuildArgs) -> u8 {
             match signal_status() {
                 Some(status) if report.interrupted => status,
                 _ if report.count(Status::Failed) > 0 => EXIT_FAILURE,
+                _ if report.state_error.is_some() => EXIT_FAILURE,
                 _ => 0,
             }
         }
@@ -184,6 +185,11 @@ fn print_report(report: &Report, args: &BuildArgs) {
                 eprintln!("note: job {:?}{cached}: {n}", job.id);
             }
         }
+    }
+    if let Some(e) = &report.state_error {
+        eprintln!(
+            "error: {e}; the jobs above stand, and the next build checks their outputs again (free space, or fix the output folder's permissions)"
+        );
     }
     if args.json {
         out!("{}", report_json(report));
@@ -264,7 +270,7 @@ fn report_json(report: &Report) -> Value {
             v
         })
         .collect();
-    json!({
+    let mut doc = json!({
         "kiln": crate::VERSION,
         "schema": super::JSON_SCHEMA,
         "jobs": jobs,
@@ -279,7 +285,11 @@ fn report_json(report: &Report) -> Value {
             "planned": report.planned,
         },
         "interrupted": report.interrupted,
-    })
+    });
+    if let Some(e) = &report.state_error {
+        doc["state_error"] = json!(e);
+    }
+    doc
 }
 
 fn millis(d: std::time::Duration) -> f64 {

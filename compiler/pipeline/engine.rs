@@ -124,6 +124,11 @@ pub struct Report {
     /// the jobs it did not build are `Interrupted`, and the outputs of jobs
     /// gone from the manifests were not removed.
     pub interrupted: bool,
+    /// What went wrong saving kiln's own state once the jobs ran (removing
+    /// gone jobs' outputs, the hash cache, the journal): the jobs' results
+    /// stand, and the next build checks their outputs again. A failed
+    /// build.
+    pub state_error: Option<String>,
     pub time: Duration,
 }
 
@@ -193,6 +198,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         )?
     {
         return Ok(Report {
+            state_error: None,
             jobs: report,
             removed: Vec::new(),
             planned: false,
@@ -262,12 +268,23 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     // Stopped: what was committed stays, with its records; removing the
     // outputs of gone jobs waits for a build that finishes.
     let interrupted = opts.stop.requested().is_some();
+    // A failure here is reported beside the jobs' own results, never in
+    // their place.
+    let mut state_error = None;
     let removed = match interrupted {
         true => Vec::new(),
-        false => remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed)?,
+        false => {
+            remove_gone_jobs(&tree, &state_dir, &mut journal, &jobs, &claimed).unwrap_or_else(|e| {
+                state_error = Some(e.to_string());
+                Vec::new()
+            })
+        }
     };
-    save_state(&state_dir, &hashes, &plan, &mut journal)?;
+    if let Err(e) = save_state(&state_dir, &hashes, &plan, &mut journal) {
+        state_error.get_or_insert(e.to_string());
+    }
     Ok(Report {
+        state_error,
         jobs: slots
             .into_iter()
             .zip(&selected)

@@ -168,6 +168,15 @@ fn describe_error(e: &serde_saphyr::Error) -> String {
             B::ScalarBytes { .. } => too_large("too many bytes of text values".into()),
             _ => too_large("it exceeds one of kiln's YAML limits".into()),
         },
+        Error::DuplicateMappingKey { key, .. } => match key {
+            Some(k) => format!(
+                "`{k}` is given twice in one mapping; keep one (a YAML mapping holds each key once)"
+            ),
+            None => {
+                "a key is given twice in one mapping; keep one (a YAML mapping holds each key once)"
+                    .into()
+            }
+        },
         Error::AliasReplayLimitExceeded { .. } | Error::AliasExpansionLimitExceeded { .. } => {
             too_large(format!(
                 "its aliases expand to more than {MAX_YAML_REPLAYED_EVENTS} YAML events"

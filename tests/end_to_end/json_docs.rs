@@ -61,6 +61,13 @@ fn every_documented_json_document_matches_what_kiln_prints() {
     run("build", &["build", "--json"], 0);
     run("build", &["build", "--json"], 0);
     run("dry-run", &["build", "--check", "--json"], 0);
+    // A build whose state cannot be saved (a folder where the plan
+    // summary's temporary file goes; a new manifest changes the plan).
+    fs::create_dir_all(p.path("out/.kiln/.plan.kiln-tmp/in-the-way")).unwrap();
+    p.write("manifests/empty.yaml", "pose_caches: []\n");
+    run("build", &["build", "--json"], 1);
+    fs::remove_dir_all(p.path("out/.kiln/.plan.kiln-tmp")).unwrap();
+    fs::remove_file(p.path("manifests/empty.yaml")).unwrap();
     // Every file type inspect reads, from the build and beside it.
     let corpus = |rel: &str| format!("{}/tests/corpus/{rel}", env!("CARGO_MANIFEST_DIR"));
     p.write_bytes(

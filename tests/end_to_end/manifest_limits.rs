@@ -174,3 +174,35 @@ fn every_yaml_line_end_is_a_line_end() {
         assert_eq!(e.pos.line, 6, "{name}: {e:?}");
     }
 }
+
+/// A key given twice is named in plain words at its second place, without
+/// the YAML library's advice to its own callers ("set DuplicateKeyPolicy
+/// in Options").
+#[test]
+fn a_key_given_twice_is_named_in_plain_words() {
+    let p = crate::cli_support::Project::empty();
+    for (text, at, key) in [
+        (
+            "pose_caches:\n  - id: a\n    source: s.glb\n    rate_hz: 30\n    rate_hz: 60\n",
+            "a.yaml:5:5:",
+            "rate_hz",
+        ),
+        (
+            "pose_caches: []\npose_caches: []\n",
+            "a.yaml:2:1:",
+            "pose_caches",
+        ),
+    ] {
+        p.write("manifests/a.yaml", text);
+        let err = p.fails(&["build"]);
+        assert!(err.contains(at), "{err}");
+        assert!(
+            err.contains(&format!("`{key}` is given twice in one mapping; keep one")),
+            "{err}"
+        );
+        assert!(
+            !err.contains("DuplicateKeyPolicy") && !err.contains("Options"),
+            "{err}"
+        );
+    }
+}

@@ -125,3 +125,36 @@ fn a_hard_linked_journal_is_replaced_not_appended_to() {
         "the build recorded its job in a journal of its own"
     );
 }
+
+/// A failure saving kiln's own state after the jobs ran is reported beside
+/// the jobs' results, not in their place: the failed job's own error is
+/// still there, and so is the built one (a folder where the plan summary's
+/// temporary file goes makes the save fail).
+#[test]
+fn a_state_save_failure_does_not_hide_the_jobs_errors() {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/skin.glb",
+        &fs::read(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    p.write("sources/bad.glb", "not a glb");
+    p.write(
+        "manifests/poses.yaml",
+        &format!("{TWO_CACHES}  - id: bad\n    source: sources/bad.glb\n    animation: 0\n    rate_hz: 30\n"),
+    );
+    fs::create_dir_all(p.path("out/.kiln/.plan.kiln-tmp/in-the-way")).unwrap();
+    let (report, o) = p.build_json(&[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        report["state_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("plan")),
+        "{report}"
+    );
+    assert!(err.contains("bad.glb"), "the job's own error: {err}");
+    assert!(err.contains("the jobs above stand"), "{err}");
+    assert_eq!(report["totals"]["built"], 2, "{report}");
+    assert_eq!(report["totals"]["failed"], 1, "{report}");
+    crate::json_support::conforms("build", &report);
+}
