@@ -50,6 +50,10 @@ pub struct BuildArgs {
     /// source or setting changed), 0 if all are up to date; write nothing
     #[arg(long, conflicts_with = "dry_run")]
     check: bool,
+    /// The most bytes one job may write (its outputs together): a disk
+    /// budget; a job that would pass it fails, naming it
+    #[arg(long, value_name = "BYTES")]
+    max_output_bytes: Option<u64>,
     /// Without a terminal (CI, a pipe), print a line every SECS seconds for
     /// each job still running after that long
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = heartbeat_secs)]
@@ -93,6 +97,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         targets,
         threads: args.jobs.map_or(0, usize::from),
         force: args.force,
+        max_output_bytes: args.max_output_bytes,
         stop: Stop::default(),
     };
     // A dry run writes nothing: a signal may end it where it stands.

@@ -59,6 +59,10 @@ pub struct Options {
     pub threads: usize,
     /// Rebuild every job, fresh or not.
     pub force: bool,
+    /// The most bytes one job may write in all (its outputs together): a
+    /// disk budget. A job that would pass it fails, naming it; `None`: no
+    /// budget beyond each format's own limits.
+    pub max_output_bytes: Option<u64>,
     /// Set from outside to stop the build (a signal): jobs not started
     /// are not started, running ones stop at their next check, and what
     /// was committed stays (see [`build`]).
@@ -254,6 +258,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         journal: Mutex::new(&mut journal),
         hashes: Mutex::new(&mut hashes),
         stop: &opts.stop,
+        max_output_bytes: opts.max_output_bytes,
     };
     let results = run_dirty(dirty, &jobs, &shared, opts.threads, on_event)?;
     for (i, report) in results {
@@ -1266,6 +1271,7 @@ struct Shared<'a> {
     journal: Mutex<&'a mut Journal>,
     hashes: Mutex<&'a mut HashCache>,
     stop: &'a Stop,
+    max_output_bytes: Option<u64>,
 }
 
 fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
@@ -1333,6 +1339,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         Some(&progress),
         Some(shared.stop),
     );
+    io.set_output_budget(shared.max_output_bytes);
     job.spec.run(&mut io)?;
     let messages = io.take_messages();
     let (reads, staged) = io.complete()?;

@@ -225,6 +225,10 @@ pub struct JobIo<'a> {
     globs: &'a [Glob],
     progress: Option<Progress<'a>>,
     stop: Option<&'a Stop>,
+    /// The most bytes the job's outputs may hold together.
+    output_budget: u64,
+    /// Bytes of the outputs closed so far.
+    closed_bytes: u64,
     /// The output folder's real path: no input may resolve into it.
     out_real: Option<std::path::PathBuf>,
     warnings: Vec<String>,
@@ -246,6 +250,8 @@ impl<'a> JobIo<'a> {
             globs: &[],
             progress: None,
             stop: None,
+            output_budget: u64::MAX,
+            closed_bytes: 0,
             out_real: tree.root().path().canonicalize().ok(),
             warnings: Vec::new(),
             notes: Vec::new(),
@@ -270,6 +276,32 @@ impl<'a> JobIo<'a> {
         io.progress = progress;
         io.stop = stop;
         io
+    }
+
+    /// Sets the most bytes the job's outputs may hold together (the
+    /// build's `--max-output-bytes`); `None`: no budget.
+    pub fn set_output_budget(&mut self, bytes: Option<u64>) {
+        self.output_budget = bytes.unwrap_or(u64::MAX);
+    }
+
+    /// The bytes the job may still write (all its outputs together).
+    pub fn output_budget_left(&self) -> u64 {
+        self.output_budget.saturating_sub(self.closed_bytes)
+    }
+
+    /// `Err` naming the budget when `bytes` more would pass it: for a job
+    /// that knows its outputs' size before it makes them.
+    pub fn check_budget(&self, bytes: u64, pos: Pos) -> Result<(), JobError> {
+        match bytes > self.output_budget_left() {
+            true => Err(JobError::at(
+                pos,
+                format!(
+                    "the job would write up to {bytes} bytes, more than the {} bytes --max-output-bytes allows a job",
+                    self.output_budget
+                ),
+            )),
+            false => Ok(()),
+        }
     }
 
     /// `Err` (an interruption) once the build was asked to stop.
@@ -406,6 +438,7 @@ impl<'a> JobIo<'a> {
             blake3: blake3::Hasher::new(),
             sha256: Sha256::new(),
             bytes: 0,
+            limit: self.output_budget_left(),
         })
     }
 
@@ -421,6 +454,15 @@ impl<'a> JobIo<'a> {
         drop(file);
         let sha256: [u8; 32] = output.sha256.finalize().into();
         let bytes = output.bytes;
+        // Outputs written side by side each had the whole budget left:
+        // together they may not pass it.
+        self.closed_bytes = self.closed_bytes.saturating_add(bytes);
+        if self.closed_bytes > self.output_budget {
+            return Err(io_error(io::Error::other(format!(
+                "the job's outputs come to {} bytes, more than the {} bytes --max-output-bytes allows a job",
+                self.closed_bytes, self.output_budget
+            ))));
+        }
         self.staged.push(Staged {
             path: output.path,
             folder: output.folder,
@@ -627,6 +669,8 @@ pub struct OutputFile {
     blake3: blake3::Hasher,
     sha256: Sha256,
     bytes: u64,
+    /// The most bytes this file may take (what the job's budget leaves).
+    limit: u64,
 }
 
 impl OutputFile {
@@ -637,6 +681,12 @@ impl OutputFile {
 
 impl Write for OutputFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.bytes.saturating_add(buf.len() as u64) > self.limit {
+            return Err(io::Error::other(format!(
+                "the job's outputs would pass {} bytes, the budget --max-output-bytes allows a job",
+                self.limit
+            )));
+        }
         if buf.len() < DIRECT_WRITE_BYTES {
             let n = self.file.write(buf)?;
             self.blake3.update(&buf[..n]);

@@ -158,3 +158,35 @@ fn a_state_save_failure_does_not_hide_the_jobs_errors() {
     assert_eq!(report["totals"]["failed"], 1, "{report}");
     crate::json_support::conforms("build", &report);
 }
+
+/// `--max-output-bytes` is a disk budget per job: a job whose outputs
+/// would pass it fails naming it (a CGeo sequence before it bakes a
+/// frame, at its `rate_hz`; a pose cache as it writes), and writes
+/// nothing; within it, the same build succeeds.
+#[test]
+fn a_job_over_the_output_budget_fails_naming_it() {
+    let p = project();
+    fs::copy(
+        Path::new(REPO).join("sources/characters/Fox.glb"),
+        p.path("sources/fox.glb"),
+    )
+    .unwrap();
+    p.write(
+        "manifests/seq.yaml",
+        "cgeo_sequences:\n  - id: fox\n    source: sources/fox.glb\n    animation: Run\n    rate_hz: 30\n",
+    );
+    p.write(
+        "manifests/poses.yaml",
+        &TWO_CACHES.replace("rate_hz: 15", "rate_hz: 16"),
+    );
+    let err = p.fails(&["build", "--max-output-bytes", "1000"]);
+    assert!(err.contains("seq.yaml:5:"), "at rate_hz: {err}");
+    assert!(
+        err.contains("more than the 1000 bytes --max-output-bytes allows a job"),
+        "{err}"
+    );
+    assert!(err.contains("job \"b\""), "the pose cache too: {err}");
+    assert!(!p.path("out/cgeo/fox.cgeo").exists());
+    let o = p.kiln(&["build", "--quiet", "--max-output-bytes", "100000000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

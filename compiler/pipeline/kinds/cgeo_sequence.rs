@@ -142,6 +142,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         .map_err(|err| invalid(err.to_string()))?
         .len() as u64;
     let total = (frames as u64 - 1).saturating_mul(later).saturating_add(first + table);
+    io.check_budget(total, e.rate_hz.pos)?;
     if total > cgeo::MAX_FILE_BYTES {
         return Err(JobError::at(
             e.rate_hz.pos,
