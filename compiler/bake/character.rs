@@ -761,13 +761,18 @@ pub const MAX_TRACK_SOURCE_KEYS: usize = 1 << 20;
 /// bank's work (a reduction visits each key a few dozen times).
 pub const MAX_BANK_SOURCE_KEYS: usize = 1 << 24;
 
+/// Whether `channel`'s keys are made by resampling it at `resample_hz`:
+/// CUBICSPLINE always, LINEAR with `resample_all`.
+fn resampled(channel: &Channel, settings: &ClipSettings) -> bool {
+    channel.interpolation == Interpolation::CubicSpline
+        || (settings.resample_all && channel.interpolation == Interpolation::Linear)
+}
+
 /// How many keys `channel` has before reduction: its own, or, resampled,
 /// one per step of `1 / resample_hz` from its first key to its last and
 /// the last. Refused beyond [`MAX_TRACK_SOURCE_KEYS`].
 fn source_keys(channel: &Channel, settings: &ClipSettings) -> Result<usize, Error> {
-    let resample = channel.interpolation == Interpolation::CubicSpline
-        || (settings.resample_all && channel.interpolation == Interpolation::Linear);
-    let n = match resample {
+    let n = match resampled(channel, settings) {
         false => channel.times_s.len(),
         true => {
             let first = f64::from(channel.times_s[0]);
@@ -817,8 +822,7 @@ fn keys(
     let width = path.width();
     let first = f64::from(channel.times_s[0]);
     let last = f64::from(*channel.times_s.last().expect("a channel has keys"));
-    let resample = channel.interpolation == Interpolation::CubicSpline
-        || (settings.resample_all && channel.interpolation == Interpolation::Linear);
+    let resample = resampled(channel, settings);
     let sample = |t: f64, tol: f64| -> Vec<f64> {
         match path {
             kchr::Path::Rotation => sample::sample_rotation(channel, t, tol).to_vec(),
@@ -1261,15 +1265,19 @@ mod tests {
         let n = 1_000_000usize;
         let times: Vec<f64> = (0..n).map(|k| k as f64 / 1000.0).collect();
         let line: Vec<f64> = (0..n).flat_map(|k| [k as f64 * 1e-3, 0.0, 0.0]).collect();
-        let mut checks = 0;
-        let (t, _) = reduce_counted(
-            &times,
-            &line,
-            kchr::Path::Translation,
-            &tol(),
-            AT,
-            &mut checks,
-        );
+        let counted = |values: &[f64]| {
+            let mut checks = 0;
+            let (t, v) = reduce_counted(
+                &times,
+                values,
+                kchr::Path::Translation,
+                &tol(),
+                AT,
+                &mut checks,
+            );
+            (t, v, checks)
+        };
+        let (t, _, checks) = counted(&line);
         assert_eq!(
             t.len(),
             (n - 1).div_ceil(MAX_SPAN) + 1,
@@ -1279,15 +1287,7 @@ mod tests {
         let noise: Vec<f64> = (0..n)
             .flat_map(|k| [if k % 2 == 0 { 0.0 } else { 1.0 }, 0.0, 0.0])
             .collect();
-        let mut checks = 0;
-        let (t, _) = reduce_counted(
-            &times,
-            &noise,
-            kchr::Path::Translation,
-            &tol(),
-            AT,
-            &mut checks,
-        );
+        let (t, _, checks) = counted(&noise);
         assert_eq!(t.len(), n, "nothing to drop");
         assert!(checks <= 2 * n, "{checks} checks for {n} keys");
         // Between those, a slow wave: every dropped key still within the
@@ -1295,15 +1295,7 @@ mod tests {
         let wave: Vec<f64> = (0..n)
             .flat_map(|k| [libm::sin(k as f64 * 1e-3), 0.0, 0.0])
             .collect();
-        let mut checks = 0;
-        let (t, v) = reduce_counted(
-            &times,
-            &wave,
-            kchr::Path::Translation,
-            &tol(),
-            AT,
-            &mut checks,
-        );
+        let (t, v, checks) = counted(&wave);
         assert!(checks <= 24 * n, "{checks} checks for {n} keys");
         assert!(t.len() < n / 10, "{} keys kept", t.len());
         let mut seg = 0;

@@ -487,8 +487,6 @@ fn parse_header(text: &str) -> Result<Header, Error> {
 
 // ------------------------------------------------------------ payloads
 
-/// The bytes of one section's payload as the parser reads them: the
-/// stored bytes, or their zlib stream inflated as it is read.
 /// A section's payload being read, and what its counts have claimed of
 /// it: `pending`, the bytes claimed and not yet read (never more than can
 /// still come), and `claimed`, all the bytes its counts claimed (at most
@@ -500,6 +498,8 @@ struct Payload<'a> {
     claimed: u64,
 }
 
+/// The bytes of one section's payload as the parser reads them: the
+/// stored bytes, or their zlib stream inflated as it is read.
 enum Stored<'a> {
     Plain { bytes: &'a [u8], pos: usize },
     Zlib(Box<Inflater<'a>>),

@@ -110,24 +110,21 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
 /// sum over many images before decoding any.
 pub fn claimed_texels(bytes: &[u8]) -> u64 {
     let texels = match kind(bytes) {
-        Ok(Kind::Png) => match bytes.get(16..24) {
-            Some(b) => {
-                let w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-                let h = u32::from_be_bytes([b[4], b[5], b[6], b[7]]);
-                u64::from(w) * u64::from(h)
-            }
-            None => 0,
-        },
-        Ok(Kind::Jpeg) => {
-            let sides = jpeg_frame(bytes).and_then(|sof| bytes.get(sof + 5..sof + 9));
-            match sides {
-                Some(&[h0, h1, w0, w1]) => {
-                    u64::from(u16::from_be_bytes([h0, h1]))
-                        * u64::from(u16::from_be_bytes([w0, w1]))
+        Ok(Kind::Png) => {
+            let at = PNG_IHDR_WIDTH as usize;
+            match bytes.get(at..at + 8) {
+                Some(b) => {
+                    let w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                    let h = u32::from_be_bytes([b[4], b[5], b[6], b[7]]);
+                    u64::from(w) * u64::from(h)
                 }
-                _ => MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64,
+                None => 0,
             }
         }
+        Ok(Kind::Jpeg) => match jpeg_sides(bytes) {
+            Some((width, height, _)) => u64::from(width) * u64::from(height),
+            None => MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64,
+        },
         Err(_) => 0,
     };
     texels.min(u64::from(MAX_SIDE) * u64::from(MAX_SIDE))
@@ -282,11 +279,8 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
     // them, named at the same byte.
     let frame = jpeg_frame(bytes);
     let sides_at = frame.map(|sof| sof as u64 + 5);
-    if let Some(sof) = frame
-        && let Some(&[h0, h1, w0, w1]) = bytes.get(sof + 5..sof + 9)
-    {
-        let (height, width) = (u16::from_be_bytes([h0, h1]), u16::from_be_bytes([w0, w1]));
-        check_jpeg_sides(width.into(), height.into(), sof as u64 + 5, bytes.len())?;
+    if let Some((width, height, at)) = jpeg_sides(bytes) {
+        check_jpeg_sides(width, height, at, bytes.len())?;
     }
     use zune_core::colorspace::ColorSpace;
     use zune_core::options::DecoderOptions;
@@ -358,6 +352,20 @@ fn check_jpeg_sides(width: u32, height: u32, at: u64, len: usize) -> Result<(), 
         ));
     }
     Ok(())
+}
+
+/// A JPEG's sides as its first frame header gives them, and the byte they
+/// are at (`None` when the frame header cannot be found or is cut off).
+fn jpeg_sides(bytes: &[u8]) -> Option<(u32, u32, u64)> {
+    let at = jpeg_frame(bytes)? + 5;
+    match *bytes.get(at..at + 4)? {
+        [h0, h1, w0, w1] => Some((
+            u16::from_be_bytes([w0, w1]).into(),
+            u16::from_be_bytes([h0, h1]).into(),
+            at as u64,
+        )),
+        _ => None,
+    }
 }
 
 /// Where a JPEG's first frame header (an SOFn marker) starts: the marker

@@ -551,8 +551,7 @@ pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String
     let invalid = |e: gltf::Error| format!("invalid glTF: {e}");
     let source = gltf::Source::from_prefix(&bytes, len, None).map_err(invalid)?;
     let externals = read_beside(file, source.external_needs().map_err(invalid)?, "buffer")?;
-    let images = source.image_uris().map_err(invalid)?;
-    let images = images.into_iter().map(|n| (n, usize::MAX)).collect();
+    let images = source.image_needs().map_err(invalid)?;
     let image_files = read_beside(file, images, "image")?;
     let meshes = gltf::import_meshes(source, &externals, &image_files, None).map_err(invalid)?;
     let primitives: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();

@@ -167,9 +167,8 @@ pub fn import_meshes(
     let invalid = |err: gltf::Error| JobError::at(pos, format!("{source}: {err}"));
     let parsed = gltf::Source::from_prefix(&file.bytes, file.len, json).map_err(invalid)?;
     let buffers = parsed.external_needs().map_err(invalid)?;
-    let images = parsed.image_uris().map_err(invalid)?;
+    let images = parsed.image_needs().map_err(invalid)?;
     let externals = read_beside(io, source, pos, buffers, "buffer")?;
-    let images = images.into_iter().map(|n| (n, usize::MAX)).collect();
     let image_files = read_beside(io, source, pos, images, "image")?;
     gltf::import_meshes(parsed, &externals, &image_files, meshes).map_err(invalid)
 }

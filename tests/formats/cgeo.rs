@@ -350,6 +350,18 @@ fn mesh_at(bytes: &[u8]) -> usize {
     first + 12
 }
 
+/// `file`, of one snapshot, with its mesh section's payload replaced by
+/// `payload` (its size field with it).
+fn with_mesh_payload(file: &[u8], payload: &[u8]) -> Vec<u8> {
+    let at = mesh_at(file);
+    let size = u64::from_le_bytes(file[at - 8..at].try_into().unwrap()) as usize;
+    let mut out = file[..at - 8].to_vec();
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(payload);
+    out.extend_from_slice(&file[at + size..]);
+    out
+}
+
 #[test]
 fn hostile_counts_are_refused_before_anything_is_allocated() {
     let good = one_mesh(|_| {});
@@ -532,12 +544,7 @@ fn compressed_payloads_are_zlib_streams_bounded_by_their_counts() {
         ..seq.clone()
     })
     .unwrap();
-    let cat = mesh_at(&compressed);
-    let csize = u64::from_le_bytes(compressed[cat - 8..cat].try_into().unwrap()) as usize;
-    let mut file = compressed[..cat - 8].to_vec();
-    file.extend_from_slice(&(bomb.len() as u64).to_le_bytes());
-    file.extend_from_slice(&bomb);
-    file.extend_from_slice(&compressed[cat + csize..]);
+    let file = with_mesh_payload(&compressed, &bomb);
     let (e, counts) = guard_support::no_hang("a CGeo zlib bomb", || {
         alloc_support::counts_in(|| err(&file))
     });
@@ -553,10 +560,7 @@ fn compressed_payloads_are_zlib_streams_bounded_by_their_counts() {
     let mut p = plain[pat..pat + size].to_vec();
     p[1..5].copy_from_slice(&((1u32 << 24) - 1).to_le_bytes());
     let small = miniz_oxide::deflate::compress_to_vec_zlib(&p, 6);
-    let mut file = compressed[..cat - 8].to_vec();
-    file.extend_from_slice(&(small.len() as u64).to_le_bytes());
-    file.extend_from_slice(&small);
-    file.extend_from_slice(&compressed[cat + csize..]);
+    let file = with_mesh_payload(&compressed, &small);
     let (e, largest) = alloc_support::largest_alloc_in(|| err(&file));
     assert!(matches!(e.rule, Rule::CannotFit { .. }), "{e}");
     assert!(largest < 64 << 10, "{largest}");
@@ -596,15 +600,7 @@ fn stored_zlib(head: &[u8], zeros: usize) -> Vec<u8> {
 fn a_sections_counts_are_bounded_together() {
     let seq = sample(1, true, true);
     let compressed = cgeo::encode(&seq).unwrap();
-    let cat = mesh_at(&compressed);
-    let csize = u64::from_le_bytes(compressed[cat - 8..cat].try_into().unwrap()) as usize;
-    let splice = |stream: &[u8]| {
-        let mut file = compressed[..cat - 8].to_vec();
-        file.extend_from_slice(&(stream.len() as u64).to_le_bytes());
-        file.extend_from_slice(stream);
-        file.extend_from_slice(&compressed[cat + csize..]);
-        file
-    };
+    let splice = |stream: &[u8]| with_mesh_payload(&compressed, stream);
     let counts = |v: u32, n: u32, c: u32, t: u32| {
         let mut head = vec![1u8];
         for x in [v, n, c, t] {

@@ -62,8 +62,19 @@ fn sparse_file(path: &std::path::Path, head: &[u8], len: u64) {
 
 const POSE_CACHE: &str = "pose_caches:\n  - id: big\n    source: sources/big/SOURCE\n    animation: 0\n    rate_hz: 30\n";
 
+/// `manifests/big.yaml`: one pose cache of `sources/big/SOURCE`.
+fn pose_cache_of(p: &Project, source: &str) {
+    p.write("manifests/big.yaml", &POSE_CACHE.replace("SOURCE", source));
+}
+
+/// The corpus's SimpleSkin.glb, a skin with one animation.
+fn simple_skin_glb() -> Vec<u8> {
+    fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap()
+}
+
+/// [`simple_skin_glb`] as its JSON and BIN chunk.
 fn simple_skin() -> (Value, Vec<u8>) {
-    split_glb(&fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap())
+    split_glb(&simple_skin_glb())
 }
 
 /// A GLB (and a `.gltf`'s buffer file) is read as far as its header, JSON
@@ -76,18 +87,12 @@ fn a_large_file_with_a_small_buffer_is_read_as_far_as_the_buffer() {
     fs::create_dir_all(p.path("sources/big")).unwrap();
     let (json, bin) = simple_skin();
     sparse_glb(&p.path("sources/big/skin.glb"), &json, &bin, BIG);
-    p.write(
-        "manifests/big.yaml",
-        &POSE_CACHE.replace("SOURCE", "skin.glb"),
-    );
+    pose_cache_of(&p, "skin.glb");
     let o = capped(&p, &["build", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let from_big = fs::read(p.path("out/poses/big.ospc")).unwrap();
     // The same asset at its own size gives the same output.
-    p.write_bytes(
-        "sources/big/skin.glb",
-        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
-    );
+    p.write_bytes("sources/big/skin.glb", &simple_skin_glb());
     let o = capped(&p, &["build", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
@@ -101,10 +106,7 @@ fn a_large_file_with_a_small_buffer_is_read_as_far_as_the_buffer() {
     gltf["buffers"][0]["uri"] = json!("skin.bin");
     p.write("sources/big/skin.gltf", &gltf.to_string());
     sparse_file(&p.path("sources/big/skin.bin"), &bin, BIG);
-    p.write(
-        "manifests/big.yaml",
-        &POSE_CACHE.replace("SOURCE", "skin.gltf"),
-    );
+    pose_cache_of(&p, "skin.gltf");
     let o = capped(&p, &["build", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
 
@@ -145,10 +147,7 @@ fn a_glb_is_refused_by_its_header_before_the_rest_is_read() {
             _ => 0x3000_0000,
         };
         sparse_file(&p.path("sources/big/skin.glb"), head, len);
-        p.write(
-            "manifests/big.yaml",
-            &POSE_CACHE.replace("SOURCE", "skin.glb"),
-        );
+        pose_cache_of(&p, "skin.glb");
         let o = capped(&p, &["build"]);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{want}: {err}");
@@ -176,10 +175,7 @@ fn a_buffer_larger_than_the_memory_at_hand_is_an_error_not_an_abort() {
     let (mut json, bin) = simple_skin();
     json["buffers"][0]["byteLength"] = json!(BIG);
     sparse_glb(&p.path("sources/big/skin.glb"), &json, &bin, BIG);
-    p.write(
-        "manifests/big.yaml",
-        &POSE_CACHE.replace("SOURCE", "skin.glb"),
-    );
+    pose_cache_of(&p, "skin.glb");
     let o = capped(&p, &["build"]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
@@ -240,10 +236,7 @@ const LEVEL: &str = "characters:\n  - level: bomb\n    banks:\n      - id: b\n  
 #[test]
 fn a_banks_keys_are_bounded_before_they_exist() {
     let p = Project::empty();
-    p.write_bytes(
-        "sources/big/skin.glb",
-        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
-    );
+    p.write_bytes("sources/big/skin.glb", &simple_skin_glb());
     p.write("manifests/level.yaml", LEVEL);
     p.write_bytes("sources/big/bomb.glb", &cubic_bomb(3000, 99.9));
     let o = capped(&p, &["build"]);
@@ -447,14 +440,8 @@ fn a_sequence_larger_than_the_reader_reads_is_refused_before_the_work() {
 #[test]
 fn a_state_file_grown_huge_is_read_as_far_as_its_records() {
     let p = Project::empty();
-    p.write_bytes(
-        "sources/big/skin.glb",
-        &fs::read(format!("{REPO}/tests/corpus/glb/SimpleSkin.glb")).unwrap(),
-    );
-    p.write(
-        "manifests/big.yaml",
-        &POSE_CACHE.replace("SOURCE", "skin.glb"),
-    );
+    p.write_bytes("sources/big/skin.glb", &simple_skin_glb());
+    pose_cache_of(&p, "skin.glb");
     let o = capped(&p, &["build", "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let journal = p.path("out/.kiln/journal");

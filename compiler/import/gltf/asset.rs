@@ -96,36 +96,35 @@ impl<'a> Source<'a> {
         parse().map_err(|e| place::placed(e, bytes))
     }
 
-    /// The bytes each external buffer file needs: its name (as
-    /// [`Source::external_uris`] gives it) and the largest `byteLength` of
-    /// a buffer that names it.
+    /// The external buffer files the asset refers to, in first-use order,
+    /// for the caller to fetch from beside it: each plain file name with
+    /// the bytes the asset needs of it (the largest `byteLength` of a
+    /// buffer that names it).
     pub fn external_needs(&self) -> Result<Vec<(String, usize)>, Error> {
-        let names = self.external_uris()?;
-        let mut needs: Vec<(String, usize)> = names.into_iter().map(|n| (n, 0)).collect();
-        for (i, buffer) in self.doc.buffers.iter().enumerate() {
-            let Some(uri) = &buffer.uri else { continue };
-            if let Some(name) = buffers::file_name(uri)
-                .map_err(|e| place::placed(e.context(format!("buffers[{i}].uri")), self.file))?
-                && let Some(need) = needs.iter_mut().find(|(n, _)| *n == name)
-            {
-                need.1 = need.1.max(buffer.byte_length);
-            }
-        }
-        Ok(needs)
+        buffers::external_needs(&self.doc).map_err(|e| place::placed(e, self.file))
     }
 
-    /// The plain file names of the external buffer files the asset refers
-    /// to, in first-use order, for the caller to fetch from beside it.
+    /// [`Source::external_needs`]' file names alone.
     pub fn external_uris(&self) -> Result<Vec<String>, Error> {
-        buffers::external_names(&self.doc).map_err(|e| place::placed(e, self.file))
+        Ok(names(self.external_needs()?))
     }
 
-    /// The plain file names of the external image files that base colour
-    /// textures show, in first-use order (only a reader of materials
-    /// needs them).
-    pub fn image_uris(&self) -> Result<Vec<String>, Error> {
-        buffers::image_names(&self.doc).map_err(|e| place::placed(e, self.file))
+    /// The external image files that base colour textures show, in
+    /// first-use order (only a reader of materials needs them), each
+    /// needed whole (`usize::MAX`).
+    pub fn image_needs(&self) -> Result<Vec<(String, usize)>, Error> {
+        buffers::image_needs(&self.doc).map_err(|e| place::placed(e, self.file))
     }
+
+    /// [`Source::image_needs`]' file names alone.
+    pub fn image_uris(&self) -> Result<Vec<String>, Error> {
+        Ok(names(self.image_needs()?))
+    }
+}
+
+/// The names of `needs`.
+fn names(needs: Vec<(String, usize)>) -> Vec<String> {
+    needs.into_iter().map(|(name, _)| name).collect()
 }
 
 /// What [`Source::need`] asks for.

@@ -38,45 +38,50 @@ pub(crate) enum BufferData<'a> {
     Fallback,
 }
 
-/// The decoded, validated external file names, in first-use order without
-/// repeats.
-pub(crate) fn external_names(doc: &Document) -> Result<Vec<String>, Error> {
+/// The decoded, validated external buffer file names, in first-use order
+/// without repeats, each with the bytes the asset needs of it (the largest
+/// `byteLength` of a buffer that names it).
+pub(crate) fn external_needs(doc: &Document) -> Result<Vec<(String, usize)>, Error> {
     let uris = doc.buffers.iter().enumerate();
-    file_names(uris.filter_map(|(i, b)| Some((format!("buffers[{i}].uri"), b.uri.as_ref()?))))
+    file_needs(
+        uris.filter_map(|(i, b)| {
+            Some((format!("buffers[{i}].uri"), b.uri.as_ref()?, b.byte_length))
+        }),
+    )
 }
 
 /// The decoded, validated file names of the images that materials use as
 /// base colour textures (the only images kiln reads), in first-use order
-/// without repeats.
-pub(crate) fn image_names(doc: &Document) -> Result<Vec<String>, Error> {
+/// without repeats, each needed whole (`usize::MAX`).
+pub(crate) fn image_needs(doc: &Document) -> Result<Vec<(String, usize)>, Error> {
     let uris = base_color_images(doc).into_iter();
-    file_names(
-        uris.filter_map(|i| Some((format!("images[{i}].uri"), doc.images.get(i)?.uri.as_ref()?))),
-    )
+    file_needs(uris.filter_map(|i| {
+        Some((
+            format!("images[{i}].uri"),
+            doc.images.get(i)?.uri.as_ref()?,
+            usize::MAX,
+        ))
+    }))
 }
 
-/// The plain file names of `uris` (each with its JSON path) that are not
-/// data URIs, checked, in order, each once.
-fn file_names<'a>(uris: impl Iterator<Item = (String, &'a String)>) -> Result<Vec<String>, Error> {
-    let mut names: Vec<String> = Vec::new();
-    for (path, uri) in uris {
+/// The plain file names of `uris` (each with its JSON path and the bytes
+/// it needs) that are not data URIs, checked, in order, each once with the
+/// most any of its uses needs.
+fn file_needs<'a>(
+    uris: impl Iterator<Item = (String, &'a String, usize)>,
+) -> Result<Vec<(String, usize)>, Error> {
+    let mut needs: Vec<(String, usize)> = Vec::new();
+    for (path, uri, need) in uris {
         if is_data_uri(uri) {
             continue;
         }
         let name = plain_name(uri).map_err(|e| e.context(path))?;
-        if !names.contains(&name) {
-            names.push(name);
+        match needs.iter_mut().find(|(n, _)| *n == name) {
+            Some(found) => found.1 = found.1.max(need),
+            None => needs.push((name, need)),
         }
     }
-    Ok(names)
-}
-
-/// The plain file name `uri` names, or `None` for a data URI.
-pub(crate) fn file_name(uri: &str) -> Result<Option<String>, Error> {
-    match is_data_uri(uri) {
-        true => Ok(None),
-        false => plain_name(uri).map(Some),
-    }
+    Ok(needs)
 }
 
 /// The indices of the images some material's base colour texture shows,
