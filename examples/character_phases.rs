@@ -78,8 +78,14 @@ fn main() {
                 .collect();
             mark(3, &mut times);
             let settings = Settings::default();
-            let atlas =
-                atlas::build(&prims, &meshes.materials, &decoded, &settings).expect("atlas");
+            let sides: Vec<Option<[u32; 2]>> = decoded
+                .iter()
+                .map(|i| i.as_ref().map(|i| [i.width, i.height]))
+                .collect();
+            let layout =
+                atlas::layout(&prims, &meshes.materials, &sides, &settings).expect("atlas");
+            let atlas = atlas::paint(&layout, &prims, |i| Ok(decoded[i].clone().expect("image")))
+                .expect("atlas");
             mark(4, &mut times);
             let (names, animated) = bake::bind(&names, &bank, &NodeMap::default()).expect("bind");
             let compiled =

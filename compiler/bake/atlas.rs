@@ -1,7 +1,8 @@
 //! The material stage: one model's primitives and materials in, one opaque
 //! albedo atlas (RGBA8, sRGB) and every vertex's UV into it out.
 //!
-//! Stages, in order ([`build`]; [`layout`] runs 1 to 4, [`paint`] 5 and 6):
+//! Stages, in order ([`layout`] runs 1 to 4 from the images' sides,
+//! [`paint`] 5 and 6, decoding one image at a time):
 //! 1. [`resolve`]: each primitive's base colour becomes a *use*: a solid
 //!    colour (no texture: `baseColorFactor` times a constant `COLOR_0`), a
 //!    textured range (the image, its wrap modes, the factor, and the
@@ -126,7 +127,7 @@ pub struct Remapped {
     pub region: usize,
 }
 
-/// The result of [`build`].
+/// The result of [`paint`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Atlas {
     /// Opaque RGBA8, sRGB colour.
@@ -251,18 +252,6 @@ fn material_label(materials: &[Material], m: Option<usize>) -> String {
     }
 }
 
-/// Runs the whole stage: [`layout`], then [`paint`]. `images[i]` must
-/// hold every image a primitive's material shows (the rest may be `None`).
-pub fn build(
-    primitives: &[&Primitive],
-    materials: &[Material],
-    images: &[Option<Rgba8>],
-    settings: &Settings,
-) -> Result<Atlas, Error> {
-    let layout = layout(primitives, materials, images, settings)?;
-    Ok(paint(&layout, primitives, images, settings))
-}
-
 /// Where everything goes, before any texel is drawn: stages 1 to 4.
 pub struct Layout {
     transfer: Transfer,
@@ -274,13 +263,18 @@ pub struct Layout {
     height: u32,
     fit_scale: f64,
     warnings: Vec<String>,
+    /// Each image's `[width, height]`, as [`layout`] was given them.
+    sides: Vec<Option<[u32; 2]>>,
+    padding: u32,
 }
 
-/// Stages 1 to 4: resolve, group, size, pack.
+/// Stages 1 to 4: resolve, group, size, pack. `sides[i]` is `[width,
+/// height]` of image `i` (from its header: nothing is decoded here), for
+/// every image a primitive's material shows.
 pub fn layout(
     primitives: &[&Primitive],
     materials: &[Material],
-    images: &[Option<Rgba8>],
+    sides: &[Option<[u32; 2]>],
     settings: &Settings,
 ) -> Result<Layout, Error> {
     check_settings(settings)?;
@@ -290,12 +284,12 @@ pub fn layout(
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            resolve(p, materials, images, &mut warnings)
+            resolve(p, materials, sides, &mut warnings)
                 .map_err(|e| Error(format!("primitive {k}: {}", e.0)))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (mut regions, region_of) = group(&uses, primitives, materials, &transfer);
-    size(&mut regions, images, settings, &mut warnings)?;
+    size(&mut regions, sides, settings, &mut warnings)?;
     let (width, height, fit_scale, placed) = pack(&regions, settings)?;
     if fit_scale < 1.0 {
         warnings.push(format!(
@@ -313,17 +307,23 @@ pub fn layout(
         height,
         fit_scale,
         warnings,
+        sides: sides.to_vec(),
+        padding: settings.padding,
     })
 }
 
 /// Stages 5 and 6: render every region, remap every UV. Takes the same
-/// primitives and images as the [`layout`] it is given.
+/// primitives as the [`layout`] it is given. `decode(i)` gives image `i`
+/// (of the sides `layout` was given; anything else is an error): each
+/// image is asked for once, when the regions that show it are rendered,
+/// and dropped before the next, so at most one decoded image is held.
+/// Regions do not overlap (padding included), so the order they are
+/// rendered in does not change a texel.
 pub fn paint(
     layout: &Layout,
     primitives: &[&Primitive],
-    images: &[Option<Rgba8>],
-    settings: &Settings,
-) -> Atlas {
+    mut decode: impl FnMut(usize) -> Result<Rgba8, Error>,
+) -> Result<Atlas, Error> {
     let Layout {
         transfer,
         uses,
@@ -334,6 +334,8 @@ pub fn paint(
         height,
         fit_scale,
         warnings,
+        sides,
+        padding,
     } = layout;
     let mut atlas = Rgba8 {
         width: *width,
@@ -343,32 +345,71 @@ pub fn paint(
     for pixel in atlas.pixels.chunks_exact_mut(4) {
         pixel[3] = 255;
     }
-    let mut infos = Vec::with_capacity(regions.len());
-    for (region, place) in regions.iter().zip(placed) {
-        render(
-            &mut atlas,
-            region,
-            place,
-            uses,
-            primitives,
-            images,
-            settings.padding,
-            transfer,
-        );
-        infos.push(info(region, place, images));
+    // The regions by the image they show (none first), each image once.
+    let mut by_image: BTreeMap<Option<usize>, Vec<usize>> = BTreeMap::new();
+    for (r, region) in regions.iter().enumerate() {
+        by_image
+            .entry(region_image(region, uses))
+            .or_default()
+            .push(r);
     }
+    let mut images: Vec<Option<Rgba8>> = vec![None; sides.len()];
+    for (image, shown_in) in by_image {
+        if let Some(i) = image {
+            let im = decode(i)?;
+            if Some([im.width, im.height]) != sides[i] {
+                return Err(Error(format!(
+                    "image {i} decodes to {} x {}, not the {:?} its header gave",
+                    im.width, im.height, sides[i]
+                )));
+            }
+            images[i] = Some(im);
+        }
+        for r in shown_in {
+            render(
+                &mut atlas,
+                &regions[r],
+                &placed[r],
+                uses,
+                primitives,
+                &images,
+                *padding,
+                transfer,
+            );
+        }
+        if let Some(i) = image {
+            images[i] = None;
+        }
+    }
+    let infos = regions
+        .iter()
+        .zip(placed)
+        .map(|(region, place)| info(region, place, sides))
+        .collect();
     let remapped = uses
         .iter()
         .zip(primitives)
         .zip(region_of)
         .map(|((u, p), &r)| remap(u, p, &regions[r], &placed[r], r, &atlas))
         .collect();
-    Atlas {
+    Ok(Atlas {
         image: atlas,
         regions: infos,
         primitives: remapped,
         fit_scale: *fit_scale,
         warnings: warnings.clone(),
+    })
+}
+
+/// The image a region's texels are drawn from, if any.
+fn region_image(region: &Region, uses: &[Use]) -> Option<usize> {
+    match region.key {
+        RegionKey::Solid(_) => None,
+        RegionKey::Textured { image, .. } => Some(image),
+        RegionKey::Baked(k) => match &uses[k] {
+            Use::Baked { image, .. } => image.map(|(i, _)| i),
+            _ => None,
+        },
     }
 }
 
@@ -398,7 +439,7 @@ fn check_settings(s: &Settings) -> Result<(), Error> {
 fn resolve(
     p: &Primitive,
     materials: &[Material],
-    images: &[Option<Rgba8>],
+    sides: &[Option<[u32; 2]>],
     warnings: &mut Vec<String>,
 ) -> Result<Use, Error> {
     let default = Material::default_material();
@@ -450,11 +491,8 @@ fn resolve(
         }
         return Ok(Use::Solid { color: factor });
     };
-    if images.get(tex.image).is_none_or(|i| i.is_none()) {
-        return Err(Error(format!(
-            "{label}: image {} was not decoded",
-            tex.image
-        )));
+    if sides.get(tex.image).is_none_or(|i| i.is_none()) {
+        return Err(Error(format!("{label}: image {} was not read", tex.image)));
     }
     let Some(set) = p.tex_coords.get(tex.tex_coord) else {
         return Err(Error(format!(
@@ -568,7 +606,7 @@ fn group(
 /// Stage 3: each region's size at full scale, tiles limited.
 fn size(
     regions: &mut [Region],
-    images: &[Option<Rgba8>],
+    sides: &[Option<[u32; 2]>],
     settings: &Settings,
     warnings: &mut Vec<String>,
 ) -> Result<(), Error> {
@@ -577,8 +615,7 @@ fn size(
             RegionKey::Solid(_) => region.size = [SOLID_SIDE; 2],
             RegionKey::Baked(_) => region.size = region.cells.map(|n| n * CELL_SIDE),
             RegionKey::Textured { image, .. } => {
-                let im = images[image].as_ref().expect("resolve checked the image");
-                let side = [im.width, im.height];
+                let side = sides[image].expect("resolve checked the image");
                 // Atlas texels per source texel after the tile limit.
                 let mut tile_scale = [1.0; 2];
                 for axis in 0..2 {
@@ -764,6 +801,8 @@ fn shelf(sizes: &[[u32; 2]], pad: u32, width: u32, height: u32) -> Option<(Vec<P
 /// One row or column of linear values as a period of its extension under
 /// a wrap mode (mirrored once for MIRRORED_REPEAT), with running sums, so
 /// the integral up to any point is O(1).
+/// Filled again for each line, its buffers kept.
+#[derive(Default)]
 struct Line {
     period: Vec<f64>,
     /// `sums[k]`: the sum of `period[..k]`.
@@ -771,19 +810,21 @@ struct Line {
 }
 
 impl Line {
-    fn new(values: &[f64], wrap: Wrap) -> Line {
-        let period: Vec<f64> = match wrap {
-            Wrap::MirroredRepeat => values.iter().chain(values.iter().rev()).copied().collect(),
-            _ => values.to_vec(),
-        };
-        let mut sums = Vec::with_capacity(period.len() + 1);
-        let mut s = 0.0;
-        sums.push(0.0);
-        for v in &period {
-            s += v;
-            sums.push(s);
+    fn fill(&mut self, values: impl Iterator<Item = f64>, wrap: Wrap) {
+        self.period.clear();
+        self.period.extend(values);
+        if wrap == Wrap::MirroredRepeat {
+            let n = self.period.len();
+            self.period.extend_from_within(..n);
+            self.period[n..].reverse();
         }
-        Line { period, sums }
+        self.sums.clear();
+        let mut s = 0.0;
+        self.sums.push(0.0);
+        for v in &self.period {
+            s += v;
+            self.sums.push(s);
+        }
     }
 
     /// The integral of the extended values from 0 to the spot.
@@ -938,7 +979,6 @@ fn render(
             // The box edges are the same for every row (and column), so
             // they are decomposed once.
             let cols = (rw + 2 * pad) as usize;
-            let rows = (rh + 2 * pad) as usize;
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
             let period =
                 |side: i64, w: Wrap| side as usize * if w == Wrap::MirroredRepeat { 2 } else { 1 };
@@ -958,42 +998,44 @@ fn render(
                 period(h, wrap[1]),
                 wrap[1],
             );
-            // f32 keeps this (the region's width by the image's height) at
-            // 12 bytes a texel: at most 0.42 times the decoded image.
-            let mut across = vec![[0.0f32; 3]; cols * h as usize];
-            let mut row = vec![0.0f64; w as usize];
-            for y in 0..h {
-                for c in 0..3 {
-                    for x in 0..w {
-                        row[x as usize] =
-                            transfer.to_linear[usize::from(im.texel(x as u32, y as u32)[c])];
-                    }
-                    let line = Line::new(&row, wrap[0]);
-                    let mut before = line.integral(&xs[0]);
-                    for k in 0..cols {
-                        let after = line.integral(&xs[k + 1]);
-                        across[y as usize * cols + k][c] = ((after - before) / step[0]) as f32;
-                        before = after;
-                    }
-                }
-            }
+            // One channel at a time: the row pass averages each source row
+            // over each atlas column's footprint into `across` (the
+            // region's width by the image's height, f32: 4 bytes a texel,
+            // at most 0.13 times the decoded image), then the column pass
+            // averages each column over each row's footprint.
+            let stride = atlas.width as usize * 4;
+            let mut across = vec![0.0f32; cols * h as usize];
+            let mut line = Line::default();
             let mut column = vec![0.0f64; h as usize];
-            let mut out = vec![[0u8; 3]; rows];
-            for (k, i) in (-pad..rw + pad).enumerate() {
-                for c in 0..3 {
-                    for y in 0..h as usize {
-                        column[y] = f64::from(across[y * cols + k][c]);
-                    }
-                    let line = Line::new(&column, wrap[1]);
-                    let mut before = line.integral(&ys[0]);
-                    for m in 0..rows {
-                        let after = line.integral(&ys[m + 1]);
-                        out[m][c] = transfer.encode((after - before) / step[1] * factor[c]);
+            for c in 0..3 {
+                for y in 0..h as usize {
+                    let src = &im.pixels[y * w as usize * 4..][..w as usize * 4];
+                    line.fill(
+                        src.chunks_exact(4)
+                            .map(|t| transfer.to_linear[usize::from(t[c])]),
+                        wrap[0],
+                    );
+                    let mut before = line.integral(&xs[0]);
+                    for (k, a) in across[y * cols..][..cols].iter_mut().enumerate() {
+                        let after = line.integral(&xs[k + 1]);
+                        *a = ((after - before) / step[0]) as f32;
                         before = after;
                     }
                 }
-                for (m, j) in (-pad..rh + pad).enumerate() {
-                    put(i, j, out[m]);
+                for (k, i) in (-pad..rw + pad).enumerate() {
+                    for y in 0..h as usize {
+                        column[y] = f64::from(across[y * cols + k]);
+                    }
+                    line.fill(column.iter().copied(), wrap[1]);
+                    let x = (i64::from(place.x) + i) as usize;
+                    let mut before = line.integral(&ys[0]);
+                    for (m, j) in (-pad..rh + pad).enumerate() {
+                        let after = line.integral(&ys[m + 1]);
+                        let y = (i64::from(place.y) + j) as usize;
+                        atlas.pixels[y * stride + x * 4 + c] =
+                            transfer.encode((after - before) / step[1] * factor[c]);
+                        before = after;
+                    }
                 }
             }
         }
@@ -1083,7 +1125,7 @@ fn sample_bilinear(image: &Rgba8, wrap: [Wrap; 2], uv: [f64; 2], transfer: &Tran
     out
 }
 
-fn info(region: &Region, place: &Place, images: &[Option<Rgba8>]) -> RegionInfo {
+fn info(region: &Region, place: &Place, sides: &[Option<[u32; 2]>]) -> RegionInfo {
     let (image, kind) = match region.key {
         RegionKey::Solid(_) => (None, RegionKind::Solid),
         RegionKey::Textured { image, .. } => (Some(image), RegionKind::Textured),
@@ -1093,10 +1135,10 @@ fn info(region: &Region, place: &Place, images: &[Option<Rgba8>]) -> RegionInfo 
         RegionKey::Textured { .. } => region.tiles.map(|[lo, hi]| (hi - lo) as u64),
         _ => [1, 1],
     };
-    let scale = match image.and_then(|i| images[i].as_ref()) {
-        Some(im) => [
-            f64::from(place.size[0]) / (tiles[0] as f64 * f64::from(im.width)),
-            f64::from(place.size[1]) / (tiles[1] as f64 * f64::from(im.height)),
+    let scale = match image.and_then(|i| sides[i]) {
+        Some([w, h]) => [
+            f64::from(place.size[0]) / (tiles[0] as f64 * f64::from(w)),
+            f64::from(place.size[1]) / (tiles[1] as f64 * f64::from(h)),
         ],
         None => [1.0, 1.0],
     };

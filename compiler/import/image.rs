@@ -102,30 +102,40 @@ pub fn kind(bytes: &[u8]) -> Result<Kind, Error> {
     }
 }
 
-/// The texels `bytes` claim, read from the header alone (nothing is
-/// decoded): a PNG's IHDR sides, a JPEG's frame header sides, or, for a
-/// JPEG whose frame header cannot be found, the most its bytes can code.
-/// At most [`MAX_SIDE`]², which [`decode`] enforces; 0 for what is not a
-/// PNG or JPEG (which [`decode`] refuses). For a caller that bounds the
-/// sum over many images before decoding any.
-pub fn claimed_texels(bytes: &[u8]) -> u64 {
-    let texels = match kind(bytes) {
-        Ok(Kind::Png) => {
+/// `[width, height]` as the header gives them, nothing decoded: a PNG's
+/// IHDR, a JPEG's first frame header. `None` when `bytes` are not a PNG
+/// or JPEG, the header cannot be found, or a side is 0 or more than
+/// [`MAX_SIDE`] ([`decode`] says why, before allocating). A header that
+/// [`decode`] accepts gives the sides of what it decodes.
+pub fn header_sides(bytes: &[u8]) -> Option<[u32; 2]> {
+    let sides = match kind(bytes).ok()? {
+        Kind::Png => {
             let at = PNG_IHDR_WIDTH as usize;
-            match bytes.get(at..at + 8) {
-                Some(b) => {
-                    let w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-                    let h = u32::from_be_bytes([b[4], b[5], b[6], b[7]]);
-                    u64::from(w) * u64::from(h)
-                }
-                None => 0,
-            }
+            let b = bytes.get(at..at + 8)?;
+            Some([
+                u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
+                u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
+            ])
         }
-        Ok(Kind::Jpeg) => match jpeg_sides(bytes) {
-            Some((width, height, _)) => u64::from(width) * u64::from(height),
-            None => MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64,
-        },
-        Err(_) => 0,
+        Kind::Jpeg => jpeg_sides(bytes).map(|(width, height, _)| [width, height]),
+    }?;
+    sides
+        .iter()
+        .all(|s| (1..=MAX_SIDE).contains(s))
+        .then_some(sides)
+}
+
+/// The texels `bytes` claim, read from the header alone (nothing is
+/// decoded): [`header_sides`], or, for a JPEG whose frame header cannot
+/// be found, the most its bytes can code. At most [`MAX_SIDE`]², which
+/// [`decode`] enforces; 0 for what [`decode`] refuses from its header
+/// alone (not a PNG or JPEG, a PNG side of 0 or over [`MAX_SIDE`]). For a caller that bounds the sum over many images before
+/// decoding any.
+pub fn claimed_texels(bytes: &[u8]) -> u64 {
+    let texels = match (kind(bytes), header_sides(bytes)) {
+        (_, Some([w, h])) => u64::from(w) * u64::from(h),
+        (Ok(Kind::Jpeg), None) => MAX_JPEG_PIXELS_PER_BYTE * bytes.len() as u64,
+        _ => 0,
     };
     texels.min(u64::from(MAX_SIDE) * u64::from(MAX_SIDE))
 }
@@ -211,7 +221,7 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
             ),
         ));
     }
-    let mut buf = vec![0u8; size];
+    let mut buf = alloc_zeroed(size, PNG_IHDR_WIDTH)?;
     let frame = reader.next_frame(&mut buf).map_err(bad)?;
     let (width, height) = (frame.width, frame.height);
     check_side(width, height, PNG_IHDR_WIDTH)?;
@@ -237,8 +247,39 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
             ));
         }
     };
+    let texels = width as usize * height as usize;
     let row_bytes = width as usize * channels * depth;
-    let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
+    let rgba = |s: [u8; 4]| match channels {
+        1 => [s[0], s[0], s[0], 255],
+        2 => [s[0], s[0], s[0], s[1]],
+        3 => [s[0], s[1], s[2], 255],
+        _ => s,
+    };
+    if depth == 1 && frame.line_size == row_bytes {
+        // 8-bit samples become RGBA8 in the decoder's own buffer, from the
+        // last texel back: texel p's samples start at `channels · p`, at or
+        // before where its RGBA goes (`4 · p`), so each is read before it
+        // is written over, and only one image is held.
+        let len = (texels * 4).max(buf.len());
+        buf.try_reserve_exact(len - buf.len())
+            .map_err(|_| out_of_memory(len, PNG_IHDR_WIDTH))?;
+        buf.resize(len, 0);
+        for p in (0..texels).rev() {
+            let mut s = [0u8; 4];
+            s[..channels].copy_from_slice(&buf[p * channels..][..channels]);
+            buf[p * 4..p * 4 + 4].copy_from_slice(&rgba(s));
+        }
+        buf.truncate(texels * 4);
+        return Ok(Rgba8 {
+            width,
+            height,
+            pixels: buf,
+        });
+    }
+    let mut pixels = Vec::new();
+    pixels
+        .try_reserve_exact(texels * 4)
+        .map_err(|_| out_of_memory(texels * 4, PNG_IHDR_WIDTH))?;
     let mut sample = [0u8; 4];
     for y in 0..height as usize {
         let line = &buf[y * frame.line_size..][..row_bytes];
@@ -251,13 +292,7 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
                     ((v * 255 + 32767) / 65535) as u8
                 };
             }
-            let s = sample;
-            pixels.extend_from_slice(&match channels {
-                1 => [s[0], s[0], s[0], 255],
-                2 => [s[0], s[0], s[0], s[1]],
-                3 => [s[0], s[1], s[2], 255],
-                _ => s,
-            });
+            pixels.extend_from_slice(&rgba(sample));
         }
     }
     Ok(Rgba8 {
@@ -265,6 +300,24 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
         height,
         pixels,
     })
+}
+
+/// `n` zero bytes, or an error at byte `at` (where the header sized them)
+/// when the memory cannot be had.
+fn alloc_zeroed(n: usize, at: u64) -> Result<Vec<u8>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| out_of_memory(n, at))?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
+fn out_of_memory(n: usize, at: u64) -> Error {
+    Error::at(
+        at,
+        format!(
+            "decoding the image needs {n} bytes of memory, which could not be had: make the image smaller or give kiln more memory"
+        ),
+    )
 }
 
 fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
@@ -321,16 +374,21 @@ fn jpeg(bytes: &[u8]) -> Result<Rgba8, Error> {
             ),
         ));
     }
-    let pixels = decoder.decode().map_err(bad)?;
-    if pixels.len() != width as usize * height as usize * 4 {
+    // The output is allocated here, fallibly; the decoder's own working
+    // buffers (a few rows of blocks, or a progressive image's
+    // coefficients) are its own.
+    let size = width as usize * height as usize * 4;
+    if decoder.output_buffer_size() != Some(size) {
         return Err(Error::at(
             sides_at,
             format!(
-                "JPEG decoded to {} bytes, expected {width} x {height} x 4",
-                pixels.len()
+                "JPEG decodes to {:?} bytes, expected {width} x {height} x 4",
+                decoder.output_buffer_size()
             ),
         ));
     }
+    let mut pixels = alloc_zeroed(size, sides_at)?;
+    decoder.decode_into(&mut pixels).map_err(bad)?;
     Ok(Rgba8 {
         width,
         height,

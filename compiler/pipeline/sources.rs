@@ -231,10 +231,10 @@ pub fn shown_texels(meshes: &Meshes, primitives: &[&Primitive]) -> u64 {
         .sum()
 }
 
-/// The material stage for `primitives` of `meshes`: decodes the images
-/// their materials show (each once; their texels together at most
-/// [`MAX_MODEL_TEXELS`], by their headers, before any is decoded), then
-/// builds the atlas. Errors name the image (`images[2] "Skin"`) or the
+/// The material stage for `primitives` of `meshes`: lays the atlas out
+/// from the sides the shown images' headers give (their texels together
+/// at most [`MAX_MODEL_TEXELS`], checked before any is decoded), then
+/// paints it, decoding each image once and holding one at a time. Errors name the image (`images[2] "Skin"`) or the
 /// stage's rule.
 pub fn material_stage(
     meshes: &Meshes,
@@ -253,28 +253,42 @@ pub fn material_stage(
             (MAX_MODEL_TEXELS * 4) >> 30
         ));
     }
-    let mut decoded: Vec<Option<Rgba8>> = vec![None; meshes.images.len()];
-    for p in primitives {
-        let material = p.material.map(|m| &meshes.materials[m]);
-        let Some(tex) = material.and_then(|m| m.base_color_texture) else {
-            continue;
+    // The sides from each shown image's header; an image whose header
+    // cannot be read is decoded for the decoder's own words.
+    let mut sides: Vec<Option<[u32; 2]>> = vec![None; meshes.images.len()];
+    for i in shown_images(meshes, primitives) {
+        let Some(encoded) = &meshes.images[i] else {
+            return Err(format!("images[{i}] was not read"));
         };
-        if decoded[tex.image].is_some() {
-            continue;
-        }
-        let Some(encoded) = &meshes.images[tex.image] else {
-            return Err(format!("images[{}] was not read", tex.image));
-        };
-        let name = encoded
-            .name
-            .as_ref()
-            .map(|n| format!(" {n:?}"))
-            .unwrap_or_default();
-        let im = image::decode(&encoded.bytes)
-            .map_err(|e| image_error(&format!("images[{}]{name}", tex.image), encoded, &e))?;
-        decoded[tex.image] = Some(im);
+        sides[i] = Some(match image::header_sides(&encoded.bytes) {
+            Some(s) => s,
+            None => {
+                let im = decode_image(meshes, i)?;
+                [im.width, im.height]
+            }
+        });
     }
-    atlas::build(primitives, &meshes.materials, &decoded, settings).map_err(|e| e.to_string())
+    let layout = atlas::layout(primitives, &meshes.materials, &sides, settings)
+        .map_err(|e| e.to_string())?;
+    atlas::paint(&layout, primitives, |i| {
+        decode_image(meshes, i).map_err(atlas::Error)
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Image `i` of `meshes`, decoded; an error names it (`images[2] "Skin"`)
+/// and the byte.
+fn decode_image(meshes: &Meshes, i: usize) -> Result<Rgba8, String> {
+    let Some(encoded) = &meshes.images[i] else {
+        return Err(format!("images[{i}] was not read"));
+    };
+    let name = encoded
+        .name
+        .as_ref()
+        .map(|n| format!(" {n:?}"))
+        .unwrap_or_default();
+    image::decode(&encoded.bytes)
+        .map_err(|e| image_error(&format!("images[{i}]{name}"), encoded, &e))
 }
 
 /// An image's decode error at the byte of the file it is about: the

@@ -14,6 +14,17 @@ thread_local! {
     static BIG_ALLOCS: Cell<usize> = const { Cell::new(0) };
     static ALLOCS: Cell<usize> = const { Cell::new(0) };
     static ALLOC_BYTES: Cell<usize> = const { Cell::new(0) };
+    /// Bytes allocated and not yet freed on this thread (a block freed on
+    /// another thread is not subtracted), and the most there have been.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK_LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+fn live(change: isize) {
+    let _ = LIVE.try_with(|l| {
+        l.set(l.get() + change);
+        let _ = PEAK_LIVE.try_with(|p| p.set(p.get().max(l.get())));
+    });
 }
 
 /// Allocations (and reallocations) of at least this many bytes are
@@ -36,18 +47,31 @@ fn note(size: usize) {
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         note(layout.size());
-        unsafe { System.alloc(layout) }
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            live(layout.size() as isize);
+        }
+        p
     }
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         note(layout.size());
-        unsafe { System.alloc_zeroed(layout) }
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            live(layout.size() as isize);
+        }
+        p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        live(-(layout.size() as isize));
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         note(new_size);
-        unsafe { System.realloc(ptr, layout, new_size) }
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            live(new_size as isize - layout.size() as isize);
+        }
+        p
     }
 }
 
@@ -57,6 +81,18 @@ pub fn largest_alloc_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
     LARGEST_ALLOC.with(|m| m.set(0));
     let out = f();
     (out, LARGEST_ALLOC.with(|m| m.get()))
+}
+
+/// Runs `f` and returns its result with the most bytes it held allocated
+/// at once on this thread, over what was live when it started (its peak
+/// memory, counted rather than sampled).
+#[allow(dead_code)]
+pub fn peak_live_in<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = LIVE.with(|l| l.get());
+    PEAK_LIVE.with(|p| p.set(start));
+    let out = f();
+    let peak = PEAK_LIVE.with(|p| p.get());
+    (out, (peak - start).max(0) as usize)
 }
 
 /// Runs `f` and returns its result with the number of allocations and

@@ -1223,3 +1223,112 @@ fn a_downscaled_tinted_region_is_the_box_average_in_linear_light() {
     }
     assert!(worst <= 0.5 + 1e-6, "worst {worst}");
 }
+
+/// The images are decoded one at a time, as their regions are painted:
+/// eight 512 x 512 images (1 MiB each decoded) into a 256-texel atlas
+/// hold less than two images' bytes at once, counted by the allocator
+/// (1.86 MB: one image, the box filter's rows, the atlas). Decoding them
+/// all first, as the stage did, held more than 8 MiB.
+#[test]
+fn a_models_images_are_decoded_one_at_a_time() {
+    const N: usize = 8;
+    const SIDE: u32 = 512;
+    let mut f = Fixture::new();
+    let pos = f.floats(&[0., 0., 0., 1., 0., 0., 1., 1., 0., 0., 1., 0.], "VEC3", 3);
+    let uv = f.floats(&[0., 0., 1., 0., 1., 1., 0., 1.], "VEC2", 2);
+    let idx = f.accessor(
+        &[0u16, 1, 2, 0, 2, 3]
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect::<Vec<_>>(),
+        5123,
+        "SCALAR",
+        6,
+        false,
+    );
+    let (mut images, mut textures, mut materials, mut primitives) =
+        (vec![], vec![], vec![], vec![]);
+    for k in 0..N {
+        // A smooth gradient per image (a few KB as PNG), distinct per k.
+        let mut pixels = Vec::with_capacity((SIDE * SIDE * 4) as usize);
+        for y in 0..SIDE {
+            for x in 0..SIDE {
+                pixels.extend_from_slice(&[(x / 2) as u8, (y / 2) as u8, (k * 30) as u8, 255]);
+            }
+        }
+        let png = image::encode_png(&Rgba8 {
+            width: SIDE,
+            height: SIDE,
+            pixels,
+        })
+        .unwrap();
+        let view = f.view(&png, None);
+        images.push(json!({"bufferView": view, "mimeType": "image/png"}));
+        textures.push(json!({"source": k}));
+        materials.push(json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": k}}}));
+        primitives.push(json!({"attributes": {"POSITION": pos, "TEXCOORD_0": uv}, "indices": idx, "material": k}));
+    }
+    f.json["images"] = json!(images);
+    f.json["textures"] = json!(textures);
+    f.json["materials"] = json!(materials);
+    f.push("meshes", json!({"primitives": primitives}));
+    f.push("nodes", json!({"mesh": 0}));
+    let meshes = load(&f.glb());
+    let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+    let settings = Settings {
+        max_size: 256,
+        ..Settings::default()
+    };
+    let decoded = (SIDE * SIDE * 4) as usize;
+    let (a, peak) = alloc_support::peak_live_in(|| material_stage(&meshes, &prims, &settings));
+    let a = a.unwrap();
+    assert_eq!(a.regions.len(), N);
+    assert!(
+        peak < 2 * decoded,
+        "held {peak} bytes at once; one image is {decoded}"
+    );
+    // The atlas is the one the images decoded all at once would give.
+    let all = decode_images(&meshes);
+    let sides: Vec<Option<[u32; 2]>> = all
+        .iter()
+        .map(|i| i.as_ref().map(|i| [i.width, i.height]))
+        .collect();
+    let layout = atlas::layout(&prims, &meshes.materials, &sides, &settings).unwrap();
+    let mut asked = vec![];
+    let b = atlas::paint(&layout, &prims, |i| {
+        asked.push(i);
+        Ok(all[i].clone().unwrap())
+    })
+    .unwrap();
+    assert_eq!(
+        asked,
+        (0..N).collect::<Vec<_>>(),
+        "each image asked for once"
+    );
+    assert!(a == b);
+}
+
+/// A decoder that gives an image of other sides than its header said is
+/// an error, not a region drawn from the wrong texels.
+#[test]
+fn an_image_decoded_to_other_sides_than_its_header_is_an_error() {
+    let q = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0; 4],
+        texture: Some((noise(4, 4, 3), [REPEAT, REPEAT], None)),
+    };
+    let meshes = load(&quad_glb(&q));
+    let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
+    let layout = atlas::layout(
+        &prims,
+        &meshes.materials,
+        &[Some([4, 4])],
+        &Settings::default(),
+    )
+    .unwrap();
+    let e = atlas::paint(&layout, &prims, |_| Ok(noise(4, 5, 3))).unwrap_err();
+    assert!(e.0.contains("image 0 decodes to 4 x 5"), "{e}");
+    let e = atlas::paint(&layout, &prims, |_| Err(atlas::Error("gone".into()))).unwrap_err();
+    assert_eq!(e.0, "gone");
+}

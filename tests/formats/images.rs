@@ -537,3 +537,117 @@ fn a_cmyk_jpeg_is_refused_by_name() {
     );
     assert!(e.offset > 0 && (e.offset as usize) < bytes.len(), "{e:?}");
 }
+
+/// The sides a header gives (`header_sides`, which the atlas is laid out
+/// from before any image is decoded) are the sides of the decoded image,
+/// for every image of the corpus; a header that `decode` refuses from its
+/// header alone gives none, and `claimed_texels` is their product.
+#[test]
+fn header_sides_are_the_decoded_sides_and_none_where_decode_refuses_the_header() {
+    let mut images: Vec<Vec<u8>> = vec![corpus("images/tiny.jpg")];
+    for name in [
+        "glb/Fox.glb",
+        "glb/CesiumMan-blender.glb",
+        "glb/MorphStressTest.glb",
+    ] {
+        images.extend(meshes(name).images.into_iter().flatten().map(|i| i.bytes));
+    }
+    let mut kinds = [0usize; 2];
+    for bytes in &images {
+        let im = image::decode(bytes).unwrap();
+        assert_eq!(image::header_sides(bytes), Some([im.width, im.height]));
+        assert_eq!(
+            image::claimed_texels(bytes),
+            u64::from(im.width) * u64::from(im.height)
+        );
+        kinds[usize::from(image::kind(bytes).unwrap() == image::Kind::Jpeg)] += 1;
+    }
+    assert!(kinds[0] > 0 && kinds[1] > 0, "PNGs and JPEGs: {kinds:?}");
+    assert_eq!(image::header_sides(&png_header(300, 7)), Some([300, 7]));
+    assert_eq!(image::header_sides(&jpeg_header(5, 9)), Some([5, 9]));
+    assert_eq!(
+        image::header_sides(&png_header(MAX_SIDE, MAX_SIDE)),
+        Some([MAX_SIDE; 2])
+    );
+    let over = MAX_SIDE + 1;
+    for bytes in [
+        png_header(over, 1),
+        png_header(1, over),
+        png_header(0, 1),
+        png_header(1, 0),
+        jpeg_header(over as u16, 1),
+        jpeg_header(1, 0),
+        png_header(4, 4)[..20].to_vec(),
+        jpeg_header(4, 4)[..8].to_vec(),
+        b"GIF89a....".to_vec(),
+    ] {
+        assert_eq!(image::header_sides(&bytes), None, "{bytes:02x?}");
+        assert!(image::decode(&bytes).is_err());
+    }
+    // A PNG refused by its header claims nothing; a JPEG whose frame
+    // header is not found claims what its bytes can code.
+    assert_eq!(image::claimed_texels(&png_header(over, 1)), 0);
+    let cut = jpeg_header(4, 4)[..8].to_vec();
+    assert_eq!(
+        image::claimed_texels(&cut),
+        image::MAX_JPEG_PIXELS_PER_BYTE * cut.len() as u64
+    );
+}
+
+/// A PNG of every colour type at 8 and 16 bits decodes to the RGBA8 these rules give: grey repeated, alpha kept or
+/// 255, 16-bit samples rounded to 8 as `(v · 255 + 32767) / 65535`. The
+/// 8-bit types are expanded in the decoder's buffer, the 16-bit ones
+/// copied; both must give these texels.
+#[test]
+fn every_png_colour_type_decodes_to_rgba8_by_its_rule() {
+    use png::{BitDepth, ColorType};
+    let (w, h) = (7u32, 5u32);
+    for (color, channels) in [
+        (ColorType::Grayscale, 1usize),
+        (ColorType::GrayscaleAlpha, 2),
+        (ColorType::Rgb, 3),
+        (ColorType::Rgba, 4),
+    ] {
+        for depth in [BitDepth::Eight, BitDepth::Sixteen] {
+            {
+                let bytes_per = if depth == BitDepth::Eight { 1 } else { 2 };
+                let n = (w * h) as usize * channels * bytes_per;
+                let samples: Vec<u8> = (0..n).map(|i| (i * 37 % 251) as u8).collect();
+                let mut png = Vec::new();
+                {
+                    let mut e = png::Encoder::new(&mut png, w, h);
+                    e.set_color(color);
+                    e.set_depth(depth);
+                    e.write_header()
+                        .unwrap()
+                        .write_image_data(&samples)
+                        .unwrap();
+                }
+                let want: Vec<u8> = samples
+                    .chunks_exact(channels * bytes_per)
+                    .flat_map(|p| {
+                        let s: Vec<u8> = (0..channels)
+                            .map(|c| {
+                                if bytes_per == 1 {
+                                    p[c]
+                                } else {
+                                    let v = u32::from(u16::from_be_bytes([p[2 * c], p[2 * c + 1]]));
+                                    ((v * 255 + 32767) / 65535) as u8
+                                }
+                            })
+                            .collect();
+                        match channels {
+                            1 => [s[0], s[0], s[0], 255],
+                            2 => [s[0], s[0], s[0], s[1]],
+                            3 => [s[0], s[1], s[2], 255],
+                            _ => [s[0], s[1], s[2], s[3]],
+                        }
+                    })
+                    .collect();
+                let im = image::decode(&png).unwrap();
+                assert_eq!((im.width, im.height), (w, h));
+                assert!(im.pixels == want, "{color:?} {depth:?}");
+            }
+        }
+    }
+}

@@ -315,7 +315,8 @@ fn textured_glb(images: &[Vec<u8>]) -> Vec<u8> {
 /// The images a model shows are bounded as a sum, from their headers,
 /// before any is decoded: four 16,384² 1-bit PNGs (a few tens of KB each,
 /// 4 GiB decoded) are refused under the 512 MiB cap, naming them; two of
-/// 2,048² build their atlas.
+/// 2,048² build their atlas; one of 16,384² (within the rules, 1 GiB
+/// decoded) is an error that says memory ran out.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_models_images_are_bounded_together_before_decoding() {
@@ -347,6 +348,92 @@ fn a_models_images_are_bounded_together_before_decoding() {
         &["inspect", "--atlas-png", "atlas.png", "sources/big/two.glb"],
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    // One image within every rule that needs more memory than the cap
+    // leaves (1 GiB decoded) is an error naming it, not an abort.
+    p.write_bytes("sources/big/one.glb", &textured_glb(&[one_bit_png(16_384)]));
+    let o = capped(
+        &p,
+        &["inspect", "--atlas-png", "atlas.png", "sources/big/one.glb"],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sources/big/one.glb: at byte ")
+            && err.contains("images[0]: decoding the image needs 1073741824 bytes of memory"),
+        "{err}"
+    );
+}
+
+/// [`simple_skin`] with UVs and a material showing `png`: a skinned,
+/// textured model.
+fn textured_skin(png: &[u8]) -> Vec<u8> {
+    let (mut doc, mut bin) = simple_skin();
+    let count = doc["accessors"][1]["count"].as_u64().unwrap() as usize;
+    let uv_at = bin.len().next_multiple_of(4);
+    bin.resize(uv_at, 0);
+    for k in 0..count {
+        for v in [(k % 2) as f32, (k / 2 % 2) as f32] {
+            bin.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let image_at = bin.len();
+    bin.extend_from_slice(png);
+    bin.resize(bin.len().next_multiple_of(4), 0);
+    doc["buffers"][0]["byteLength"] = json!(bin.len());
+    let views = doc["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({"buffer": 0, "byteOffset": uv_at, "byteLength": count * 8}));
+    views.push(json!({"buffer": 0, "byteOffset": image_at, "byteLength": png.len()}));
+    let (uv_view, image_view) = (views.len() - 2, views.len() - 1);
+    let accessors = doc["accessors"].as_array_mut().unwrap();
+    accessors.push(
+        json!({"bufferView": uv_view, "componentType": 5126, "count": count, "type": "VEC2"}),
+    );
+    let uv = accessors.len() - 1;
+    doc["images"] = json!([{"bufferView": image_view, "mimeType": "image/png"}]);
+    doc["textures"] = json!([{"source": 0}]);
+    doc["materials"] = json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+    let prim = &mut doc["meshes"][0]["primitives"][0];
+    prim["attributes"]["TEXCOORD_0"] = json!(uv);
+    prim["material"] = json!(0);
+    crate::gltf_support::make_glb(&doc, &bin)
+}
+
+/// A level's images are bounded as a sum across its models, each model's
+/// counted from its headers before it is decoded: five models each
+/// showing a 16,384² image (a quarter of the level's 2^30 texels, and
+/// all a model may show) are refused at the fifth model's line, before
+/// its image is decoded (the four before it passed the rule, and each of
+/// their images was decoded alone: 1 GiB, so this runs without the cap).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_levels_images_are_bounded_together_across_its_models() {
+    let p = Project::empty();
+    p.write_bytes("sources/big/skin.glb", &simple_skin_glb());
+    p.write_bytes(
+        "sources/big/textured.glb",
+        &textured_skin(&one_bit_png(16_384)),
+    );
+    let models = |n: usize| -> String {
+        let mut m = String::from(
+            "characters:\n  - level: wide\n    banks:\n      - id: b\n        clips:\n          - source: sources/big/skin.glb\n    models:\n",
+        );
+        for k in 0..n {
+            m += &format!(
+                "      - id: m{k}\n        source: sources/big/textured.glb\n        bank: b\n"
+            );
+        }
+        m
+    };
+    p.write("manifests/level.yaml", &models(5));
+    let o = p.kiln(&["build", "--quiet"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    // The fifth model's source line: line 8 + 3 a model.
+    assert!(err.contains("level.yaml:21:17:"), "{err}");
+    assert!(
+        err.contains("model \"m4\": sources/big/textured.glb: with its images the level's models show 1342177280 texels, more than the 1073741824"),
+        "{err}"
+    );
 }
 
 /// A GLB of one mesh of `vertices` vertices (a strip of triangles) on a
