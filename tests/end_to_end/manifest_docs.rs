@@ -130,6 +130,18 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::formats::cgeo::MAX_FILE_BYTES as f64,
         ),
         (
+            "gltf::MAX_ACCESSOR_VALUES",
+            kiln::import::gltf::MAX_ACCESSOR_VALUES as f64,
+        ),
+        (
+            "gltf::MAX_ASSET_VALUES",
+            kiln::import::gltf::MAX_ASSET_VALUES as f64,
+        ),
+        (
+            "gltf::MAX_DECODED_BYTES",
+            kiln::import::gltf::MAX_DECODED_BYTES as f64,
+        ),
+        (
             "sources::MAX_MODEL_TEXELS",
             kiln::pipeline::sources::MAX_MODEL_TEXELS as f64,
         ),

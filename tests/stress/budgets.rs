@@ -436,6 +436,43 @@ fn a_levels_images_are_bounded_together_across_its_models() {
     );
 }
 
+/// An accessor without a buffer view is zeros that nothing in the file
+/// backs: 2^26 VEC3 positions (a 300-byte GLB, 805 MB of values) under
+/// the 512 MiB cap are an error naming the accessor, not an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_accessor_of_zeros_larger_than_the_memory_at_hand_is_an_error() {
+    let p = Project::empty();
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "accessors": [{"componentType": 5126, "count": 1 << 26, "type": "VEC3", "min": [0, 0, 0], "max": [0, 0, 0]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0}]
+    });
+    p.write_bytes(
+        "sources/big/zeros.glb",
+        &crate::gltf_support::make_glb(&doc, &[]),
+    );
+    let o = capped(
+        &p,
+        &[
+            "inspect",
+            "--atlas-png",
+            "atlas.png",
+            "sources/big/zeros.glb",
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("sources/big/zeros.glb: invalid glTF: at byte ")
+            && err.contains(
+                "attributes.POSITION: accessors[0]: its values need 805306368 bytes of memory"
+            ),
+        "{err}"
+    );
+}
+
 /// A GLB of one mesh of `vertices` vertices (a strip of triangles) on a
 /// node that moves for `seconds`.
 fn long_moving_mesh(vertices: u32, seconds: f32) -> Vec<u8> {

@@ -138,52 +138,82 @@ impl Packed {
 
     /// Every component as `f32`: floats as they are, normalized integers
     /// by glTF's formulas (`max(c / 127, -1)` for i8, `c / 255` for u8,
-    /// and likewise for 16 bits), other integers by value.
-    pub fn to_f32(&self) -> Vec<f32> {
+    /// and likewise for 16 bits), other integers by value. Fails only when
+    /// the memory cannot be had.
+    pub fn to_f32(&self) -> Result<Vec<f32>, Error> {
         let b = &self.bytes;
         let norm = self.normalized;
+        let mut out = try_vec(b.len() / self.component_type.size())?;
         match self.component_type {
-            ComponentType::I8 => b
-                .iter()
-                .map(|&c| scale_signed(c as i8 as f32, 127.0, norm))
-                .collect(),
-            ComponentType::U8 => b.iter().map(|&c| scale(c as f32, 255.0, norm)).collect(),
-            ComponentType::I16 => b
-                .chunks_exact(2)
-                .map(|c| scale_signed(i16::from_le_bytes([c[0], c[1]]) as f32, 32767.0, norm))
-                .collect(),
-            ComponentType::U16 => b
-                .chunks_exact(2)
-                .map(|c| scale(u16::from_le_bytes([c[0], c[1]]) as f32, 65535.0, norm))
-                .collect(),
-            ComponentType::U32 => b
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
-                .collect(),
-            ComponentType::F32 => b
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
+            ComponentType::I8 => {
+                out.extend(b.iter().map(|&c| scale_signed(c as i8 as f32, 127.0, norm)))
+            }
+            ComponentType::U8 => out.extend(b.iter().map(|&c| scale(c as f32, 255.0, norm))),
+            ComponentType::I16 => out.extend(
+                b.chunks_exact(2)
+                    .map(|c| scale_signed(i16::from_le_bytes([c[0], c[1]]) as f32, 32767.0, norm)),
+            ),
+            ComponentType::U16 => out.extend(
+                b.chunks_exact(2)
+                    .map(|c| scale(u16::from_le_bytes([c[0], c[1]]) as f32, 65535.0, norm)),
+            ),
+            ComponentType::U32 => out.extend(
+                b.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32),
+            ),
+            ComponentType::F32 => out.extend(
+                b.chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            ),
         }
+        Ok(out)
     }
 
     /// Every component as `u32`, for unsigned integer types only (indices,
-    /// joints); `None` for signed or float components.
-    pub fn to_u32(&self) -> Option<Vec<u32>> {
+    /// joints); `None` for signed or float components. Fails only when the
+    /// memory cannot be had.
+    pub fn to_u32(&self) -> Result<Option<Vec<u32>>, Error> {
         let b = &self.bytes;
-        Some(match self.component_type {
-            ComponentType::U8 => b.iter().map(|&c| c as u32).collect(),
-            ComponentType::U16 => b
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32)
-                .collect(),
-            ComponentType::U32 => b
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-            _ => return None,
-        })
+        let n = b.len() / self.component_type.size();
+        Ok(Some(match self.component_type {
+            ComponentType::U8 => {
+                let mut out = try_vec(n)?;
+                out.extend(b.iter().map(|&c| c as u32));
+                out
+            }
+            ComponentType::U16 => {
+                let mut out = try_vec(n)?;
+                out.extend(
+                    b.chunks_exact(2)
+                        .map(|c| u16::from_le_bytes([c[0], c[1]]) as u32),
+                );
+                out
+            }
+            ComponentType::U32 => {
+                let mut out = try_vec(n)?;
+                out.extend(
+                    b.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+                out
+            }
+            _ => return Ok(None),
+        }))
     }
+}
+
+/// An empty vector with room for `n` values, or an error saying the memory
+/// could not be had (an accessor's values are bounded, but may still be
+/// more than the machine gives).
+pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        Error(format!(
+            "its values need {} bytes of memory, which could not be had: give kiln more memory or make the asset smaller",
+            n.saturating_mul(std::mem::size_of::<T>())
+        ))
+    })?;
+    Ok(v)
 }
 
 fn scale(c: f32, max: f32, normalized: bool) -> f32 {
@@ -215,7 +245,12 @@ pub(crate) fn read(
     };
     let mut bytes = match a.buffer_view {
         // Without a buffer view the values are zeros (then sparse).
-        None => vec![0u8; values * component_type.size()],
+        None => {
+            let mut zeros =
+                try_vec(values * component_type.size()).map_err(|e| e.context(&path))?;
+            zeros.resize(values * component_type.size(), 0);
+            zeros
+        }
         Some(view) => {
             let (v, stride) =
                 view_bytes(views, view).map_err(|e| e.context(format!("{path}.bufferView")))?;
@@ -353,7 +388,7 @@ impl Layout {
         let (columns, rows) = self.element_type.columns();
         let column = rows * self.component_type.size();
         let padded = column.next_multiple_of(4);
-        let mut out = Vec::with_capacity(count * columns * column);
+        let mut out = try_vec(count * columns * column)?;
         for e in 0..count {
             let base = offset + e * stride;
             if columns == 1 {
@@ -412,6 +447,7 @@ fn apply_sparse(
         bytes: indices,
     }
     .to_u32()
+    .map_err(|e| e.context("indices"))?
     .unwrap_or_default();
 
     let (data, _) =
@@ -469,10 +505,15 @@ mod tests {
             bytes,
         };
         assert_eq!(
-            p(ComponentType::I8, vec![0x80, 0x81, 0, 127]).to_f32(),
+            p(ComponentType::I8, vec![0x80, 0x81, 0, 127])
+                .to_f32()
+                .unwrap(),
             [-1.0, -1.0, 0.0, 1.0]
         );
-        assert_eq!(p(ComponentType::U8, vec![0, 255]).to_f32(), [0.0, 1.0]);
+        assert_eq!(
+            p(ComponentType::U8, vec![0, 255]).to_f32().unwrap(),
+            [0.0, 1.0]
+        );
         let v = p(
             ComponentType::I16,
             [i16::MIN, -32767, 32767]
@@ -480,13 +521,15 @@ mod tests {
                 .flat_map(|x| x.to_le_bytes())
                 .collect(),
         )
-        .to_f32();
+        .to_f32()
+        .unwrap();
         assert_eq!(v, [-1.0, -1.0, 1.0]);
         let v = p(
             ComponentType::U16,
             [0u16, 65535].iter().flat_map(|x| x.to_le_bytes()).collect(),
         )
-        .to_f32();
+        .to_f32()
+        .unwrap();
         assert_eq!(v, [0.0, 1.0]);
     }
 }

@@ -148,7 +148,7 @@ fn channel(
         .read_accessor(sampler.output)
         .map_err(|e| e.context(&out_path))?;
     check_output_type(&out_path, &output, target)?;
-    let values = output.to_f32();
+    let values = output.to_f32().map_err(|e| e.context(&out_path))?;
     let (per_key, rule) = match interpolation {
         Interpolation::CubicSpline => (
             3 * target.width(),
@@ -204,7 +204,7 @@ fn times(asset: &Asset<'_>, path: &str, input: usize) -> Result<Vec<f32>, Error>
             ),
         ));
     }
-    let times = packed.to_f32();
+    let times = packed.to_f32().map_err(|e| e.context(path))?;
     let mut previous: Option<f32> = None;
     for (k, &t) in times.iter().enumerate() {
         let bad = if !t.is_finite() {

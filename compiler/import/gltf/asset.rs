@@ -155,7 +155,17 @@ pub struct Asset<'a> {
     views: ViewSet<'a>,
     file: &'a [u8],
     externals: &'a [(String, Vec<u8>)],
+    /// What is left of [`MAX_ASSET_VALUES`] for the reads still to come.
+    values_left: std::cell::Cell<usize>,
 }
+
+/// Most values all the accessor reads (and Draco decodes) of one asset may
+/// give together (2^28, 1 GiB as `f32`: what the largest file holds at
+/// four bytes a value). Each accessor is bounded alone by
+/// [`accessor::MAX_ACCESSOR_VALUES`]; this bounds their sum, which
+/// accessors without a buffer view, or many primitives reading one large
+/// accessor, would otherwise multiply from a small file.
+pub const MAX_ASSET_VALUES: usize = 1 << 28;
 
 impl<'a> Asset<'a> {
     /// Parses the container and JSON, then [`Asset::from_source`].
@@ -182,6 +192,7 @@ impl<'a> Asset<'a> {
                 views,
                 file,
                 externals,
+                values_left: std::cell::Cell::new(MAX_ASSET_VALUES),
             }),
             Err(e) => Err(place::placed(e, file)),
         }
@@ -239,7 +250,10 @@ impl<'a> Asset<'a> {
     /// number of components per element.
     pub fn accessor_f32(&self, index: usize) -> Result<(Vec<f32>, usize), Error> {
         let packed = self.accessor(index)?;
-        Ok((packed.to_f32(), packed.components()))
+        let values = packed
+            .to_f32()
+            .map_err(|e| self.place(e.context(format!("accessors[{index}]"))))?;
+        Ok((values, packed.components()))
     }
 
     /// Accessor `index` as `u32` (unsigned integer types only: indices,
@@ -248,15 +262,41 @@ impl<'a> Asset<'a> {
         self.read_accessor_u32(index).map_err(|e| self.place(e))
     }
 
-    /// [`Asset::accessor`], the error not yet placed.
+    /// [`Asset::accessor`], the error not yet placed; its values are
+    /// charged to the asset's [`MAX_ASSET_VALUES`] before it is read.
     pub(crate) fn read_accessor(&self, index: usize) -> Result<Packed, Error> {
+        let h = accessor::header(&self.doc.accessors, index)?;
+        self.charge(
+            h.count * h.element_type.components(),
+            &format!("accessors[{index}].count"),
+        )?;
         accessor::read(&self.doc.accessors, index, &self.views)
+    }
+
+    /// Takes `values` from what is left of [`MAX_ASSET_VALUES`], or fails
+    /// at `path` (what asks for them) when they are more.
+    pub(crate) fn charge(&self, values: usize, path: &str) -> Result<(), Error> {
+        let left = self.values_left.get();
+        if values > left {
+            return Err(Error::at(
+                path,
+                format!(
+                    "reading it makes the asset's accessors give more than {MAX_ASSET_VALUES} values together ({} given before it, {values} more); the accessors a file's meshes, skins and animations read, counted each time they are read, are bounded as a sum",
+                    MAX_ASSET_VALUES - left
+                ),
+            ));
+        }
+        self.values_left.set(left - values);
+        Ok(())
     }
 
     /// [`Asset::accessor_u32`], the error not yet placed.
     pub(crate) fn read_accessor_u32(&self, index: usize) -> Result<(Vec<u32>, usize), Error> {
         let packed = self.read_accessor(index)?;
-        match packed.to_u32() {
+        match packed
+            .to_u32()
+            .map_err(|e| e.context(format!("accessors[{index}]")))?
+        {
             Some(v) => Ok((v, packed.components())),
             None => Err(Error::at(
                 format!("accessors[{index}].componentType"),
@@ -323,5 +363,31 @@ mod tests {
             Need::Json { bytes: n, .. } => assert_eq!(n, at),
             Need::More(n) => panic!("asked for {n}"),
         }
+    }
+
+    /// The values of an asset's accessor reads are bounded as a sum: an
+    /// accessor without a buffer view (zeros, 64 MiB of u8 here) read again
+    /// and again gives at most [`MAX_ASSET_VALUES`] values in all; the read
+    /// that would pass it is refused before its bytes exist, naming it.
+    #[test]
+    fn accessor_reads_are_bounded_as_a_sum() {
+        let count = MAX_ASSET_VALUES / 4;
+        let json = format!(
+            r#"{{"asset":{{"version":"2.0"}},"accessors":[{{"componentType":5121,"count":{count},"type":"SCALAR"}},{{"componentType":5121,"count":1,"type":"SCALAR"}}]}}"#
+        );
+        let bytes = glb::encode(json.as_bytes(), None);
+        let asset = Asset::load(&bytes, &[]).unwrap();
+        for _ in 0..4 {
+            assert_eq!(asset.read_accessor(0).unwrap().bytes.len(), count);
+        }
+        let e = asset.accessor(1).unwrap_err().0;
+        assert!(
+            e.contains("accessors[1].count: reading it makes the asset's accessors give more than 268435456 values together (268435456 given before it, 1 more)"),
+            "{e}"
+        );
+        assert!(e.starts_with("at byte "), "placed in the file: {e}");
+        // Another asset starts again.
+        let again = Asset::load(&bytes, &[]).unwrap();
+        assert!(again.accessor(1).is_ok());
     }
 }

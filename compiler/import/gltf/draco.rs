@@ -163,6 +163,15 @@ pub(crate) fn decode(
         ));
     }
 
+    // The values count toward the asset's sum like an accessor's, once
+    // the stream has agreed with the JSON and before they are unpacked
+    // (the decoder's own memory is bounded by the limits above).
+    asset.charge(
+        points
+            .saturating_mul(components)
+            .saturating_add(mesh.num_faces().saturating_mul(3)),
+        path,
+    )?;
     let mut attributes = BTreeMap::new();
     for (name, id, header) in declared {
         let at = format!("{path}.attributes.{name}");

@@ -96,7 +96,10 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
     let colors = match reader.packed("COLOR_0")? {
         None => None,
         Some(packed) => {
-            let (v, width) = (packed.to_f32(), packed.components());
+            let v = packed
+                .to_f32()
+                .map_err(|e| e.context("attributes.COLOR_0"))?;
+            let width = packed.components();
             if width != 3 && width != 4 {
                 return Err(Error::at(
                     "attributes.COLOR_0",
@@ -229,7 +232,7 @@ fn joint_set(
         return Ok(None);
     };
     let path = format!("attributes.{name}");
-    let Some(v) = packed.to_u32() else {
+    let Some(v) = packed.to_u32().map_err(|e| e.context(&path))? else {
         return Err(Error::at(
             &path,
             format!(
@@ -283,7 +286,8 @@ fn counted(path: &str, got: usize, n: usize) -> Result<(), Error> {
 
 /// `packed` (at `path`) as finite `N`-wide floats.
 fn floats<const N: usize>(packed: &Packed, path: &str) -> Result<Vec<[f32; N]>, Error> {
-    let (flat, width) = (packed.to_f32(), packed.components());
+    let flat = packed.to_f32().map_err(|e| e.context(path))?;
+    let width = packed.components();
     if width != N {
         return Err(Error::at(path, format!("{width} components, expected {N}")));
     }

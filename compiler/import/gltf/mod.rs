@@ -19,7 +19,9 @@
 //! `KHR_draco_mesh_compression` primitives) and materials (`material.rs`).
 //!
 //! Limits, each a named constant with its reason: [`MAX_DECODED_BYTES`]
-//! (meshopt output per asset), [`MAX_ACCESSOR_VALUES`], [`MAX_URI_BYTES`],
+//! (meshopt output per asset), [`MAX_ACCESSOR_VALUES`] (one accessor),
+//! [`MAX_ASSET_VALUES`] (every accessor read and Draco decode of an asset,
+//! summed), [`MAX_URI_BYTES`],
 //! `bufferView.byteStride` at most 252 (glTF's own bound), and
 //! [`ROTATION_UNIT_TOLERANCE`] for node rotations.
 //!
@@ -53,7 +55,7 @@ mod views;
 pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
-pub use asset::{Asset, Need, SUPPORTED_REQUIRED_EXTENSIONS, Source};
+pub use asset::{Asset, MAX_ASSET_VALUES, Need, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;

@@ -272,7 +272,9 @@ fn skin(asset: &Asset<'_>, i: usize, s: &json::Skin, node_count: usize) -> Resul
                     ),
                 ));
             }
-            let values = packed.to_f32();
+            let values = packed
+                .to_f32()
+                .map_err(|e| e.context(format!("accessors[{a}]")))?;
             finite(&values, &format!("accessors[{a}]"))?;
             values
                 .chunks_exact(16)
