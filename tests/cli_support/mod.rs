@@ -196,3 +196,39 @@ pub fn walk(base: &Path, dir: &Path, f: &mut dyn FnMut(&Path, &Path)) {
         }
     }
 }
+
+/// Files a user keeps in a project's `out/` beside kiln's outputs: one at
+/// the top and one in a folder a multi-output job (a level) writes into.
+/// Kiln must never change or remove them: not when killed, not on a full
+/// disk, not in `clean`.
+pub const USER_FILES: [(&str, &str); 2] = [
+    ("notes.txt", "the user's own notes\n"),
+    ("levels/forest/todo.txt", "paint the rocks\n"),
+];
+
+/// Whether `rel` (under `out/`) is one of [`USER_FILES`].
+pub fn is_user_file(rel: &Path) -> bool {
+    USER_FILES.iter().any(|(name, _)| rel == Path::new(name))
+}
+
+/// Puts [`USER_FILES`] into `out` (which kiln has built into, so it is
+/// kiln's output folder).
+pub fn place_user_files(out: &Path) {
+    for (name, text) in USER_FILES {
+        let path = out.join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+}
+
+/// Panics, naming `when`, unless every one of [`USER_FILES`] is in `out`
+/// with its bytes.
+pub fn assert_user_files(out: &Path, when: &str) {
+    for (name, text) in USER_FILES {
+        let got = fs::read_to_string(out.join(name));
+        assert!(
+            got.as_deref().ok() == Some(text),
+            "{when}: the user's out/{name} is {got:?}"
+        );
+    }
+}

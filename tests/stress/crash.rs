@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::cli_support;
-use cli_support::{KILN, Project, stderr, walk};
+use cli_support::{KILN, Project, assert_user_files, is_user_file, place_user_files, stderr, walk};
 
 /// The edits that turn the demo into its variant B: every kind's outputs
 /// change (pose caches' and the CGeo sequence's rates, the levels'
@@ -54,8 +54,8 @@ fn use_variant(p: &Project, variant_b: bool) {
     }
 }
 
-/// The outputs under `out/` (kiln's state folder and temporaries left
-/// out), with their bytes.
+/// The outputs under `out/` (kiln's state folder, temporaries and the
+/// user's own files left out), with their bytes.
 fn outputs(p: &Project) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut files = BTreeMap::new();
     let out = p.path("out");
@@ -64,7 +64,7 @@ fn outputs(p: &Project) -> BTreeMap<PathBuf, Vec<u8>> {
     }
     walk(&out, &out, &mut |rel, path| {
         let name = rel.file_name().unwrap().to_string_lossy();
-        if !rel.starts_with(".kiln") && !name.ends_with(".kiln-tmp") {
+        if !rel.starts_with(".kiln") && !name.ends_with(".kiln-tmp") && !is_user_file(rel) {
             files.insert(rel.to_path_buf(), fs::read(path).unwrap());
         }
     });
@@ -119,6 +119,7 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
 
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
+    place_user_files(&p.path("out"));
     // Kills fall anywhere in a whole build, and a little past it: the
     // span is a forced build's time here, now (the machine may be busy).
     let start = Instant::now();
@@ -151,15 +152,20 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
         } else {
             span_us = span_us * 102 / 100 + 1;
         }
-        // Every output in place is the complete file of A or of B.
-        for (rel, bytes) in outputs(&p) {
+        // Every output in place is the complete file of A or of B, a
+        // level's index (written last, removed first) is with its own
+        // characters, and the user's files are as they were.
+        let now = outputs(&p);
+        for (rel, bytes) in &now {
             assert!(
-                a.get(&rel) == Some(&bytes) || b.get(&rel) == Some(&bytes),
+                a.get(rel) == Some(bytes) || b.get(rel) == Some(bytes),
                 "kill {kill} after {delay:?}: {} is neither variant's file ({} bytes)",
                 rel.display(),
                 bytes.len()
             );
         }
+        assert_sets(&now, &a, &b, &format!("kill {kill} after {delay:?}"));
+        assert_user_files(&p.path("out"), &format!("kill {kill}"));
         // Now and then a build runs to the end: it must give exactly the
         // clean build's outputs, whatever the kills left.
         if kill % 10 == 9 {
@@ -193,6 +199,45 @@ fn sigkill_at_random_points_leaves_old_or_new_outputs_and_the_next_build_is_clea
         report["totals"]["built"], 0,
         "the build after is a no-op: {report}"
     );
+    // `clean` removes what kiln made and nothing of the user's.
+    let o = p.kiln(&["clean"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        outputs(&p).is_empty(),
+        "clean left {:?}",
+        outputs(&p).keys()
+    );
+    assert_user_files(&p.path("out"), "after clean");
+}
+
+/// Each level's index (`level.json`), when present, sits with the
+/// characters of the same variant: the commit removes an index first and
+/// renames it into place last, so no index ever names a sibling of
+/// another build.
+fn assert_sets(
+    now: &BTreeMap<PathBuf, Vec<u8>>,
+    a: &BTreeMap<PathBuf, Vec<u8>>,
+    b: &BTreeMap<PathBuf, Vec<u8>>,
+    when: &str,
+) {
+    let mut levels = 0;
+    for (rel, index) in now {
+        if rel.file_name().unwrap() != "level.json" {
+            continue;
+        }
+        levels += 1;
+        let sibling = rel.with_file_name("@world/characters");
+        let with_its_own = [a, b]
+            .iter()
+            .filter(|v| v.get(rel) == Some(index))
+            .any(|v| now.get(&sibling) == v.get(&sibling));
+        assert!(
+            with_its_own,
+            "{when}: {} is with characters of another build",
+            rel.display()
+        );
+    }
+    assert!(levels <= 2);
 }
 
 /// The number of SIGINTs and SIGTERMs, half each.
@@ -205,6 +250,7 @@ fn sigint_and_sigterm_at_many_points_stop_cleanly_and_keep_only_whole_outputs() 
     let (b, _) = clean_build(true);
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
+    place_user_files(&p.path("out"));
     let start = Instant::now();
     assert!(p.kiln(&["build", "--quiet", "--force"]).status.success());
     let mut span_us = (start.elapsed().as_micros() as u64 * 11 / 10).max(1);
@@ -263,6 +309,8 @@ fn sigint_and_sigterm_at_many_points_stop_cleanly_and_keep_only_whole_outputs() 
                 rel.display()
             );
         }
+        assert_sets(&now, &a, &b, &format!("signal {k} after {delay:?}"));
+        assert_user_files(&p.path("out"), &format!("signal {k}"));
         // Every job the records call fresh has this variant's outputs.
         let want = if variant_b { &b } else { &a };
         let dry = p.kiln(&["build", "--dry-run", "--json"]);

@@ -18,14 +18,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use crate::{cli_support, guard_support};
-use cli_support::{KILN, Project, stderr, walk};
+use cli_support::{KILN, Project, assert_user_files, is_user_file, place_user_files, stderr, walk};
 
-/// Every file under `out/` but kiln's state, with its bytes.
+/// Every file under `out/` but kiln's state and the user's own files,
+/// with its bytes.
 fn outputs(p: &Project) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut files = BTreeMap::new();
     let out = p.path("out");
     walk(&out, &out, &mut |rel, path| {
-        if !rel.starts_with(".kiln") {
+        if !rel.starts_with(".kiln") && !is_user_file(rel) {
             files.insert(rel.to_path_buf(), fs::read(path).unwrap());
         }
     });
@@ -84,6 +85,7 @@ fn clean_b() -> BTreeMap<PathBuf, Vec<u8>> {
 fn a_full_disk_is_a_clear_error_and_leaves_old_or_new_complete_outputs() {
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
+    place_user_files(&p.path("out"));
     let a = outputs(&p);
     let b = clean_b();
     variant_b(&p);
@@ -121,8 +123,9 @@ fn a_full_disk_is_a_clear_error_and_leaves_old_or_new_complete_outputs() {
     let snap = |dir: &str| {
         let base = p.root().parent().unwrap().join(dir);
         let mut files = BTreeMap::new();
+        assert_user_files(&base, dir);
         walk(&base, &base, &mut |rel, path| {
-            if !rel.starts_with(".kiln") {
+            if !rel.starts_with(".kiln") && !is_user_file(rel) {
                 files.insert(rel.to_path_buf(), fs::read(path).unwrap());
             }
         });
