@@ -698,12 +698,20 @@ pub fn clip(
                 kchr::MAX_KEYS
             ));
         }
+        let (times_s, values, merged) = in_float32(&times, &values, path.width());
+        if merged > 0 {
+            warnings.push(format!(
+                "node \"{}\" {}: {merged} key(s) fell on the float32 time of the key after them once the clip starts at 0, and were merged into it",
+                names[channel.node],
+                path.name()
+            ));
+        }
         tracks.push(kchr::Track {
             node: names[channel.node].clone(),
             path,
             step,
-            times_s: times.iter().map(|&t| t as f32).collect(),
-            values: values.iter().map(|&v| v as f32).collect(),
+            times_s,
+            values,
         });
     }
     tracks.sort_by(|a, b| (a.node.as_bytes(), a.path).cmp(&(b.node.as_bytes(), b.path)));
@@ -716,18 +724,6 @@ pub fn clip(
             w[0].path.name(),
             w[0].node
         ));
-    }
-    // Times were shifted in f64 and rounded once: check they still
-    // increase (two keys closer than a float32 step at their time would
-    // merge).
-    for t in &tracks {
-        if t.times_s.windows(2).any(|w| w[1] <= w[0]) {
-            return err(format!(
-                "node \"{}\" {}: two keys fall on one float32 time once the clip starts at 0",
-                t.node,
-                t.path.name()
-            ));
-        }
     }
     let duration = tracks
         .iter()
@@ -749,6 +745,30 @@ pub fn clip(
         dropped_weights: dropped,
         warnings,
     })
+}
+
+/// A track's keys (f64 times from the clip's start, flat values `width`
+/// wide) in the output's float32, and how many were merged: times are
+/// shifted in f64 and rounded once, so two source keys closer than a
+/// float32 step at their time can meet; the later of them is kept (it
+/// holds from that time on), so the times strictly increase.
+fn in_float32(times: &[f64], values: &[f64], width: usize) -> (Vec<f32>, Vec<f32>, usize) {
+    let mut t32: Vec<f32> = Vec::with_capacity(times.len());
+    let mut v32: Vec<f32> = Vec::with_capacity(values.len());
+    let mut merged = 0;
+    for (k, &t) in times.iter().enumerate() {
+        let t = t as f32;
+        let value = values[k * width..(k + 1) * width].iter().map(|&v| v as f32);
+        if t32.last() == Some(&t) {
+            merged += 1;
+            let at = v32.len() - width;
+            v32.truncate(at);
+            t32.pop();
+        }
+        t32.push(t);
+        v32.extend(value);
+    }
+    (t32, v32, merged)
 }
 
 /// Most keys one track of a source may have (or make, resampled) before
@@ -846,15 +866,22 @@ fn keys(
     let n = source_keys(channel, settings)? - 1;
     let mut times = Vec::with_capacity(n + 1);
     let mut values = Vec::with_capacity((n + 1) * width);
-    for k in 0..=n {
-        let t = if k == n {
-            last
-        } else {
-            first + k as f64 / rate
-        };
+    // The grid and the last key meet in the time domain the output uses
+    // (float32 seconds from the clip's start): a grid time that is not
+    // before the last key's there is the last key's (at 24 or 30 Hz the
+    // grid time 55/30 and a last key of f32(55/30) are different f64s
+    // but one float32).
+    let last_out = (last - start) as f32;
+    for k in 0..n {
+        let t = first + k as f64 / rate;
+        if ((t - start) as f32) >= last_out {
+            break;
+        }
         times.push(t - start);
         values.extend(sample(t, 0.0));
     }
+    times.push(last - start);
+    values.extend(sample(last, 0.0));
     Ok((times, values, false))
 }
 
@@ -1374,6 +1401,20 @@ mod tests {
             Reach { reach: 10.0, ..AT },
         );
         assert_eq!(far.0.len(), 3);
+    }
+
+    /// Keys that meet in float32 once shifted are merged into the later
+    /// one, whose value holds from that time; the times strictly increase.
+    #[test]
+    fn keys_that_meet_in_float32_are_merged_into_the_later() {
+        let a = 100.0f64;
+        let b = a + 1e-6; // less than float32's step at 100 (7.6e-6)
+        let (t, v, merged) = in_float32(&[0.0, a, b, 200.0], &[1., 1., 2., 2., 3., 3., 4., 4.], 2);
+        assert_eq!(merged, 1);
+        assert_eq!(t, [0.0, a as f32, 200.0]);
+        assert_eq!(v, [1., 1., 3., 3., 4., 4.]);
+        let (t, _, merged) = in_float32(&[0.0, 0.5, 1.0], &[0.0; 3], 1);
+        assert_eq!((t.len(), merged), (3, 0));
     }
 
     #[test]

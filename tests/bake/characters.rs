@@ -1059,3 +1059,134 @@ fn cgeo_sequences_skin_like_the_source_at_every_frame() {
         );
     }
 }
+
+/// Clips that real exporters' rates reach: one node per clip, a
+/// CUBICSPLINE translation from 0 to each end time (the f32 of `k / 10`
+/// and `k / 30` and `k / 24` that rounds up or down), for the rate sweep.
+fn cubic_ends_fixture() -> Vec<u8> {
+    let mut f = Fixture::new();
+    let mut ends: Vec<f32> = vec![0.1, 1.1, 2.2, 1.0, 0.5, 3.3, 55.0 / 30.0, 7.0 / 24.0];
+    ends.extend((1..=40).map(|k| k as f32 / 30.0));
+    ends.extend((1..=30).map(|k| k as f32 / 24.0));
+    for (i, &end) in ends.iter().enumerate() {
+        let node = f.push("nodes", json!({"name": format!("n{i}")}));
+        let input = f.floats(&[0.0, end * 0.4, end], "SCALAR", 1);
+        // (in-tangent, value, out-tangent) per key.
+        let output = f.floats(
+            &[
+                0., 0., 0., 0., 0., 0., 1., 0., 0., //
+                0., 0., 0., 1., 2., 0., 0., 1., 0., //
+                0., 0., 0., 3., 1., 0.5, 0., 0., 0.,
+            ],
+            "VEC3",
+            3,
+        );
+        f.channel(
+            &format!("ends at {end}"),
+            node,
+            "translation",
+            "CUBICSPLINE",
+            input,
+            output,
+        );
+    }
+    f.glb()
+}
+
+/// Every rate from 1 to 240 Hz compiles every corpus clip (and the clips
+/// of [`cubic_ends_fixture`]), resampling CUBICSPLINE tracks only and
+/// every track, with and without a tolerance. A resampled track's keys are
+/// the grid times `k / rate` that fall before its last key in float32
+/// seconds from the clip's start, then the last key: 24 and 30 Hz once
+/// gave a grid time and a last key that were one float32.
+#[test]
+fn every_rate_from_1_to_240_hz_compiles_every_clip() {
+    let tol = Tolerance {
+        position_m: 0.001,
+        rotation_deg: 0.5,
+        scale: 0.001,
+    };
+    let mut files: Vec<(String, Vec<u8>)> = [
+        "glb/CesiumMan-blender.glb",
+        "glb/Fox.glb",
+        "glb/MorphStressTest.glb",
+        "glb/RiggedSimple-blender.glb",
+        "glb/RobotExpressive.glb",
+        "glb/SimpleSkin.glb",
+    ]
+    .iter()
+    .map(|rel| (rel.to_string(), corpus(rel)))
+    .collect();
+    files.push(("the cubic ends fixture".into(), cubic_ends_fixture()));
+    let mut compiled = 0usize;
+    let mut resampled_tracks = 0usize;
+    for (what, bytes) in &files {
+        let scene = gltf::import_scene(bytes, &[]).unwrap();
+        let names = bake::node_names(&scene);
+        for rate in 1..=240u32 {
+            for resample_all in [false, true] {
+                for tolerance in [None, Some(tol)] {
+                    let settings = ClipSettings {
+                        resample_hz: f64::from(rate),
+                        resample_all,
+                        tolerance,
+                    };
+                    for (i, clip) in scene.clips.iter().enumerate() {
+                        let when = format!(
+                            "{what} clip {i} at {rate} Hz (resample all {resample_all}, tolerance {})",
+                            tolerance.is_some()
+                        );
+                        let c = bake::clip(&scene, &names, clip, &settings, usize::MAX)
+                            .unwrap_or_else(|e| panic!("{when}: {e}"));
+                        compiled += 1;
+                        if tolerance.is_some() {
+                            continue;
+                        }
+                        let start = clip
+                            .channels
+                            .iter()
+                            .map(|ch| f64::from(ch.times_s[0]))
+                            .fold(f64::INFINITY, f64::min);
+                        for ch in &clip.channels {
+                            let cubic = ch.interpolation == Interpolation::CubicSpline;
+                            if matches!(ch.target, Target::Weights { .. })
+                                || !(cubic
+                                    || (resample_all && ch.interpolation == Interpolation::Linear))
+                            {
+                                continue;
+                            }
+                            let path = match ch.target {
+                                Target::Translation => kchr::Path::Translation,
+                                Target::Rotation => kchr::Path::Rotation,
+                                _ => kchr::Path::Scale,
+                            };
+                            let track = c
+                                .clip
+                                .tracks
+                                .iter()
+                                .find(|t| t.node == names[ch.node] && t.path == path)
+                                .unwrap();
+                            let first = f64::from(ch.times_s[0]);
+                            let last_out = (f64::from(*ch.times_s.last().unwrap()) - start) as f32;
+                            let want: Vec<f32> = (0..)
+                                .map(|k| (first + f64::from(k) / f64::from(rate) - start) as f32)
+                                .take_while(|&t| t < last_out)
+                                .chain([last_out])
+                                .collect();
+                            assert_eq!(
+                                track.times_s,
+                                want,
+                                "{when}: {} {}",
+                                track.node,
+                                path.name()
+                            );
+                            resampled_tracks += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{compiled} clips compiled, {resampled_tracks} resampled tracks checked key by key");
+    assert!(resampled_tracks > 10_000, "{resampled_tracks}");
+}
