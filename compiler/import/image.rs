@@ -14,7 +14,16 @@
 //! this choice does not rely on.
 //!
 //! Colour management is not applied: glTF defines base colour images as
-//! sRGB, and gAMA, cHRM, iCCP or an ICC profile in a JPEG are ignored.
+//! sRGB, and gAMA, cHRM, iCCP or an ICC profile in a JPEG are ignored. An
+//! EXIF orientation is not applied either: a texture's UVs address its
+//! texels as stored. Adam7 interlacing, palettes (with `tRNS`), 16-bit
+//! samples, progressive and greyscale JPEGs are read; CMYK and YCCK JPEGs
+//! are refused by name (`tests/formats/images.rs` decides each).
+//!
+//! [`complete_len`] finds where a complete image ends when bytes follow
+//! it, for a reader of images embedded in other people's files (the
+//! pipeline decodes the image and warns about the rest); [`decode`]
+//! itself takes exactly one image.
 //!
 //! [`encode_png`] writes an RGBA8 image as a PNG, for previews (`kiln
 //! inspect --atlas-png`, `--png`).
@@ -138,6 +147,71 @@ pub fn claimed_texels(bytes: &[u8]) -> u64 {
         _ => 0,
     };
     texels.min(u64::from(MAX_SIDE) * u64::from(MAX_SIDE))
+}
+
+/// How many bytes the image at the start of `bytes` takes, when it is
+/// complete and followed by more: a PNG's chunks walked by their lengths
+/// to the end of its `IEND` chunk, a JPEG's marker segments and
+/// entropy-coded scans walked to its EOI marker. `None` when the walk
+/// does not find the end before the bytes do, or finds it at their end.
+/// For a reader of other people's files, which may pad an embedded image:
+/// the caller decodes `bytes[..n]` and says what came after.
+pub fn complete_len(bytes: &[u8]) -> Option<usize> {
+    let end = match kind(bytes).ok()? {
+        Kind::Png => png_end(bytes)?,
+        Kind::Jpeg => jpeg_end(bytes)?,
+    };
+    (end < bytes.len()).then_some(end)
+}
+
+fn png_end(bytes: &[u8]) -> Option<usize> {
+    let mut at = PNG_SIGNATURE.len();
+    loop {
+        let head = bytes.get(at..at + 8)?;
+        let len = u32::from_be_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let next = at.checked_add(12)?.checked_add(len)?;
+        if next > bytes.len() {
+            return None;
+        }
+        if &head[4..8] == b"IEND" {
+            return Some(next);
+        }
+        at = next;
+    }
+}
+
+fn jpeg_end(bytes: &[u8]) -> Option<usize> {
+    let mut at = 2;
+    loop {
+        if *bytes.get(at)? != 0xff {
+            return None;
+        }
+        let marker = *bytes.get(at + 1)?;
+        match marker {
+            0xff => at += 1,
+            0xd9 => return Some(at + 2),
+            0x01 | 0xd0..=0xd7 => at += 2,
+            _ => {
+                let len = u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]);
+                at += 2 + usize::from(len);
+                if marker == 0xda {
+                    // The entropy-coded scan: 0xff is followed by 0x00
+                    // (a stuffed byte) or a restart marker inside it;
+                    // any other marker ends it.
+                    loop {
+                        if *bytes.get(at)? != 0xff {
+                            at += 1;
+                            continue;
+                        }
+                        match *bytes.get(at + 1)? {
+                            0x00 | 0xd0..=0xd7 => at += 2,
+                            _ => break,
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Decodes a PNG or JPEG into RGBA8.

@@ -263,22 +263,30 @@ pub fn material_stage(
         sides[i] = Some(match image::header_sides(&encoded.bytes) {
             Some(s) => s,
             None => {
-                let im = decode_image(meshes, i)?;
+                let (im, _) = decode_image(meshes, i)?;
                 [im.width, im.height]
             }
         });
     }
     let layout = atlas::layout(primitives, &meshes.materials, &sides, settings)
         .map_err(|e| e.to_string())?;
-    atlas::paint(&layout, primitives, |i| {
-        decode_image(meshes, i).map_err(atlas::Error)
+    let mut padded = Vec::new();
+    let mut atlas = atlas::paint(&layout, primitives, |i| {
+        let (image, after) = decode_image(meshes, i).map_err(atlas::Error)?;
+        padded.extend(after);
+        Ok(image)
     })
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    atlas.warnings.extend(padded);
+    Ok(atlas)
 }
 
 /// Image `i` of `meshes`, decoded; an error names it (`images[2] "Skin"`)
-/// and the byte.
-fn decode_image(meshes: &Meshes, i: usize) -> Result<Rgba8, String> {
+/// and the byte. The image is someone else's file inside a source: bytes
+/// after a complete PNG or JPEG (padding some exporters leave) are left
+/// out, with a warning naming the image and the byte (the second value);
+/// everything inside the image is held to the decoder's rules.
+fn decode_image(meshes: &Meshes, i: usize) -> Result<(Rgba8, Option<String>), String> {
     let Some(encoded) = &meshes.images[i] else {
         return Err(format!("images[{i}] was not read"));
     };
@@ -287,8 +295,21 @@ fn decode_image(meshes: &Meshes, i: usize) -> Result<Rgba8, String> {
         .as_ref()
         .map(|n| format!(" {n:?}"))
         .unwrap_or_default();
-    image::decode(&encoded.bytes)
-        .map_err(|e| image_error(&format!("images[{i}]{name}"), encoded, &e))
+    let what = format!("images[{i}]{name}");
+    let bytes = &encoded.bytes;
+    let end = image::complete_len(bytes).unwrap_or(bytes.len());
+    let decoded = image::decode(&bytes[..end]).map_err(|e| image_error(&what, encoded, &e))?;
+    let after = (end < bytes.len()).then(|| {
+        let e = image::Error {
+            offset: end as u64,
+            what: format!(
+                "{} byte(s) after the end of the image are ignored",
+                bytes.len() - end
+            ),
+        };
+        image_error(&what, encoded, &e)
+    });
+    Ok((decoded, after))
 }
 
 /// An image's decode error at the byte of the file it is about: the

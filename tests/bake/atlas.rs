@@ -1332,3 +1332,57 @@ fn an_image_decoded_to_other_sides_than_its_header_is_an_error() {
     let e = atlas::paint(&layout, &prims, |_| Err(atlas::Error("gone".into()))).unwrap_err();
     assert_eq!(e.0, "gone");
 }
+
+/// An image inside a source with bytes after its end (two zeros after a
+/// PNG's IEND, as the Meta Quest Touch Plus controller has; a JPEG after
+/// its EOI) is read, with a warning naming the image and the byte the
+/// padding starts at; a cut image is still refused.
+#[test]
+fn an_embedded_image_with_bytes_after_its_end_is_read_with_a_warning() {
+    let q = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0; 4],
+        texture: Some((noise(4, 4, 5), [REPEAT, REPEAT], None)),
+    };
+    let plain = load(&quad_glb(&q));
+    let prims: Vec<&Primitive> = plain.meshes.iter().flat_map(|m| &m.primitives).collect();
+    let want = material_stage(&plain, &prims, &Settings::default()).unwrap();
+    let jpeg = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/corpus/images/tiny.jpg"
+    ))
+    .unwrap();
+    for (image, pad) in [(None, vec![0u8, 0]), (Some(jpeg), vec![0u8; 7])] {
+        let mut meshes = load(&quad_glb(&q));
+        if let Some(j) = &image {
+            meshes.images[0].as_mut().unwrap().bytes = j.clone();
+        }
+        let len = meshes.images[0].as_ref().unwrap().bytes.len();
+        let clean = material_stage(&meshes, &prims, &Settings::default()).unwrap();
+        meshes.images[0].as_mut().unwrap().bytes.extend(&pad);
+        let a = material_stage(&meshes, &prims, &Settings::default()).unwrap();
+        assert!(a.image == clean.image);
+        let w = a
+            .warnings
+            .iter()
+            .find(|w| w.contains("after the end"))
+            .unwrap();
+        assert!(
+            w.contains("images[0] \"fixture\"")
+                && w.contains(&format!(
+                    "{} byte(s) after the end of the image are ignored",
+                    pad.len()
+                )),
+            "{w}"
+        );
+        if image.is_none() {
+            assert!(a.image == want.image);
+        }
+        let _ = len;
+        // Cut by a byte: refused as before.
+        let bytes = &mut meshes.images[0].as_mut().unwrap().bytes;
+        bytes.truncate(len - 1);
+        assert!(material_stage(&meshes, &prims, &Settings::default()).is_err());
+    }
+}

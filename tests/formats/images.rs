@@ -59,6 +59,15 @@ fn corpus_pngs_decode_to_pillows_pixels() {
         3,
         "Fox has one base colour PNG, MorphStressTest two"
     );
+    // The survey's interlaced and palette PNGs (its 16-bit one Pillow
+    // reads as I;16, which it clips rather than rounds to 8 bits).
+    for name in ["survey-interlaced.png", "survey-palette-trns.png"] {
+        let bytes = corpus(&format!("images/{name}"));
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        files.push(path);
+        ours.push(image::decode(&bytes).unwrap());
+    }
     for (mine, theirs) in
         ours.iter()
             .zip(pillow_rgba(&files, "PNG", &["RGB", "RGBA", "P", "L", "LA"]))
@@ -650,4 +659,95 @@ fn every_png_colour_type_decodes_to_rgba8_by_its_rule() {
             }
         }
     }
+}
+
+/// `complete_len` finds where a complete PNG or JPEG ends when bytes
+/// follow it (the padding some exporters leave inside a GLB), for every
+/// image of the corpus with 1, 2 and 100 bytes after it (zeros, and bytes
+/// that look like a marker); an image that ends with its bytes, or is
+/// cut, has none.
+#[test]
+fn complete_len_finds_the_end_of_every_corpus_image_with_bytes_after_it() {
+    let mut images: Vec<Vec<u8>> = vec![corpus("images/tiny.jpg")];
+    for name in [
+        "glb/Fox.glb",
+        "glb/CesiumMan-blender.glb",
+        "glb/MorphStressTest.glb",
+    ] {
+        images.extend(meshes(name).images.into_iter().flatten().map(|i| i.bytes));
+    }
+    for bytes in &images {
+        assert_eq!(image::complete_len(bytes), None);
+        for after in [vec![0u8], vec![0, 0], vec![0xff; 100], vec![0xff, 0xd9]] {
+            let mut padded = bytes.clone();
+            padded.extend(&after);
+            assert_eq!(image::complete_len(&padded), Some(bytes.len()));
+            // The strict decoder still refuses the zero-padded bytes.
+            if after[0] == 0 {
+                assert!(image::decode(&padded).is_err());
+            }
+        }
+        for cut in [bytes.len() - 1, bytes.len() / 2, 12] {
+            assert_eq!(image::complete_len(&bytes[..cut]), None, "cut at {cut}");
+        }
+    }
+    assert_eq!(image::complete_len(b"GIF89a...."), None);
+}
+
+/// What real exporters write, decided image by image (the fixtures are
+/// made by `tests/corpus/images/make_survey.py` with Pillow): an Adam7
+/// interlaced PNG decodes to the pattern exactly; a palette PNG with
+/// `tRNS` gives alpha 0 on the transparent index; 16-bit grey rounds each
+/// sample to 8 bits; a progressive JPEG decodes to the same texels as the
+/// baseline JPEG of the same coefficients; an EXIF orientation is not
+/// applied (a texture's UVs address its texels as stored, as colour
+/// metadata is not applied either), so the rotated file's texels are the
+/// baseline's; a greyscale JPEG is grey RGB. CMYK is refused by name
+/// (`a_cmyk_jpeg_is_refused_by_name`).
+#[test]
+fn what_real_exporters_write_is_decided_image_by_image() {
+    let (w, h) = (16usize, 12usize);
+    let pattern: Vec<u8> = (0..w * h)
+        .flat_map(|k| [(16 * (k % w)) as u8, (20 * (k / w)) as u8, 128, 255])
+        .collect();
+    let png = corpus("images/survey-interlaced.png");
+    assert_eq!(png[28], 1, "the fixture is Adam7 interlaced");
+    assert!(image::decode(&png).unwrap().pixels == pattern);
+
+    let pal = image::decode(&corpus("images/survey-palette-trns.png")).unwrap();
+    let alphas: std::collections::BTreeSet<u8> = pal.pixels.chunks(4).map(|p| p[3]).collect();
+    assert_eq!(alphas.into_iter().collect::<Vec<_>>(), [0, 255]);
+
+    let grey = image::decode(&corpus("images/survey-16bit-grey.png")).unwrap();
+    for (k, p) in grey.pixels.chunks(4).enumerate() {
+        let v = (k as u32 * 523) % 65536;
+        let g = ((v * 255 + 32767) / 65535) as u8;
+        assert_eq!(p, [g, g, g, 255], "pixel {k}");
+    }
+
+    let baseline = image::decode(&corpus("images/survey-baseline.jpg")).unwrap();
+    let progressive = corpus("images/survey-progressive.jpg");
+    assert!(progressive.windows(2).any(|m| m == [0xff, 0xc2]), "SOF2");
+    assert!(image::decode(&progressive).unwrap() == baseline);
+    let rotated = corpus("images/survey-exif-rotated.jpg");
+    assert!(rotated.windows(4).any(|m| m == b"Exif"));
+    let r = image::decode(&rotated).unwrap();
+    assert_eq!((r.width, r.height), (16, 12), "not turned");
+    assert!(r == baseline);
+    // The JPEG is close to the pattern (quality 95).
+    let worst = baseline
+        .pixels
+        .iter()
+        .zip(&pattern)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap();
+    assert!(worst <= 24, "{worst}");
+
+    let g = image::decode(&corpus("images/survey-grey.jpg")).unwrap();
+    assert!(
+        g.pixels
+            .chunks(4)
+            .all(|p| p[0] == p[1] && p[1] == p[2] && p[3] == 255)
+    );
 }
