@@ -468,10 +468,11 @@ fn parse_header(text: &str) -> Result<Header, Error> {
     };
     let material = get(5)?.1.to_string();
     let object = get(6)?.1.to_string();
-    let compressed = match get(7)?.1.to_ascii_lowercase().as_str() {
-        "true" => true,
-        "false" => false,
-        _ => return Err(bad(7, "True or False")),
+    // Added in version 5, and True when missing (seed 004).
+    let compressed = match found[7].map(|(_, v)| v.to_ascii_lowercase()).as_deref() {
+        None | Some("true") => true,
+        Some("false") => false,
+        Some(_) => return Err(bad(7, "True or False")),
     };
     Ok(Header {
         snapshots,
