@@ -549,7 +549,7 @@ pub fn anchors(role: Role) -> &'static [(&'static str, &'static [u64])] {
 /// at its byte (empty: it loads). A source hash that is not the runtime's
 /// pin is reported by [`pin_problem`], apart.
 pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
-    let mut problems = crate::formats::motionbricks::common_problems(role.name(), h);
+    let mut problems = crate::formats::motionbricks::common_problems(role.name(), BUNDLE_NAME, h);
     let mut problem = |offset: u64, message: String| problems.push(Problem { offset, message });
     let (n, _) = role.table();
     if h.tensors.len() != n {

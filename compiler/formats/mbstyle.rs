@@ -507,7 +507,11 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
     if !(MIN_FRAMES..=MAX_FRAMES).contains(&frames) {
         return Err(placed(&h, Error::Frames { frames }));
     }
-    if let Some(p) = motionbricks::common_problems(COMPONENT, &h)
+    let style_name = match h.get("motionbricks.style_name") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    if let Some(p) = motionbricks::common_problems(COMPONENT, &style_name, &h)
         .into_iter()
         .next()
     {

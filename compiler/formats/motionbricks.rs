@@ -100,10 +100,12 @@ impl std::fmt::Display for Problem {
 }
 
 /// What the MotionBricks runtime refuses in the keys every MotionBricks
-/// GGUF carries (architecture, `component`, skeleton, revision, format
-/// version, parameter count against the tensors, a source hash of 64
-/// lowercase hex digits), each at its entry; empty when they load.
-pub fn common_problems(component: &str, h: &Header) -> Vec<Problem> {
+/// GGUF carries (architecture, `general.name` (`name`: the bundle's name,
+/// or a style's name), alignment 32, file type 0, `component`, skeleton,
+/// revision, format version, parameter count against the tensors, a
+/// source hash of 64 lowercase hex digits), each value and type at its
+/// entry; empty when they load.
+pub fn common_problems(component: &str, name: &str, h: &Header) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| {
         let message = match h.get(key) {
@@ -127,6 +129,16 @@ pub fn common_problems(component: &str, h: &Header) -> Vec<Problem> {
         }
     };
     want("general.architecture", &string(ARCHITECTURE));
+    want("general.name", &string(name));
+    let u32_of = |expected: u32, what: &'static str| {
+        move |v: &Value| match v {
+            Value::U32(n) if *n == expected => Ok(()),
+            Value::U32(n) => Err(format!("is {n}, the runtime needs {expected} ({what})")),
+            v => Err(format!("must be UINT32, is {}", v.type_text())),
+        }
+    };
+    want("general.alignment", &u32_of(ALIGNMENT, "bytes"));
+    want("general.file_type", &u32_of(0, "all F32"));
     want("motionbricks.component", &string(component));
     want("motionbricks.skeleton", &string(SKELETON));
     want("motionbricks.upstream_revision", &string(UPSTREAM_REVISION));
@@ -154,4 +166,78 @@ pub fn is_sha256_hex(s: &str) -> bool {
     s.len() == 64
         && s.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::gguf;
+
+    /// Every general key the runtime checks is checked, value and type,
+    /// at its entry's byte: a header of the common keys with one of them
+    /// changed gives exactly one problem, there.
+    #[test]
+    fn every_common_key_is_checked_value_and_type_at_its_byte() {
+        let sha = "0".repeat(64);
+        let header = |edit: &dyn Fn(&mut Vec<(String, Value)>)| {
+            let mut m = common_metadata("pose", BUNDLE_NAME, &sha, 0);
+            edit(&mut m);
+            gguf::encode_header(&m, &[]).unwrap().1
+        };
+        assert!(common_problems("pose", BUNDLE_NAME, &header(&|_| {})).is_empty());
+        let set = |key: &'static str, v: Value| {
+            move |m: &mut Vec<(String, Value)>| {
+                m.iter_mut().find(|(k, _)| k == key).unwrap().1 = v.clone();
+            }
+        };
+        let cases: Vec<(&str, Value, &str)> = vec![
+            (
+                "general.architecture",
+                Value::String("llama".into()),
+                "is \"llama\", the runtime needs \"motionbricks\"",
+            ),
+            (
+                "general.name",
+                Value::String("G1".into()),
+                "is \"G1\", the runtime needs \"NVIDIA MotionBricks G1\"",
+            ),
+            ("general.name", Value::U32(1), "must be STRING, is UINT32"),
+            (
+                "general.alignment",
+                Value::U32(64),
+                "is 64, the runtime needs 32",
+            ),
+            (
+                "general.file_type",
+                Value::U32(1),
+                "is 1, the runtime needs 0",
+            ),
+            (
+                "general.file_type",
+                Value::String("0".into()),
+                "must be UINT32, is STRING",
+            ),
+            (
+                "motionbricks.component",
+                Value::String("root".into()),
+                "is \"root\", the runtime needs \"pose\"",
+            ),
+        ];
+        for (key, value, want) in cases {
+            let h = header(&set(key, value.clone()));
+            let problems = common_problems("pose", BUNDLE_NAME, &h);
+            assert_eq!(problems.len(), 1, "{key} = {value:?}: {problems:?}");
+            assert_eq!(problems[0].offset, h.key_at(key), "{key}");
+            assert!(
+                problems[0]
+                    .message
+                    .contains(&format!("metadata {key}: {want}")),
+                "{}",
+                problems[0].message
+            );
+        }
+        let h = header(&|m| m.retain(|(k, _)| k != "general.file_type"));
+        let problems = common_problems("pose", BUNDLE_NAME, &h);
+        assert_eq!(problems[0].message, "metadata general.file_type is missing");
+    }
 }

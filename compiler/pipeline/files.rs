@@ -306,11 +306,14 @@ fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
             ));
         }
         if c.role != Some(role) {
-            problems.push(format!(
-                "{file}: at byte {}: not a {} component",
-                c.header.key_at("motionbricks.component"),
-                role.name()
-            ));
+            // The file is in this component's place: the runtime's rules
+            // for it say what is wrong, each at its byte (its architecture,
+            // its `motionbricks.component`, …).
+            problems.extend(
+                bundle::runtime_problems(role, &c.header)
+                    .into_iter()
+                    .map(|p| format!("{file}: {p}")),
+            );
         }
         if role != Role::Support {
             inference += count;

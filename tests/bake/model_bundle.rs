@@ -184,6 +184,27 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
         "the manifest's hash no longer matches: {err}"
     );
     fs::write(&support, &good).unwrap();
+    // A pose.gguf of another architecture is refused by the architecture
+    // rule at that entry's byte (not as "not a pose component").
+    let pose = p.path("out/models/mb/pose.gguf");
+    let good_pose = fs::read(&pose).unwrap();
+    let h = kiln::formats::gguf::decode_header(&good_pose, good_pose.len() as u64).unwrap();
+    let mut metadata = h.metadata.clone();
+    metadata[0].1 = kiln::formats::gguf::Value::String("llama".into());
+    let (head, llama) = kiln::formats::gguf::encode_header(&metadata, &h.descs()).unwrap();
+    let mut bad = head;
+    bad.extend_from_slice(&good_pose[h.data_start as usize..]);
+    fs::write(&pose, &bad).unwrap();
+    let err = stderr(&p.kiln(&["verify", "out/models/mb"]));
+    assert!(
+        err.contains(&format!(
+            "pose.gguf: at byte {}: metadata general.architecture: is \"llama\", the runtime needs \"motionbricks\"",
+            llama.key_at("general.architecture")
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("not a pose component"), "{err}");
+    fs::write(&pose, &good_pose).unwrap();
     fs::remove_file(p.path("out/models/mb/root.gguf")).unwrap();
     let err = stderr(&p.kiln(&["verify", "out/models/mb"]));
     assert!(err.contains("root.gguf: "), "{err}");

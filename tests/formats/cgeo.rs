@@ -265,7 +265,10 @@ fn the_header_rules_are_enforced() {
     let read = cgeo::decode(&without).unwrap();
     assert!(read.header.compressed);
     assert!(read.snapshots == cgeo::decode(&zlib).unwrap().snapshots);
-    let e = err(&with_header(&good, |t| t.replace("Compressed: False\n", ""))).to_string();
+    let e = err(&with_header(&good, |t| {
+        t.replace("Compressed: False\n", "")
+    }))
+    .to_string();
     assert!(e.contains("zlib"), "{e}");
     assert_eq!(
         h.other[1],
