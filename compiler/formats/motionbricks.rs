@@ -179,14 +179,15 @@ mod tests {
     #[test]
     fn every_common_key_is_checked_value_and_type_at_its_byte() {
         let sha = "0".repeat(64);
-        let header = |edit: &dyn Fn(&mut Vec<(String, Value)>)| {
+        type Metadata = Vec<(String, Value)>;
+        let header = |edit: &dyn Fn(&mut Metadata)| {
             let mut m = common_metadata("pose", BUNDLE_NAME, &sha, 0);
             edit(&mut m);
             gguf::encode_header(&m, &[]).unwrap().1
         };
         assert!(common_problems("pose", BUNDLE_NAME, &header(&|_| {})).is_empty());
         let set = |key: &'static str, v: Value| {
-            move |m: &mut Vec<(String, Value)>| {
+            move |m: &mut Metadata| {
                 m.iter_mut().find(|(k, _)| k == key).unwrap().1 = v.clone();
             }
         };
