@@ -549,7 +549,8 @@ pub fn anchors(role: Role) -> &'static [(&'static str, &'static [u64])] {
 /// at its byte (empty: it loads). A source hash that is not the runtime's
 /// pin is reported by [`pin_problem`], apart.
 pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
-    let mut problems = crate::formats::motionbricks::common_problems(role.name(), BUNDLE_NAME, h);
+    let mut problems =
+        crate::formats::motionbricks::common_problems(role.name(), Some(BUNDLE_NAME), h);
     let mut problem = |offset: u64, message: String| problems.push(Problem { offset, message });
     let (n, _) = role.table();
     if h.tensors.len() != n {
@@ -924,7 +925,7 @@ mod tests {
     fn runtime_problems_name_their_bytes() {
         let mut metadata = crate::formats::motionbricks::common_metadata(
             "support",
-            "n",
+            BUNDLE_NAME,
             &"a".repeat(64),
             3 * 34 + 34 + 418,
         );

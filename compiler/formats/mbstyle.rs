@@ -507,11 +507,8 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
     if !(MIN_FRAMES..=MAX_FRAMES).contains(&frames) {
         return Err(placed(&h, Error::Frames { frames }));
     }
-    let style_name = match h.get("motionbricks.style_name") {
-        Some(Value::String(s)) => s.clone(),
-        _ => String::new(),
-    };
-    if let Some(p) = motionbricks::common_problems(COMPONENT, &style_name, &h)
+    // general.name is checked below, against the style's name.
+    if let Some(p) = motionbricks::common_problems(COMPONENT, None, &h)
         .into_iter()
         .next()
     {

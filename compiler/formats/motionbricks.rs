@@ -100,12 +100,13 @@ impl std::fmt::Display for Problem {
 }
 
 /// What the MotionBricks runtime refuses in the keys every MotionBricks
-/// GGUF carries (architecture, `general.name` (`name`: the bundle's name,
-/// or a style's name), alignment 32, file type 0, `component`, skeleton,
+/// GGUF carries (architecture, `general.name` when `name` is given (a
+/// style checks its own against its `style_name`), alignment 32, file
+/// type 0, `component`, skeleton,
 /// revision, format version, parameter count against the tensors, a
 /// source hash of 64 lowercase hex digits), each value and type at its
 /// entry; empty when they load.
-pub fn common_problems(component: &str, name: &str, h: &Header) -> Vec<Problem> {
+pub fn common_problems(component: &str, name: Option<&str>, h: &Header) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut want = |key: &str, check: &dyn Fn(&Value) -> Result<(), String>| {
         let message = match h.get(key) {
@@ -129,7 +130,9 @@ pub fn common_problems(component: &str, name: &str, h: &Header) -> Vec<Problem> 
         }
     };
     want("general.architecture", &string(ARCHITECTURE));
-    want("general.name", &string(name));
+    if let Some(name) = name {
+        want("general.name", &string(name));
+    }
     let u32_of = |expected: u32, what: &'static str| {
         move |v: &Value| match v {
             Value::U32(n) if *n == expected => Ok(()),
@@ -185,7 +188,7 @@ mod tests {
             edit(&mut m);
             gguf::encode_header(&m, &[]).unwrap().1
         };
-        assert!(common_problems("pose", BUNDLE_NAME, &header(&|_| {})).is_empty());
+        assert!(common_problems("pose", Some(BUNDLE_NAME), &header(&|_| {})).is_empty());
         let set = |key: &'static str, v: Value| {
             move |m: &mut Metadata| {
                 m.iter_mut().find(|(k, _)| k == key).unwrap().1 = v.clone();
@@ -226,7 +229,7 @@ mod tests {
         ];
         for (key, value, want) in cases {
             let h = header(&set(key, value.clone()));
-            let problems = common_problems("pose", BUNDLE_NAME, &h);
+            let problems = common_problems("pose", Some(BUNDLE_NAME), &h);
             assert_eq!(problems.len(), 1, "{key} = {value:?}: {problems:?}");
             assert_eq!(problems[0].offset, h.key_at(key), "{key}");
             assert!(
@@ -238,7 +241,7 @@ mod tests {
             );
         }
         let h = header(&|m| m.retain(|(k, _)| k != "general.file_type"));
-        let problems = common_problems("pose", BUNDLE_NAME, &h);
+        let problems = common_problems("pose", Some(BUNDLE_NAME), &h);
         assert_eq!(problems[0].message, "metadata general.file_type is missing");
     }
 }
