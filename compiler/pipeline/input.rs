@@ -51,13 +51,15 @@ impl fmt::Display for ReadError {
         match self {
             ReadError::NotFound => f.write_str("no such file"),
             ReadError::NotRegular(what) => write!(f, "is {what}, not a regular file"),
+            // The byte where the file passes the limit, as every error
+            // names a byte (seed 000).
             ReadError::TooLarge { bytes, limit } => write!(
                 f,
-                "is {bytes} bytes, more than the {limit} bytes kiln reads of this kind of file"
+                "at byte {limit}: the file is {bytes} bytes, more than the {limit} bytes kiln reads of this kind of file"
             ),
             ReadError::ReadPastLimit { limit } => write!(
                 f,
-                "gave more than {limit} bytes when read (it grew, or its size is not what it says), more than kiln reads of this kind of file"
+                "at byte {limit}: gave more than {limit} bytes when read (it grew, or its size is not what it says), more than kiln reads of this kind of file"
             ),
             ReadError::Memory { bytes } => write!(
                 f,
@@ -307,7 +309,7 @@ mod tests {
         assert!(matches!(e, ReadError::ReadPastLimit { limit: 8 }));
         assert!(
             e.to_string()
-                .starts_with("gave more than 8 bytes when read"),
+                .starts_with("at byte 8: gave more than 8 bytes when read"),
             "{e}"
         );
         // Hashing stops there too.
@@ -320,7 +322,7 @@ mod tests {
         let e = read_regular(&path, 9).unwrap_err().to_string();
         assert_eq!(
             e,
-            "is 10 bytes, more than the 9 bytes kiln reads of this kind of file"
+            "at byte 9: the file is 10 bytes, more than the 9 bytes kiln reads of this kind of file"
         );
     }
 }

@@ -266,11 +266,11 @@ fn verify_refuses_endless_and_huge_files_by_size_within_a_memory_cap() {
         ("/dev/zero", "is a character device, not a regular file"),
         (
             big_glb.to_str().unwrap(),
-            "is 3221225472 bytes, more than the 1073741824",
+            "at byte 1073741824: the file is 3221225472 bytes, more than the 1073741824",
         ),
         (
             big_ospc.to_str().unwrap(),
-            "is 3221225472 bytes, more than the 268435456",
+            "at byte 268435456: the file is 3221225472 bytes, more than the 268435456",
         ),
         (
             dir.path().to_str().unwrap(),
