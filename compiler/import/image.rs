@@ -181,35 +181,55 @@ fn png_end(bytes: &[u8]) -> Option<usize> {
 }
 
 fn jpeg_end(bytes: &[u8]) -> Option<usize> {
-    let mut at = 2;
-    loop {
+    jpeg_markers(bytes)
+        .find(|&(_, marker)| marker == 0xd9)
+        .map(|(at, _)| at + 2)
+}
+
+/// A JPEG's markers after its SOI, in order, as (the byte of their 0xff,
+/// the marker): segments walked by their lengths, fill bytes skipped, an
+/// SOS's entropy-coded scan walked to the marker that ends it. Ends at the
+/// EOI, or where the walk leaves the bytes or meets a byte that is not a
+/// marker. Each step is taken only when the next marker is asked for.
+fn jpeg_markers(bytes: &[u8]) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut first = Some(2usize);
+    let mut last: Option<(usize, u8)> = None;
+    std::iter::from_fn(move || {
+        let mut at = match last {
+            None => first.take()?,
+            Some((at, marker)) => jpeg_after(bytes, at, marker)?,
+        };
+        // Fill bytes before a marker.
+        while *bytes.get(at)? == 0xff && *bytes.get(at + 1)? == 0xff {
+            at += 1;
+        }
         if *bytes.get(at)? != 0xff {
             return None;
         }
         let marker = *bytes.get(at + 1)?;
-        match marker {
-            0xff => at += 1,
-            0xd9 => return Some(at + 2),
-            0x01 | 0xd0..=0xd7 => at += 2,
-            _ => {
-                let len = u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]);
-                at += 2 + usize::from(len);
-                if marker == 0xda {
-                    // The entropy-coded scan: 0xff is followed by 0x00
-                    // (a stuffed byte) or a restart marker inside it;
-                    // any other marker ends it.
-                    loop {
-                        if *bytes.get(at)? != 0xff {
-                            at += 1;
-                            continue;
-                        }
-                        match *bytes.get(at + 1)? {
-                            0x00 | 0xd0..=0xd7 => at += 2,
-                            _ => break,
-                        }
-                    }
+        last = Some((at, marker));
+        last
+    })
+}
+
+/// Where the marker after `marker` (at `at`) may start.
+fn jpeg_after(bytes: &[u8], at: usize, marker: u8) -> Option<usize> {
+    match marker {
+        0xd9 => None,
+        // Markers without a length: TEM, RST0..7, SOI.
+        0x01 | 0xd0..=0xd8 => Some(at + 2),
+        _ => {
+            let len = u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]);
+            let mut at = at + 2 + usize::from(len);
+            if marker == 0xda {
+                // The entropy-coded scan: 0xff is followed by 0x00 (a
+                // stuffed byte) or a restart marker inside it; any other
+                // marker ends it.
+                while *bytes.get(at)? != 0xff || matches!(*bytes.get(at + 1)?, 0x00 | 0xd0..=0xd7) {
+                    at += if bytes[at] == 0xff { 2 } else { 1 };
                 }
             }
+            Some(at)
         }
     }
 }
@@ -504,27 +524,12 @@ fn jpeg_sides(bytes: &[u8]) -> Option<(u32, u32, u64)> {
 /// segments from the SOI walked by their lengths; `None` when the walk
 /// leaves the file or meets a byte that is not a marker first.
 fn jpeg_frame(bytes: &[u8]) -> Option<usize> {
-    let mut at = 2;
-    loop {
-        if *bytes.get(at)? != 0xff {
-            return None;
-        }
-        let marker = *bytes.get(at + 1)?;
-        match marker {
-            // Fill bytes before a marker.
-            0xff => at += 1,
-            // SOF0..SOF15, which DHT (c4), JPG (c8) and DAC (cc) interleave.
-            0xc0..=0xcf if !matches!(marker, 0xc4 | 0xc8 | 0xcc) => return Some(at),
-            // Markers without a length: TEM, RST0..7.
-            0x01 | 0xd0..=0xd7 => at += 2,
-            // A second SOI, EOI, or SOS before any frame: no frame header.
-            0xd8..=0xda => return None,
-            _ => {
-                let len = u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]);
-                at += 2 + usize::from(len);
-            }
-        }
-    }
+    jpeg_markers(bytes)
+        // A second SOI, EOI, or SOS before any frame: no frame header.
+        .take_while(|&(_, marker)| !matches!(marker, 0xd8..=0xda))
+        // SOF0..SOF15, which DHT (c4), JPG (c8) and DAC (cc) interleave.
+        .find(|&(_, m)| (0xc0..=0xcf).contains(&m) && !matches!(m, 0xc4 | 0xc8 | 0xcc))
+        .map(|(at, _)| at)
 }
 
 /// A reader that remembers the furthest byte read, for errors.
