@@ -547,12 +547,9 @@ fn a_cmyk_jpeg_is_refused_by_name() {
     assert!(e.offset > 0 && (e.offset as usize) < bytes.len(), "{e:?}");
 }
 
-/// The sides a header gives (`header_sides`, which the atlas is laid out
-/// from before any image is decoded) are the sides of the decoded image,
-/// for every image of the corpus; a header that `decode` refuses from its
-/// header alone gives none, and `claimed_texels` is their product.
-#[test]
-fn header_sides_are_the_decoded_sides_and_none_where_decode_refuses_the_header() {
+/// The corpus's images as stored: `images/tiny.jpg` and every image of
+/// Fox (PNG), CesiumMan (JPEG) and MorphStressTest (PNGs).
+fn corpus_images() -> Vec<Vec<u8>> {
     let mut images: Vec<Vec<u8>> = vec![corpus("images/tiny.jpg")];
     for name in [
         "glb/Fox.glb",
@@ -561,6 +558,16 @@ fn header_sides_are_the_decoded_sides_and_none_where_decode_refuses_the_header()
     ] {
         images.extend(meshes(name).images.into_iter().flatten().map(|i| i.bytes));
     }
+    images
+}
+
+/// The sides a header gives (`header_sides`, which the atlas is laid out
+/// from before any image is decoded) are the sides of the decoded image,
+/// for every image of the corpus; a header that `decode` refuses from its
+/// header alone gives none, and `claimed_texels` is their product.
+#[test]
+fn header_sides_are_the_decoded_sides_and_none_where_decode_refuses_the_header() {
+    let images = corpus_images();
     let mut kinds = [0usize; 2];
     for bytes in &images {
         let im = image::decode(bytes).unwrap();
@@ -668,14 +675,7 @@ fn every_png_colour_type_decodes_to_rgba8_by_its_rule() {
 /// cut, has none.
 #[test]
 fn complete_len_finds_the_end_of_every_corpus_image_with_bytes_after_it() {
-    let mut images: Vec<Vec<u8>> = vec![corpus("images/tiny.jpg")];
-    for name in [
-        "glb/Fox.glb",
-        "glb/CesiumMan-blender.glb",
-        "glb/MorphStressTest.glb",
-    ] {
-        images.extend(meshes(name).images.into_iter().flatten().map(|i| i.bytes));
-    }
+    let images = corpus_images();
     for bytes in &images {
         assert_eq!(image::complete_len(bytes), None);
         for after in [vec![0u8], vec![0, 0], vec![0xff; 100], vec![0xff, 0xd9]] {
