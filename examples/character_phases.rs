@@ -56,9 +56,16 @@ fn main() {
                 .enumerate()
                 .map(|(i, c)| kchr::Clip {
                     name: format!("clip{i}"),
-                    ..bake::clip(&scene, &names, c, &settings, kiln::formats::kchr::MAX_KEYS)
-                        .expect("clip")
-                        .clip
+                    ..bake::clip(
+                        &scene,
+                        &names,
+                        c,
+                        &settings,
+                        &[],
+                        kiln::formats::kchr::MAX_KEYS,
+                    )
+                    .expect("clip")
+                    .clip
                 })
                 .collect();
             let bank = kchr::Bank {
@@ -87,7 +94,13 @@ fn main() {
             let atlas = atlas::paint(&layout, &prims, |i| Ok(decoded[i].clone().expect("image")))
                 .expect("atlas");
             mark(4, &mut times);
-            let (names, animated) = bake::bind(&names, &bank, &NodeMap::default()).expect("bind");
+            let (names, animated) = bake::bind(
+                &names,
+                &bank.id,
+                &bake::bank_animated(&bank),
+                &NodeMap::default(),
+            )
+            .expect("bind");
             let compiled =
                 bake::model(&scene, &names, &sel, &meshes, &atlas, &animated).expect("model");
             // `model` encodes the atlas's QOI inside; that encode is timed

@@ -128,9 +128,14 @@ pub fn characters_compile(bytes: &[u8]) {
     };
     let mut clips = Vec::new();
     for (i, c) in scene.clips.iter().enumerate().take(kchr::MAX_CLIPS) {
-        if let Ok(compiled) =
-            bake::clip(&scene, &names, c, &settings, kiln::formats::kchr::MAX_KEYS)
-        {
+        if let Ok(compiled) = bake::clip(
+            &scene,
+            &names,
+            c,
+            &settings,
+            &[],
+            kiln::formats::kchr::MAX_KEYS,
+        ) {
             clips.push(kchr::Clip {
                 name: format!("c{i}"),
                 ..compiled.clip
@@ -158,7 +163,12 @@ pub fn characters_compile(bytes: &[u8]) {
     let Ok(atlas) = material_stage(&meshes, &prims, &atlas_settings) else {
         return;
     };
-    let Ok((names, animated)) = bake::bind(&names, &bank, &NodeMap::default()) else {
+    let Ok((names, animated)) = bake::bind(
+        &names,
+        &bank.id,
+        &bake::bank_animated(&bank),
+        &NodeMap::default(),
+    ) else {
         return;
     };
     let Ok(compiled) = bake::model(&scene, &names, &sel, &meshes, &atlas, &animated) else {

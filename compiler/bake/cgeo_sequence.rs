@@ -151,6 +151,7 @@ pub fn prepare(
         &names,
         source_clip,
         &clip_settings,
+        &[],
         character::MAX_BANK_SOURCE_KEYS,
     )
     .map_err(|e| Error::Clip(e.0))?;

@@ -19,6 +19,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::bake::atlas::Atlas;
+use crate::bake::skinning;
 use crate::formats::kchr;
 use crate::model::material::{Meshes, Primitive};
 use crate::model::math::{self, Mat4};
@@ -631,22 +632,33 @@ pub struct CompiledClip {
     /// Morph weight channels left out (KCHR has no morph targets).
     pub dropped_weights: usize,
     pub warnings: Vec<String>,
+    /// At most this far (metres) does any vertex of the skin, or any
+    /// joint, move from where the source clip puts it, at any time: the
+    /// errors of resampling and of key reduction, each measured at the
+    /// distance from its joint of what the joint moves, added along every
+    /// chain of joints (see [`reach`]).
+    pub worst_m: f64,
 }
 
 /// Reach below this counts as this (metres): a leaf joint's rotation still
-/// moves the skin around it.
+/// moves what hangs from it (an attachment, a camera).
 const MIN_REACH_M: f64 = 0.1;
 
 /// The clip `clip` of `scene` as a bank's clip: one track per channel, by
 /// node name (`names`), times from 0, rotations normalized, CUBICSPLINE
 /// evaluated (Hermite with its tangents) at `resample_hz` into LINEAR
-/// keys, then keys reduced within the tolerance. Morph weight channels are
-/// dropped (and counted): KCHR has no morph targets.
+/// keys, then keys reduced within what the tolerance leaves after
+/// resampling. `radius` is, per node of `scene`, how far the skin it
+/// carries reaches from it ([`skin_radius`]; missing or 0 where unknown).
+/// A clip whose resampling alone moves the skin by more than
+/// `position_m` is refused, naming a setting that would meet it. Morph
+/// weight channels are dropped (and counted): KCHR has no morph targets.
 pub fn clip(
     scene: &Scene,
     names: &[String],
     clip: &Clip,
     settings: &ClipSettings,
+    radius: &[f64],
     max_keys: usize,
 ) -> Result<CompiledClip, Error> {
     let mut warnings = Vec::new();
@@ -664,28 +676,51 @@ pub fn clip(
     if start != 0.0 {
         warnings.push(format!("keys start at {start} s: shifted to start at 0"));
     }
-    let reach = settings.tolerance.map(|_| reach(scene));
+    let reach = reach(scene, radius);
+    // Resampling's and storage's errors are the floor: reduction may use
+    // what is left.
+    let budget = match settings.tolerance {
+        None => None,
+        Some(tol) => {
+            let resampling = chain_worst(
+                scene,
+                &floor_errors(clip, start, settings, &reach, usize::MAX)?.0,
+            );
+            if resampling > tol.position_m {
+                return err(cannot_meet(
+                    clip, start, settings, &reach, resampling, &tol, scene,
+                ));
+            }
+            Some(Tolerance {
+                position_m: tol.position_m - resampling,
+                ..tol
+            })
+        }
+    };
+    let mut node_error = vec![0.0f64; scene.nodes.len()];
     let mut tracks = Vec::new();
     let mut dropped = 0;
     let mut keys_before = 0;
     for channel in &clip.channels {
-        let path = match channel.target {
-            Target::Translation => kchr::Path::Translation,
-            Target::Rotation => kchr::Path::Rotation,
-            Target::Scale => kchr::Path::Scale,
-            Target::Weights { .. } => {
-                dropped += 1;
-                continue;
-            }
+        let Some(path) = track_path(channel) else {
+            dropped += 1;
+            continue;
         };
         let (times, values, step) = keys(channel, path, start, settings)?;
         keys_before += times.len();
-        let (times, values) = match (&settings.tolerance, &reach) {
-            (Some(tol), Some(reach)) if !step => {
-                reduce(&times, &values, path, tol, reach[channel.node])
+        let at = reach[channel.node];
+        if resampled(channel, settings) {
+            node_error[channel.node] += resample_error(channel, path, start, &times, &values, at);
+        }
+        let (times, values) = match &budget {
+            Some(tol) if !step => {
+                let (t, v, e) = reduce(&times, &values, path, tol, at);
+                node_error[channel.node] += e;
+                (t, v)
             }
             _ => (times, values),
         };
+        node_error[channel.node] += storage_error(&times, &values, path, at);
         // The bank's limit holds as the keys are made, not once all exist.
         kept += times.len();
         if kept > max_keys {
@@ -744,7 +779,280 @@ pub fn clip(
         keys_before,
         dropped_weights: dropped,
         warnings,
+        worst_m: chain_worst(scene, &node_error),
     })
+}
+
+/// The KCHR path a channel becomes; `None` for morph weights (dropped).
+fn track_path(channel: &Channel) -> Option<kchr::Path> {
+    match channel.target {
+        Target::Translation => Some(kchr::Path::Translation),
+        Target::Rotation => Some(kchr::Path::Rotation),
+        Target::Scale => Some(kchr::Path::Scale),
+        Target::Weights { .. } => None,
+    }
+}
+
+/// The node names a clip animates (its tracks' nodes), by `names`.
+pub fn clip_animated<'a>(names: &'a [String], clip: &'a Clip) -> impl Iterator<Item = &'a str> {
+    clip.channels
+        .iter()
+        .filter(|c| track_path(c).is_some())
+        .map(|c| names[c.node].as_str())
+}
+
+/// Per node, the error no key reduction can take back, added: its
+/// resampled channels' resampling error ([`resample_error`]) and every
+/// channel's float32 storage error over all its keys ([`storage_error`]:
+/// reduction keeps a subset of them, whose storage error is no larger).
+/// Also the keys resampling made: the channels resampled one at a time,
+/// stopping (`None`) once more than `max_keys` are made.
+fn floor_errors(
+    clip: &Clip,
+    start: f64,
+    settings: &ClipSettings,
+    reach: &[Reach],
+    max_keys: usize,
+) -> Result<(Vec<f64>, Option<usize>), Error> {
+    let mut per_node = vec![0.0f64; reach.len()];
+    let mut made = 0usize;
+    for channel in &clip.channels {
+        let Some(path) = track_path(channel) else {
+            continue;
+        };
+        let resampled = resampled(channel, settings);
+        if resampled {
+            made = made.saturating_add(source_keys(channel, settings)?);
+            if made > max_keys {
+                return Ok((per_node, None));
+            }
+        }
+        let (times, values, _) = keys(channel, path, start, settings)?;
+        let at = reach[channel.node];
+        if resampled {
+            per_node[channel.node] += resample_error(channel, path, start, &times, &values, at);
+        }
+        per_node[channel.node] += storage_error(&times, &values, path, at);
+    }
+    Ok((per_node, Some(made)))
+}
+
+/// Rates offered when a clip's resampling misses its tolerance: common
+/// frame rates and their multiples, up to the most the characters kind
+/// takes (1,000 Hz).
+const RATES_HZ: [f64; 25] = [
+    24.0, 25.0, 30.0, 48.0, 50.0, 60.0, 72.0, 90.0, 96.0, 100.0, 120.0, 144.0, 150.0, 180.0, 192.0,
+    200.0, 240.0, 300.0, 360.0, 384.0, 480.0, 600.0, 720.0, 960.0, 1000.0,
+];
+
+/// Why a clip's resampling misses the tolerance, and what would meet it:
+/// `resample: cubic` (LINEAR keys kept as they are) when that does at
+/// this rate, and the lowest rate of [`RATES_HZ`] above this one that
+/// does (trying rates while their keys together stay under
+/// [`MAX_BANK_SOURCE_KEYS`]); when neither does, a larger `position_m`.
+fn cannot_meet(
+    clip: &Clip,
+    start: f64,
+    settings: &ClipSettings,
+    reach: &[Reach],
+    resampling: f64,
+    tol: &Tolerance,
+    scene: &Scene,
+) -> String {
+    let meets = |s: &ClipSettings, budget: &mut usize| -> Option<bool> {
+        let (per_node, made) = floor_errors(clip, start, s, reach, *budget).ok()?;
+        *budget -= made?;
+        Some(chain_worst(scene, &per_node) <= tol.position_m)
+    };
+    let mut budget = MAX_BANK_SOURCE_KEYS;
+    let cubic = settings.resample_all
+        && meets(
+            &ClipSettings {
+                resample_all: false,
+                ..*settings
+            },
+            &mut budget,
+        ) == Some(true);
+    let mut rate = None;
+    for &r in RATES_HZ.iter().filter(|&&r| r > settings.resample_hz) {
+        let s = ClipSettings {
+            resample_hz: r,
+            ..*settings
+        };
+        match meets(&s, &mut budget) {
+            Some(true) => {
+                rate = Some(r);
+                break;
+            }
+            Some(false) => {}
+            None => break,
+        }
+    }
+    let hint = match (cubic, rate) {
+        (true, Some(r)) => format!(
+            "`resample: cubic` (LINEAR keys kept as they are) meets it, and so does `resample_hz: {r}`"
+        ),
+        (true, None) => "`resample: cubic` (LINEAR keys kept as they are) meets it".to_string(),
+        (false, Some(r)) => format!("`resample_hz: {r}` meets it"),
+        (false, None) => format!(
+            "no rate up to {} Hz meets it: raise position_m",
+            RATES_HZ[RATES_HZ.len() - 1]
+        ),
+    };
+    format!(
+        "resampled at {} Hz, the clip moves the skin up to {} from the source, more than the tolerance's position_m {} ({}); {hint}",
+        settings.resample_hz,
+        millimetres(resampling),
+        tol.position_m,
+        millimetres(tol.position_m)
+    )
+}
+
+/// A distance in metres written in millimetres for a person: two decimals,
+/// or two significant digits below 0.01 mm.
+pub fn millimetres(m: f64) -> String {
+    let mm = m * 1000.0;
+    match mm {
+        0.0 => "0 mm".to_string(),
+        x if x >= 0.01 => format!("{x:.2} mm"),
+        x => format!("{x:.1e} mm"),
+    }
+}
+
+/// How far the linear keys `times`/`values` (from the clip's start) made
+/// from `channel` stray from the channel itself, in metres where the skin
+/// is ([`error_m`]). Checked at every source key inside each step; a
+/// CUBICSPLINE source also at 7 points across each step (it is sampled);
+/// a LINEAR one's rotations also halfway between each two neighbouring
+/// key times of either (two slerps part most near their keys, not only
+/// at them). A LINEAR translation or scale needs no more: the difference
+/// of two piecewise linear functions is linear between their keys, so it
+/// is largest at one of them, and at the output's keys it is zero.
+fn resample_error(
+    channel: &Channel,
+    path: kchr::Path,
+    start: f64,
+    times: &[f64],
+    values: &[f64],
+    at: Reach,
+) -> f64 {
+    let w = path.width();
+    let key = |i: usize| -> [f64; 4] { as4(&values[i * w..(i + 1) * w]) };
+    let source = |t: f64| -> [f64; 4] {
+        match path {
+            kchr::Path::Rotation => sample::sample_rotation(channel, t + start, 0.0),
+            _ => {
+                let v = sample::sample3(channel, t + start, 0.0);
+                [v[0], v[1], v[2], 0.0]
+            }
+        }
+    };
+    let cubic = channel.interpolation == Interpolation::CubicSpline;
+    let halves = !cubic && path == kchr::Path::Rotation;
+    let mut worst = 0.0f64;
+    let mut src = 0;
+    for k in 0..times.len().saturating_sub(1) {
+        let (t0, t1) = (times[k], times[k + 1]);
+        let mut check = |t: f64| {
+            let u = (t - t0) / (t1 - t0);
+            let out = lerp_key(path, key(k), key(k + 1), u);
+            worst = worst.max(error_m(path, out, source(t), at));
+        };
+        if cubic {
+            for j in 1..8 {
+                check(t0 + (t1 - t0) * f64::from(j) / 8.0);
+            }
+        }
+        while src < channel.times_s.len() && f64::from(channel.times_s[src]) - start <= t0 {
+            src += 1;
+        }
+        let mut before = t0;
+        while src < channel.times_s.len() && f64::from(channel.times_s[src]) - start < t1 {
+            let t = f64::from(channel.times_s[src]) - start;
+            if halves {
+                check((before + t) / 2.0);
+            }
+            check(t);
+            before = t;
+            src += 1;
+        }
+        if halves {
+            check((before + t1) / 2.0);
+        }
+    }
+    worst
+}
+
+fn as4(k: &[f64]) -> [f64; 4] {
+    [k[0], k[1], k[2], if k.len() == 4 { k[3] } else { 0.0 }]
+}
+
+/// Linear interpolation of two keys as the runtime does it: lerp, or
+/// slerp for rotations.
+fn lerp_key(path: kchr::Path, a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
+    match path {
+        kchr::Path::Rotation => math::quat_slerp(a, b, u),
+        _ => [
+            a[0] + (b[0] - a[0]) * u,
+            a[1] + (b[1] - a[1]) * u,
+            a[2] + (b[2] - a[2]) * u,
+            0.0,
+        ],
+    }
+}
+
+/// How far (metres) the difference between two values of one channel
+/// moves what the node carries: a translation's difference times the
+/// parent's scale; a rotation's by the chord it sweeps at the reach
+/// (`2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach`); a scale's relative
+/// difference (to the node's rest scale) times the reach.
+fn error_m(path: kchr::Path, a: [f64; 4], b: [f64; 4], at: Reach) -> f64 {
+    match path {
+        kchr::Path::Translation => {
+            (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt() * at.parent_scale
+        }
+        kchr::Path::Scale => {
+            let d = (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0f64, f64::max);
+            d / at.rest_scale * at.reach
+        }
+        kchr::Path::Rotation => {
+            let dot = math::quat_dot(a, b).abs().min(1.0);
+            2.0 * (1.0 - dot * dot).sqrt() * at.reach
+        }
+    }
+}
+
+/// How far storing keys in float32 moves what the node carries, at most:
+/// each key's value as a reader takes it (rotations normalized), and its
+/// time, which moves the key along its neighbouring segments (by the
+/// segment's change times the time's share of it). Between two keys the
+/// interpolation of the stored values stays within the larger of their
+/// two errors.
+fn storage_error(times: &[f64], values: &[f64], path: kchr::Path, at: Reach) -> f64 {
+    let width = path.width();
+    let key = |i: usize| as4(&values[i * width..(i + 1) * width]);
+    let n = times.len().min(values.len() / width);
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        let a = key(i);
+        let mut b = a.map(|x| f64::from(x as f32));
+        if path == kchr::Path::Rotation {
+            b = math::quat_normalize(b);
+        }
+        let mut e = error_m(path, a, b, at);
+        let shift = (f64::from(times[i] as f32) - times[i]).abs();
+        if shift > 0.0 {
+            let mut slope = 0.0f64;
+            for (j, k) in [(i.wrapping_sub(1), i), (i, i + 1)] {
+                if k < n && j < n && times[k] > times[j] {
+                    slope = slope.max(error_m(path, key(j), key(k), at) / (times[k] - times[j]));
+                }
+            }
+            e += slope * shift;
+        }
+        worst = worst.max(e);
+    }
+    worst
 }
 
 /// A track's keys (f64 times from the clip's start, flat values `width`
@@ -873,45 +1181,129 @@ fn keys(
     // but one float32).
     let last_out = (last - start) as f32;
     for k in 0..n {
-        let t = first + k as f64 / rate;
-        if ((t - start) as f32) >= last_out {
+        // Each key is the source at the time the output stores for it.
+        let out = (first + k as f64 / rate - start) as f32;
+        if out >= last_out {
             break;
         }
-        times.push(t - start);
-        values.extend(sample(t, 0.0));
+        times.push(f64::from(out));
+        values.extend(sample(f64::from(out) + start, 0.0));
     }
     times.push(last - start);
     values.extend(sample(last, 0.0));
     Ok((times, values, false))
 }
 
-/// For each node: how far below it (in the bind pose, world space) its
-/// farthest descendant is (at least [`MIN_REACH_M`]), the largest world
-/// scale of its parent (which turns a local translation error into a world
-/// one), and its share of the position tolerance.
-fn reach(scene: &Scene) -> Vec<Reach> {
+/// How far the skin of `model` reaches from each of its nodes, by node
+/// name: the largest distance, in the bind pose (world space), between a
+/// node and a vertex it carries (a vertex with weight on it, as that joint
+/// alone would place it). The characters kind gives a bank's clips the
+/// largest of these over the models bound to the bank ([`clip`]'s
+/// `radius`).
+pub fn skin_radius(model: &kchr::Model) -> BTreeMap<String, f64> {
+    let world = skinning::world_matrices(model, &skinning::local_poses(model, None, 0.0));
+    let carried: Vec<Mat4> = model
+        .joints
+        .iter()
+        .zip(&model.inverse_bind)
+        .map(|(&j, ibm)| {
+            let w = world
+                .get(j as usize)
+                .copied()
+                .unwrap_or(IDENTITY.map(f64::from));
+            math::mat4_mul(&w, &ibm.map(f64::from))
+        })
+        .collect();
+    let mut radius = vec![0.0f64; model.nodes.len()];
+    for v in &model.vertices {
+        let p = [v[0], v[1], v[2]].map(f64::from);
+        for k in 0..4 {
+            let j = v[8 + k] as usize;
+            let (Some(m), Some(&node)) = (carried.get(j), model.joints.get(j)) else {
+                continue;
+            };
+            let (Some(r), Some(w)) = (radius.get_mut(node as usize), world.get(node as usize))
+            else {
+                continue;
+            };
+            if v[12 + k] == 0.0 {
+                continue;
+            }
+            let q: [f64; 3] = std::array::from_fn(|i| {
+                m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i]
+            });
+            *r = r.max(distance(q, math::mat4_translation(w)));
+        }
+    }
+    model
+        .nodes
+        .iter()
+        .zip(radius)
+        .map(|(n, r)| (n.name.clone(), r))
+        .collect()
+}
+
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// Each node's depth (edges up to its root), in O(nodes): every parent
+/// chain walked once.
+fn depths(scene: &Scene) -> Vec<usize> {
+    let n = scene.nodes.len();
+    let mut depth: Vec<Option<usize>> = vec![None; n];
+    let mut stack = Vec::new();
+    for i in 0..n {
+        let mut at = Some(i);
+        while let Some(x) = at {
+            if depth[x].is_some() || stack.len() > n {
+                break;
+            }
+            stack.push(x);
+            at = scene.nodes[x].parent;
+        }
+        while let Some(x) = stack.pop() {
+            let above = scene.nodes[x].parent.and_then(|p| depth[p]);
+            depth[x] = Some(above.map_or(0, |d| d + 1));
+        }
+    }
+    depth.into_iter().map(|d| d.unwrap_or(0)).collect()
+}
+
+/// The largest sum of `per_node` along any chain from a root down: how
+/// far errors at each node (each moving everything below it) can add up.
+fn chain_worst(scene: &Scene, per_node: &[f64]) -> f64 {
+    let depth = depths(scene);
+    let mut order: Vec<usize> = (0..scene.nodes.len()).collect();
+    order.sort_by_key(|&i| depth[i]);
+    let mut sum = vec![0.0f64; order.len()];
+    let mut worst = 0.0f64;
+    for i in order {
+        let above = scene.nodes[i].parent.map_or(0.0, |p| sum[p]);
+        sum[i] = above + per_node.get(i).copied().unwrap_or(0.0);
+        worst = worst.max(sum[i]);
+    }
+    worst
+}
+
+/// For each node: how far from it (world space, in the rest pose) the
+/// farthest thing it moves can be (at least [`MIN_REACH_M`]): its own
+/// skin's `radius`, or a descendant's reach plus the bones' lengths down
+/// to it (a bent limb's vertices stay within that in every pose); the
+/// largest world scale of its parent (which turns a local translation
+/// error into a world one); its rest scale (a scale error is relative to
+/// it); and its share of the tolerance.
+fn reach(scene: &Scene, radius: &[f64]) -> Vec<Reach> {
     let empty = Clip {
         name: None,
         channels: vec![],
     };
-    let all: Vec<usize> = (0..scene.nodes.len()).collect();
+    let n = scene.nodes.len();
+    let all: Vec<usize> = (0..n).collect();
     let mut eval = Evaluation::new(scene, &empty, &all);
     eval.evaluate(0.0, 0.0);
-    let world: Vec<Mat4> = all.iter().map(|&n| *eval.world(n)).collect();
-    let pos = |n: usize| math::mat4_translation(&world[n]);
-    let mut reach = vec![MIN_REACH_M; scene.nodes.len()];
-    for d in 0..scene.nodes.len() {
-        let pd = pos(d);
-        let mut a = scene.nodes[d].parent;
-        while let Some(n) = a {
-            let pn = pos(n);
-            let dist =
-                ((pd[0] - pn[0]).powi(2) + (pd[1] - pn[1]).powi(2) + (pd[2] - pn[2]).powi(2))
-                    .sqrt();
-            reach[n] = reach[n].max(dist);
-            a = scene.nodes[n].parent;
-        }
-    }
+    let world: Vec<Mat4> = all.iter().map(|&i| *eval.world(i)).collect();
+    let pos = |i: usize| math::mat4_translation(&world[i]);
     let scale = |m: &Mat4| {
         (0..3)
             .map(|c| {
@@ -920,48 +1312,62 @@ fn reach(scene: &Scene) -> Vec<Reach> {
             })
             .fold(0.0f64, f64::max)
     };
+    // Deepest first: a node's reach and height are final before its
+    // parent takes them.
+    let depth = depths(scene);
+    let mut order: Vec<usize> = all.clone();
+    order.sort_by_key(|&i| std::cmp::Reverse(depth[i]));
+    let mut far: Vec<f64> = (0..n)
+        .map(|i| radius.get(i).copied().unwrap_or(0.0))
+        .collect();
+    let mut height = vec![0usize; n];
+    for &i in &order {
+        if let Some(p) = scene.nodes[i].parent {
+            far[p] = far[p].max(far[i] + distance(pos(i), pos(p)));
+            height[p] = height[p].max(height[i] + 1);
+        }
+    }
     // The longest root-to-leaf chain through each node: its nodes' errors
     // add up along it, so each of a node's three channels gets a share of
     // the tolerance no larger than 1 / (3 × that chain's length).
-    let n = scene.nodes.len();
-    let mut depth = vec![0usize; n];
-    for (i, d) in depth.iter_mut().enumerate() {
-        let mut a = scene.nodes[i].parent;
-        while let Some(p) = a {
-            *d += 1;
-            a = scene.nodes[p].parent;
-        }
-    }
-    let mut height = vec![0usize; n];
-    for i in 0..n {
-        // Walk up from every node, raising each ancestor's height.
-        let (mut child, mut a) = (i, scene.nodes[i].parent);
-        while let Some(p) = a {
-            height[p] = height[p].max(height[child] + 1);
-            child = p;
-            a = scene.nodes[p].parent;
-        }
-    }
     (0..n)
         .map(|i| {
             let parent = scene.nodes[i].parent.map_or(1.0, |p| scale(&world[p]));
+            let rest = match &scene.nodes[i].local {
+                LocalTransform::Trs(t) => t
+                    .scale
+                    .iter()
+                    .fold(f64::INFINITY, |a, &s| a.min(f64::from(s).abs())),
+                LocalTransform::Matrix(m) => math::mat4_decompose(&m.map(f64::from))
+                    .2
+                    .iter()
+                    .fold(f64::INFINITY, |a, &s| a.min(s.abs())),
+            };
             let chain = (depth[i] + height[i] + 1) as f64;
             Reach {
-                reach: reach[i],
+                reach: far[i].max(MIN_REACH_M),
                 parent_scale: parent,
+                rest_scale: rest.max(MIN_REST_SCALE),
                 share: 1.0 / (3.0 * chain),
             }
         })
         .collect()
 }
 
+/// A rest scale below this counts as this when a scale error is taken
+/// relative to it (a node scaled to nothing at rest keeps its keys).
+const MIN_REST_SCALE: f64 = 1e-6;
+
 /// What an error at one node amounts to (see [`reach`]).
 #[derive(Clone, Copy, Debug)]
 struct Reach {
-    /// Bind-pose distance to its farthest descendant (world space).
+    /// How far from the node the farthest thing it moves can be (world
+    /// space).
     reach: f64,
     /// The largest world scale of its parent.
     parent_scale: f64,
+    /// The smallest of its own rest scale's factors.
+    rest_scale: f64,
     /// The share of `position_m` each of its channels may use.
     share: f64,
 }
@@ -974,19 +1380,20 @@ const MAX_SPAN: usize = 1024;
 /// Removes keys that linear interpolation between the kept ones reproduces
 /// within `tol` (greedy, from the first key: each segment ends at a key
 /// that a galloping then halving search finds, every key it spans
-/// checked). The error of a key is measured where it matters: a translation
-/// error in world metres (times the parent's scale), a rotation's and a
-/// scale's also by how far they move a point `reach` away; each channel
-/// may use its node's share of `position_m`, so that the errors along any
-/// chain of joints add up to at most `position_m`. A track whose
-/// keys all equal its first within the tolerance keeps one key.
+/// checked). The error of a key is measured where it matters
+/// ([`error_m`]); each channel may use its node's share of `position_m`,
+/// so that the errors along any chain of joints add up to at most
+/// `position_m`; a rotation also within `rotation_deg` and a scale within
+/// `scale`. A track whose keys all equal its first within the tolerance
+/// keeps one key. Returns the kept keys and the largest error (metres) of
+/// a dropped key.
 fn reduce(
     times: &[f64],
     values: &[f64],
     path: kchr::Path,
     tol: &Tolerance,
     at: Reach,
-) -> (Vec<f64>, Vec<f64>) {
+) -> (Vec<f64>, Vec<f64>, f64) {
     reduce_counted(times, values, path, tol, at, &mut 0)
 }
 
@@ -998,53 +1405,33 @@ fn reduce_counted(
     tol: &Tolerance,
     at: Reach,
     checks: &mut usize,
-) -> (Vec<f64>, Vec<f64>) {
-    let (reach, parent_scale) = (at.reach, at.parent_scale);
+) -> (Vec<f64>, Vec<f64>, f64) {
     let position_m = tol.position_m * at.share;
     let w = path.width();
     let n = times.len();
     if n <= 2 {
-        return (times.to_vec(), values.to_vec());
+        return (times.to_vec(), values.to_vec(), 0.0);
     }
-    let key = |i: usize| -> [f64; 4] {
-        let k = &values[i * w..(i + 1) * w];
-        [k[0], k[1], k[2], if w == 4 { k[3] } else { 0.0 }]
-    };
+    let key = |i: usize| -> [f64; 4] { as4(&values[i * w..(i + 1) * w]) };
     let cos_half = libm::cos(tol.rotation_deg.to_radians() / 2.0);
     let close = |a: [f64; 4], b: [f64; 4]| -> bool {
-        match path {
-            kchr::Path::Translation => {
-                let d: f64 = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt();
-                d * parent_scale <= position_m
-            }
-            kchr::Path::Scale => (0..3).all(|i| {
-                let d = (a[i] - b[i]).abs();
-                d <= tol.scale && d * reach <= position_m
-            }),
-            kchr::Path::Rotation => {
-                let dot = math::quat_dot(a, b).abs().min(1.0);
-                // The angle between them is 2·acos(dot); a point at `reach`
-                // moves by 2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach.
-                dot >= cos_half && 2.0 * (1.0 - dot * dot).sqrt() * reach <= position_m
-            }
-        }
+        let local = match path {
+            kchr::Path::Translation => true,
+            kchr::Path::Scale => (0..3).all(|i| (a[i] - b[i]).abs() <= tol.scale),
+            kchr::Path::Rotation => math::quat_dot(a, b).abs().min(1.0) >= cos_half,
+        };
+        local && error_m(path, a, b, at) <= position_m
     };
     let lerp = |a: usize, b: usize, t: f64| -> [f64; 4] {
         let u = (t - times[a]) / (times[b] - times[a]);
-        let (ka, kb) = (key(a), key(b));
-        match path {
-            kchr::Path::Rotation => math::quat_slerp(ka, kb, u),
-            _ => [
-                ka[0] + (kb[0] - ka[0]) * u,
-                ka[1] + (kb[1] - ka[1]) * u,
-                ka[2] + (kb[2] - ka[2]) * u,
-                0.0,
-            ],
-        }
+        lerp_key(path, key(a), key(b), u)
     };
     let k0 = key(0);
     if (1..n).all(|i| close(key(i), k0)) {
-        return (vec![times[0]], values[..w].to_vec());
+        let worst = (1..n)
+            .map(|i| error_m(path, key(i), k0, at))
+            .fold(0.0f64, f64::max);
+        return (vec![times[0]], values[..w].to_vec(), worst);
     }
     // Every key strictly between a and c is reproduced by a segment a–c.
     let mut holds = |a: usize, c: usize| {
@@ -1083,12 +1470,17 @@ fn reduce_counted(
         kept.push(good);
         a = good;
     }
+    let worst = kept
+        .windows(2)
+        .flat_map(|s| ((s[0] + 1)..s[1]).map(move |i| (s[0], s[1], i)))
+        .map(|(a, c, i)| error_m(path, lerp(a, c, times[i]), key(i), at))
+        .fold(0.0f64, f64::max);
     let t = kept.iter().map(|&i| times[i]).collect();
     let v = kept
         .iter()
         .flat_map(|&i| values[i * w..(i + 1) * w].iter().copied())
         .collect();
-    (t, v)
+    (t, v, worst)
 }
 
 // ------------------------------------------------------------ binding
@@ -1103,20 +1495,27 @@ pub struct NodeMap {
     pub pairs: BTreeMap<String, String>,
 }
 
+/// The node names a compiled bank animates.
+pub fn bank_animated(bank: &kchr::Bank) -> BTreeSet<String> {
+    bank.clips
+        .iter()
+        .flat_map(|c| c.tracks.iter().map(|t| t.node.clone()))
+        .collect()
+}
+
 /// The file's node names (`names`, from [`node_names`]) renamed to the
-/// names `bank` animates them by, under `map`, and the nodes the bank
-/// animates (which the model must hold). Every name the bank animates must
-/// be a node of the file, or the error lists those missing.
+/// names the bank `bank_id` animates them by (`animated`: its tracks'
+/// nodes, from [`clip_animated`] or [`bank_animated`]), under `map`, and
+/// the nodes the bank animates (which the model must hold). Every name the
+/// bank animates must be a node of the file, or the error lists those
+/// missing.
 pub fn bind(
     names: &[String],
-    bank: &kchr::Bank,
+    bank_id: &str,
+    animated: &BTreeSet<String>,
     map: &NodeMap,
 ) -> Result<(Vec<String>, Vec<usize>), Error> {
-    let animated: BTreeSet<&str> = bank
-        .clips
-        .iter()
-        .flat_map(|c| c.tracks.iter().map(|t| t.node.as_str()))
-        .collect();
+    let animated: BTreeSet<&str> = animated.iter().map(String::as_str).collect();
     let mut renamed = names.to_vec();
     if !map.ignore.is_empty() || !map.pairs.is_empty() {
         let strip =
@@ -1182,7 +1581,7 @@ pub fn bind(
             "the model lacks {} of the {} nodes its bank \"{}\" animates: {}{}; map them with `node_map` (pairs, or `ignore` characters)",
             missing.len(),
             animated.len(),
-            bank.id,
+            bank_id,
             shown.join(", "),
             if missing.len() > 20 { ", …" } else { "" }
         ));
@@ -1280,6 +1679,7 @@ mod tests {
     const AT: Reach = Reach {
         reach: 1.0,
         parent_scale: 1.0,
+        rest_scale: 1.0,
         share: 1.0,
     };
 
@@ -1294,7 +1694,7 @@ mod tests {
         let line: Vec<f64> = (0..n).flat_map(|k| [k as f64 * 1e-3, 0.0, 0.0]).collect();
         let counted = |values: &[f64]| {
             let mut checks = 0;
-            let (t, v) = reduce_counted(
+            let (t, v, _) = reduce_counted(
                 &times,
                 values,
                 kchr::Path::Translation,
@@ -1341,16 +1741,16 @@ mod tests {
         let times: Vec<f64> = (0..5).map(f64::from).collect();
         // A ramp: its ends reproduce it.
         let ramp: Vec<f64> = (0..5).flat_map(|k| [f64::from(k), 0.0, 0.0]).collect();
-        let (t, v) = reduce(&times, &ramp, kchr::Path::Translation, &tol(), AT);
+        let (t, v, _) = reduce(&times, &ramp, kchr::Path::Translation, &tol(), AT);
         assert_eq!((t, v), (vec![0.0, 4.0], vec![0.0, 0.0, 0.0, 4.0, 0.0, 0.0]));
         // A kink at key 2 stays; a wobble within the tolerance does not.
         let kink = [0.0, 1.0, 2.0, 1.0, 0.0];
         let v: Vec<f64> = kink.iter().flat_map(|&x| [x, 0.0, 0.0]).collect();
-        let (t, _) = reduce(&times, &v, kink_path(), &tol(), AT);
+        let (t, _, _) = reduce(&times, &v, kink_path(), &tol(), AT);
         assert_eq!(t, [0.0, 2.0, 4.0]);
         let wobble = [0.0, 0.005, 0.0, -0.005, 0.0];
         let v: Vec<f64> = wobble.iter().flat_map(|&x| [x, 0.0, 0.0]).collect();
-        let (t, v) = reduce(&times, &v, kink_path(), &tol(), AT);
+        let (t, v, _) = reduce(&times, &v, kink_path(), &tol(), AT);
         assert_eq!(
             (t, v),
             (vec![0.0], vec![0.0, 0.0, 0.0]),
@@ -1469,7 +1869,7 @@ mod tests {
         };
         let (scene, c) = one_node_clip(vec![0.25, 1.25], vec![0.0; 6]);
         let names = node_names(&scene);
-        let out = clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).unwrap();
+        let out = clip(&scene, &names, &c, &settings, &[], kchr::MAX_KEYS).unwrap();
         assert_eq!(out.clip.tracks[0].times_s, [0.0, 1.0]);
         assert_eq!(out.clip.duration_s, 1.0);
         assert_eq!(
@@ -1477,9 +1877,9 @@ mod tests {
             ["keys start at 0.25 s: shifted to start at 0"]
         );
         let (scene, c) = one_node_clip(vec![0.0, 600.0], vec![0.0; 6]);
-        assert!(clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).is_ok());
+        assert!(clip(&scene, &names, &c, &settings, &[], kchr::MAX_KEYS).is_ok());
         let (scene, c) = one_node_clip(vec![0.0, 600.5], vec![0.0; 6]);
-        let e = clip(&scene, &names, &c, &settings, kchr::MAX_KEYS).unwrap_err();
+        let e = clip(&scene, &names, &c, &settings, &[], kchr::MAX_KEYS).unwrap_err();
         assert_eq!(
             e.0,
             "the clip lasts 600.5 s, more than the 600 s a compiled clip may"

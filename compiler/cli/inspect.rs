@@ -1026,12 +1026,24 @@ pub fn atlas(file: &Path, out: &Path, as_json: bool) -> u8 {
     0
 }
 
-/// Key counts before reduction, from `level.json`: (bank, clip) -> keys.
-fn source_keys(c: &CharactersFile, bank: &str, clip: &str) -> Option<u64> {
+/// What `level.json` says of a clip the file holds: (bank, clip) -> its
+/// entry (`keys_source`, `error_m`).
+fn level_clip<'a>(c: &'a CharactersFile, bank: &str, clip: &str) -> Option<&'a Value> {
     let banks = c.level.as_ref()?["characters"]["banks"].as_array()?;
     let b = banks.iter().find(|b| b["id"] == bank)?;
     let clips = b["clips"].as_array()?;
-    clips.iter().find(|x| x["name"] == clip)?["keys_source"].as_u64()
+    clips.iter().find(|x| x["name"] == clip)
+}
+
+/// Key counts before reduction, from `level.json`.
+fn source_keys(c: &CharactersFile, bank: &str, clip: &str) -> Option<u64> {
+    level_clip(c, bank, clip)?["keys_source"].as_u64()
+}
+
+/// The worst skin error the compiler measured for the clip (metres), from
+/// `level.json`.
+fn clip_error_m(c: &CharactersFile, bank: &str, clip: &str) -> Option<f64> {
+    level_clip(c, bank, clip)?["error_m"].as_f64()
 }
 
 fn clip_keys(clip: &kchr::Clip) -> usize {
@@ -1065,6 +1077,7 @@ fn characters_json(c: &CharactersFile) -> Value {
                 "duration_s": clip.duration_s,
                 "keys": clip_keys(clip),
                 "keys_source": source_keys(c, &b.id, &clip.name),
+                "error_m": clip_error_m(c, &b.id, &clip.name),
                 "tracks": clip.tracks.iter().map(|t| json!({
                     "node": t.node,
                     "path": t.path.name(),
@@ -1113,8 +1126,16 @@ fn print_characters(file: &Path, c: &CharactersFile) {
             let before = source_keys(c, &b.id, &clip.name)
                 .map(|k| format!(" ({k} before reduction)"))
                 .unwrap_or_default();
+            let within = clip_error_m(c, &b.id, &clip.name)
+                .map(|m| {
+                    format!(
+                        ", the skin within {} of the source",
+                        crate::bake::character::millimetres(m)
+                    )
+                })
+                .unwrap_or_default();
             out!(
-                "    clip {}: {:.3} s, {} tracks, {} keys{before}",
+                "    clip {}: {:.3} s, {} tracks, {} keys{before}{within}",
                 clip.name,
                 clip.duration_s,
                 clip.tracks.len(),

@@ -54,8 +54,15 @@ fn bank_of_named(what: &str, bytes: &[u8], settings: &ClipSettings) -> kchr::Ban
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let compiled = bake::clip(&scene, &names, c, settings, kiln::formats::kchr::MAX_KEYS)
-                .unwrap_or_else(|e| panic!("{what} clip {i}: {e}"));
+            let compiled = bake::clip(
+                &scene,
+                &names,
+                c,
+                settings,
+                &[],
+                kiln::formats::kchr::MAX_KEYS,
+            )
+            .unwrap_or_else(|e| panic!("{what} clip {i}: {e}"));
             kchr::Clip {
                 name: c.name.clone().unwrap_or(format!("animation{i}")),
                 ..compiled.clip
@@ -85,7 +92,8 @@ fn compile_bytes(bytes: &[u8], bank: kchr::Bank, map: &NodeMap) -> Result<Compil
     .map_err(|e| e.to_string())?;
     let prims = bake::primitives(&scene, &sel, &meshes);
     let atlas = sources::material_stage(&meshes, &prims, &atlas::Settings::default())?;
-    let (names, animated) = bake::bind(&names, &bank, map).map_err(|e| e.to_string())?;
+    let (names, animated) = bake::bind(&names, &bank.id, &bake::bank_animated(&bank), map)
+        .map_err(|e| e.to_string())?;
     let compiled =
         bake::model(&scene, &names, &sel, &meshes, &atlas, &animated).map_err(|e| e.to_string())?;
     warnings.extend(compiled.warnings);
@@ -203,18 +211,20 @@ fn compressed_and_quantized_twins_give_the_same_geometry() {
 
 // ------------------------------------------------------- the reference
 
-/// The test's own quaternion slerp (shorter arc; std's trigonometry).
+/// The test's own quaternion slerp (shorter arc; std's trigonometry): a
+/// constant rate of turn from `a` to `b`, as glTF's LINEAR rotations ask.
+/// The half-angle is taken as `atan2(|a − b|, |a + b|)`, exact however
+/// close the ends (a normalized lerp near them turns at a varying rate).
 fn slerp(a: [f64; 4], b: [f64; 4], t: f64) -> [f64; 4] {
-    let mut d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
-    let mut b = b;
-    if d < 0.0 {
-        d = -d;
-        b = b.map(|x| -x);
-    }
-    let (wa, wb) = if d > 0.9995 {
+    let d: f64 = (0..4).map(|i| a[i] * b[i]).sum();
+    let b = if d < 0.0 { b.map(|x| -x) } else { b };
+    let len = |v: [f64; 4]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    let th = 2.0
+        * len(std::array::from_fn(|i| a[i] - b[i]))
+            .atan2(len(std::array::from_fn(|i| a[i] + b[i])));
+    let (wa, wb) = if th == 0.0 {
         (1.0 - t, t)
     } else {
-        let th = d.acos();
         (((1.0 - t) * th).sin() / th.sin(), (t * th).sin() / th.sin())
     };
     norm4(std::array::from_fn(|i| wa * a[i] + wb * b[i]))
@@ -576,6 +586,182 @@ fn key_reduction_keeps_every_joint_within_the_tolerance() {
         assert!(keys(&reduced) < keys(&raw), "{rel}: nothing reduced");
         assert!(worst <= tol.position_m, "{rel}: a joint moved {worst}");
     }
+}
+
+/// A file's clips compiled with `settings`, each measured where the skin
+/// is (what the characters kind does for a bank of one model), with each
+/// clip's reported bound; or the first refusal.
+fn bank_within(rel: &str, settings: &ClipSettings) -> Result<(kchr::Bank, Vec<f64>), String> {
+    let own = compile(rel);
+    let radius = bake::skin_radius(&own.doc.models[0]);
+    let scene = gltf::import_scene(&corpus(rel), &[]).unwrap();
+    let names = bake::node_names(&scene);
+    let per_node: Vec<f64> = names
+        .iter()
+        .map(|n| radius.get(n).copied().unwrap_or(0.0))
+        .collect();
+    let mut clips = Vec::new();
+    let mut worst = Vec::new();
+    for (i, c) in scene.clips.iter().enumerate() {
+        let compiled = bake::clip(&scene, &names, c, settings, &per_node, kchr::MAX_KEYS)
+            .map_err(|e| e.to_string())?;
+        worst.push(compiled.worst_m);
+        clips.push(kchr::Clip {
+            name: c.name.clone().unwrap_or(format!("animation{i}")),
+            ..compiled.clip
+        });
+    }
+    let bank = kchr::Bank {
+        id: "bank".into(),
+        clips,
+    };
+    Ok((bank, worst))
+}
+
+/// The farthest any compiled vertex is from the source's skin over clip
+/// `i`: at 240 Hz, at every source key time and between neighbouring keys.
+fn skin_error(c: &Compiled, i: usize) -> f64 {
+    let clip = &c.doc.banks[0].clips[i];
+    let source = &c.scene.clips[i];
+    let start = source
+        .channels
+        .iter()
+        .map(|ch| f64::from(ch.times_s[0]))
+        .fold(f64::INFINITY, f64::min);
+    let d = f64::from(clip.duration_s);
+    let mut times: Vec<f64> = (0..=(d * 240.0).ceil() as usize)
+        .map(|f| (f as f64 / 240.0).min(d))
+        .collect();
+    for ch in &source.channels {
+        for w in ch.times_s.windows(2) {
+            let (a, b) = (f64::from(w[0]) - start, f64::from(w[1]) - start);
+            times.extend([a, (a + b) / 2.0, b]);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let model = &c.doc.models[0];
+    let mut worst = 0.0f64;
+    for t in times {
+        let compiled = skinning::pose(model, Some(clip), t);
+        let reference = source_skinned(c, Some(i), t + start);
+        for (a, b) in compiled.iter().zip(&reference) {
+            let e = ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt();
+            worst = worst.max(e);
+        }
+    }
+    worst
+}
+
+/// Each clip's measured skin error against its reported bound and the
+/// tolerance; returns the worst measured.
+fn assert_within(rel: &str, bank: kchr::Bank, reported: &[f64], position_m: f64) -> f64 {
+    let c = compile_with(rel, bank, &NodeMap::default()).unwrap();
+    let extent = source_skinned(&c, None, 0.0)
+        .iter()
+        .flat_map(|p| p.iter())
+        .fold(0.0f64, |a, &x| a.max(x.abs()));
+    // Float32 storage of positions, inverse binds and keys: within 2e-7 of
+    // the model's extent (see compiled_clips_skin_like_the_source_...).
+    let slack = 2e-7 * extent.max(1.0);
+    let mut all = 0.0f64;
+    for (i, &bound) in reported.iter().enumerate() {
+        let measured = skin_error(&c, i);
+        let name = &c.doc.banks[0].clips[i].name;
+        eprintln!(
+            "{rel} {name}: measured {measured:.3e}, reported {bound:.3e}, tolerance {position_m}"
+        );
+        assert!(
+            bound <= position_m,
+            "{rel} {name}: reported {bound} > {position_m}"
+        );
+        assert!(
+            measured <= bound + slack,
+            "{rel} {name}: the skin moved {measured}, more than the reported {bound}"
+        );
+        all = all.max(measured);
+    }
+    all
+}
+
+#[test]
+fn the_tolerance_bounds_how_far_the_skin_moves() {
+    // The promise of `tolerance`: no vertex of the skin moves farther than
+    // `position_m` from where the source clip puts it, resampling and key
+    // reduction both counted; the reported bound is never below what a
+    // dense sampling measures.
+    let readme = Tolerance {
+        position_m: 0.0001,
+        rotation_deg: 0.01,
+        scale: 0.0001,
+    };
+    let mm = Tolerance {
+        position_m: 0.001,
+        rotation_deg: 0.1,
+        scale: 0.001,
+    };
+    let cases = [
+        ("glb/Fox.glb", RAW.resample_hz, false, readme),
+        ("glb/CesiumMan-blender.glb", RAW.resample_hz, false, mm),
+        ("glb/RobotExpressive.glb", 120.0, true, mm),
+    ];
+    for (rel, hz, all, tol) in cases {
+        let settings = ClipSettings {
+            resample_hz: hz,
+            resample_all: all,
+            tolerance: Some(tol),
+        };
+        let (bank, reported) = bank_within(rel, &settings).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        let raw = bank_of(
+            rel,
+            &ClipSettings {
+                tolerance: None,
+                ..settings
+            },
+        );
+        let keys = |b: &kchr::Bank| -> usize {
+            b.clips
+                .iter()
+                .flat_map(|c| &c.tracks)
+                .map(|t| t.keys())
+                .sum()
+        };
+        assert!(keys(&bank) < keys(&raw), "{rel}: nothing reduced");
+        assert_within(rel, bank, &reported, tol.position_m);
+    }
+    // RobotExpressive's 24 fps keys on a 30 Hz grid move the skin by
+    // centimetres: refused, naming what meets the tolerance, which does.
+    let rel = "glb/RobotExpressive.glb";
+    let at30 = ClipSettings {
+        resample_hz: 30.0,
+        resample_all: true,
+        tolerance: Some(mm),
+    };
+    let error = bank_within(rel, &at30).unwrap_err();
+    assert!(
+        error.contains("more than the tolerance's position_m"),
+        "{error}"
+    );
+    let named = remedies(&error, &at30);
+    assert!(!named.is_empty(), "{error}");
+    for settings in named {
+        let (bank, reported) = bank_within(rel, &settings).unwrap_or_else(|e| panic!("{e}"));
+        assert_within(rel, bank, &reported, mm.position_m);
+    }
+    // And the refusal is not idle: at 30 Hz, without a tolerance, the skin
+    // really is farther than 1 mm from the source.
+    let raw = bank_of(
+        rel,
+        &ClipSettings {
+            tolerance: None,
+            ..at30
+        },
+    );
+    let c = compile_with(rel, raw, &NodeMap::default()).unwrap();
+    let worst = (0..c.doc.banks[0].clips.len())
+        .map(|i| skin_error(&c, i))
+        .fold(0.0f64, f64::max);
+    assert!(worst > mm.position_m, "{worst}");
 }
 
 #[test]
@@ -1119,6 +1305,9 @@ fn every_rate_from_1_to_240_hz_compiles_every_clip() {
     .collect();
     files.push(("the cubic ends fixture".into(), cubic_ends_fixture()));
     let mut compiled = 0usize;
+    let mut refused = 0usize;
+    let mut within = 0usize;
+    let mut checked = std::collections::BTreeSet::new();
     let mut resampled_tracks = 0usize;
     for (what, bytes) in &files {
         let scene = gltf::import_scene(bytes, &[]).unwrap();
@@ -1136,10 +1325,54 @@ fn every_rate_from_1_to_240_hz_compiles_every_clip() {
                             "{what} clip {i} at {rate} Hz (resample all {resample_all}, tolerance {})",
                             tolerance.is_some()
                         );
-                        let c = bake::clip(&scene, &names, clip, &settings, usize::MAX)
-                            .unwrap_or_else(|e| panic!("{when}: {e}"));
+                        let c = match bake::clip(&scene, &names, clip, &settings, &[], usize::MAX) {
+                            Ok(c) => c,
+                            // A tolerance the rate cannot meet is an error
+                            // that names what does: that setting compiles
+                            // within the tolerance.
+                            Err(e) if tolerance.is_some() => {
+                                let e = e.to_string();
+                                if e.ends_with("no rate up to 1000 Hz meets it: raise position_m") {
+                                    // The claim holds at the highest rate.
+                                    let top = ClipSettings {
+                                        resample_hz: 1000.0,
+                                        ..settings
+                                    };
+                                    let r = bake::clip(&scene, &names, clip, &top, &[], usize::MAX);
+                                    assert!(r.is_err(), "{when}: {e}");
+                                    refused += 1;
+                                    continue;
+                                }
+                                let remedies = remedies(&e, &settings);
+                                assert!(!remedies.is_empty(), "{when}: {e}");
+                                for remedy in remedies {
+                                    // Many rates name one remedy: each is
+                                    // compiled once per clip.
+                                    let key = (
+                                        what.clone(),
+                                        i,
+                                        remedy.resample_hz.to_bits(),
+                                        remedy.resample_all,
+                                    );
+                                    if !checked.insert(key) {
+                                        continue;
+                                    }
+                                    let c =
+                                        bake::clip(&scene, &names, clip, &remedy, &[], usize::MAX)
+                                            .unwrap_or_else(|e| {
+                                                panic!("{when}, remedy {remedy:?}: {e}")
+                                            });
+                                    assert!(c.worst_m <= tol.position_m, "{when}: {}", c.worst_m);
+                                }
+                                refused += 1;
+                                continue;
+                            }
+                            Err(e) => panic!("{when}: {e}"),
+                        };
                         compiled += 1;
-                        if tolerance.is_some() {
+                        if let Some(tol) = tolerance {
+                            assert!(c.worst_m <= tol.position_m, "{when}: {}", c.worst_m);
+                            within += 1;
                             continue;
                         }
                         let start = clip
@@ -1187,6 +1420,34 @@ fn every_rate_from_1_to_240_hz_compiles_every_clip() {
             }
         }
     }
-    eprintln!("{compiled} clips compiled, {resampled_tracks} resampled tracks checked key by key");
+    eprintln!(
+        "{compiled} clips compiled ({within} within the tolerance), {refused} refused for a \
+         tolerance their rate cannot meet (each remedy checked), {resampled_tracks} resampled \
+         tracks checked key by key"
+    );
     assert!(resampled_tracks > 10_000, "{resampled_tracks}");
+    assert!(refused > 1000 && within > 1000, "{within} {refused}");
+}
+
+/// The settings a "cannot meet its tolerance" error names: `resample:
+/// cubic`, `resample_hz: R`, or both.
+fn remedies(error: &str, settings: &ClipSettings) -> Vec<ClipSettings> {
+    let mut found = Vec::new();
+    if error.contains("`resample: cubic` (LINEAR keys kept as they are) meets it") {
+        found.push(ClipSettings {
+            resample_all: false,
+            ..*settings
+        });
+    }
+    let rate = error
+        .split("`resample_hz: ")
+        .nth(1)
+        .and_then(|r| r.split('`').next());
+    if let Some(rate) = rate {
+        found.push(ClipSettings {
+            resample_hz: rate.parse().expect("a rate"),
+            ..*settings
+        });
+    }
+    found
 }

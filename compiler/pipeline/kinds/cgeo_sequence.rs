@@ -23,7 +23,9 @@ use crate::pipeline::sources;
 pub const KIND: &str = "cgeo_sequence";
 
 /// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
-pub const VERSION: u32 = 1;
+/// 2: LINEAR rotations are slerped at a constant rate however close the
+/// keys (a normalized lerp was used within 1.8° of each other).
+pub const VERSION: u32 = 2;
 
 /// Encoded frames kept between the two passes, at most: 64 MiB. A longer
 /// sequence is encoded twice (once to size the offset table) rather than

@@ -34,7 +34,10 @@ pub const KIND: &str = "characters";
 /// more pixels claimed than its bytes can hold).
 /// 3: key reduction finds each segment's end by a galloping search (the
 /// Fox's clips keep 2,393 keys, were 2,411).
-pub const VERSION: u32 = 3;
+/// 4: a tolerance bounds the error where the skin is (resampling counted,
+/// rotation measured at the farthest skinned vertex), and `level.json`
+/// gives each clip's achieved bound as `error_m`.
+pub const VERSION: u32 = 4;
 
 /// Most resampling rate (Hz).
 pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
@@ -292,22 +295,66 @@ fn load<'a>(
     Ok((path, src))
 }
 
-/// Per bank and clip: (name, source, keys before reduction, keys after).
-type ClipReport = (String, String, usize, usize);
+/// Per bank and clip: what the level's index says of it.
+struct ClipReport {
+    name: String,
+    source: String,
+    /// Keys before reduction, and after.
+    keys_source: usize,
+    keys: usize,
+    /// The bound on the skin's error ([`bake::CompiledClip::worst_m`]).
+    worst_m: f64,
+}
+
+/// One clip a bank takes, checked before any key is made: the entry that
+/// names it, its file, its animation's index and source name, and its name
+/// in the bank.
+struct Pick {
+    pos: Pos,
+    path: RelPath,
+    index: usize,
+    source_name: String,
+    name: String,
+}
 
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let mut cache = BTreeMap::new();
-    let mut banks = Vec::new();
-    let mut reports: Vec<Vec<ClipReport>> = Vec::new();
+    // What each bank takes, and the node names it animates: the models
+    // bind to those before any key is made.
+    let mut picks = Vec::new();
     for bank in &e.banks.value {
-        let (b, report) = compile_bank(io, &mut cache, &bank.value)?;
-        banks.push(b);
-        reports.push(report);
+        picks.push(pick_clips(io, &mut cache, &bank.value)?);
     }
+    let animated: Vec<BTreeSet<String>> = picks
+        .iter()
+        .map(|bank| {
+            bank.iter()
+                .flat_map(|c| {
+                    let src = &cache[&c.path];
+                    bake::clip_animated(&src.names, &src.scene.clips[c.index]).map(str::to_string).collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .collect();
     let mut models = Vec::new();
     let mut texels = 0;
     for model in &e.models.value {
-        models.push(compile_model(io, &mut cache, e, &model.value, &banks, &mut texels)?);
+        models.push(compile_model(io, &mut cache, e, &model.value, &animated, &mut texels)?);
+    }
+    // A bank's errors are measured where the skin of its models is.
+    let mut banks = Vec::new();
+    let mut reports: Vec<Vec<ClipReport>> = Vec::new();
+    for (b, bank) in e.banks.value.iter().enumerate() {
+        let mut radius: BTreeMap<String, f64> = BTreeMap::new();
+        for m in models.iter().filter(|m| m.bank as usize == b) {
+            for (name, r) in bake::skin_radius(m) {
+                let at = radius.entry(name).or_insert(0.0);
+                *at = at.max(r);
+            }
+        }
+        let (compiled, report) = compile_bank(io, &mut cache, &bank.value, &picks[b], &radius)?;
+        banks.push(compiled);
+        reports.push(report);
     }
     let doc = kchr::Document { models, banks };
     let bytes = kchr::encode(&doc).map_err(|err| {
@@ -323,25 +370,12 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     io.write(&index_path(level).map_err(JobError::job)?, index.as_bytes())
 }
 
-fn compile_bank(
-    io: &mut JobIo,
-    cache: &mut BTreeMap<RelPath, Source>,
-    b: &BankEntry,
-) -> Result<(kchr::Bank, Vec<ClipReport>), JobError> {
-    let settings = ClipSettings {
-        resample_hz: b.resample_hz.value,
-        resample_all: b.resample.value == Resample::All,
-        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
-            position_m: t.value.position_m,
-            rotation_deg: t.value.rotation_deg,
-            scale: t.value.scale,
-        }),
-    };
-    let mut clips: Vec<kchr::Clip> = Vec::new();
-    let mut report = Vec::new();
+/// The clips bank `b` takes, checked (each animation named exists, the
+/// renames name taken animations, names unique and short), without making
+/// keys.
+fn pick_clips(io: &mut JobIo, cache: &mut BTreeMap<RelPath, Source>, b: &BankEntry) -> Result<Vec<Pick>, JobError> {
+    let mut out = Vec::new();
     let mut first_at: BTreeMap<String, Pos> = BTreeMap::new();
-    let mut dropped = (0, 0);
-    let mut source_keys = 0usize;
     for entry in &b.clips {
         let c = &entry.value;
         let (path, src) = load(io, cache, &c.source)?;
@@ -400,39 +434,84 @@ fn compile_bank(
                     format!("bank {:?}: two clips are named {name:?} (the first from line {}); rename one", b.id.value, first.line),
                 ));
             }
-            let at_clip = |err: bake::Error| JobError::at(entry.pos, format!("{path}: animation {source_name:?}: {err}"));
-            // The bank's work, counted before the clip's keys are made.
-            source_keys += bake::clip_source_keys(&src.scene.clips[i], &settings).map_err(at_clip)?;
-            if source_keys > bake::MAX_BANK_SOURCE_KEYS {
-                return Err(JobError::at(
-                    entry.pos,
-                    format!("bank {:?}: with {path} animation {source_name:?} the clips have (or make, resampled at {} Hz) {source_keys} keys before reduction, more than the {} a bank may; lower `resample_hz` or take fewer animations", b.id.value, settings.resample_hz, bake::MAX_BANK_SOURCE_KEYS),
-                ));
-            }
-            let kept: usize = report.iter().map(|r: &ClipReport| r.3).sum();
-            let compiled = bake::clip(&src.scene, &src.names, &src.scene.clips[i], &settings, kchr::MAX_KEYS - kept.min(kchr::MAX_KEYS))
-                .map_err(at_clip)?;
-            for w in &compiled.warnings {
-                io.warn(format!("bank {:?}, clip {name:?} ({path}): {w}", b.id.value));
-            }
-            if compiled.dropped_weights > 0 {
-                dropped = (dropped.0 + 1, dropped.1 + compiled.dropped_weights);
-            }
-            let after: usize = compiled.clip.tracks.iter().map(|t| t.keys()).sum();
-            report.push((name.clone(), path.to_string(), compiled.keys_before, after));
-            clips.push(kchr::Clip { name, ..compiled.clip });
+            out.push(Pick { pos: entry.pos, path: path.clone(), index: i, source_name: source_name.clone(), name });
         }
+    }
+    if out.len() > kchr::MAX_CLIPS {
+        return Err(JobError::at(
+            b.id.pos,
+            format!("bank {:?} has {} clips; a bank holds at most {} (pick some with `animations:`)", b.id.value, out.len(), kchr::MAX_CLIPS),
+        ));
+    }
+    Ok(out)
+}
+
+/// A bank's clips compiled with its settings, each clip's skin error
+/// measured at `radius` (per node name, the farthest skinned vertex of
+/// the models bound to the bank), and what to report of each.
+fn compile_bank(
+    io: &mut JobIo,
+    cache: &mut BTreeMap<RelPath, Source>,
+    b: &BankEntry,
+    picks: &[Pick],
+    radius: &BTreeMap<String, f64>,
+) -> Result<(kchr::Bank, Vec<ClipReport>), JobError> {
+    let settings = ClipSettings {
+        resample_hz: b.resample_hz.value,
+        resample_all: b.resample.value == Resample::All,
+        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
+            position_m: t.value.position_m,
+            rotation_deg: t.value.rotation_deg,
+            scale: t.value.scale,
+        }),
+    };
+    let mut clips: Vec<kchr::Clip> = Vec::new();
+    let mut report: Vec<ClipReport> = Vec::new();
+    let mut dropped = (0, 0);
+    let mut source_keys = 0usize;
+    for pick in picks {
+        let (path, source_name, name) = (&pick.path, &pick.source_name, &pick.name);
+        let src = &cache[path];
+        let at_clip = |err: bake::Error| JobError::at(pick.pos, format!("{path}: animation {source_name:?}: {err}"));
+        let clip = &src.scene.clips[pick.index];
+        // The bank's work, counted before the clip's keys are made.
+        source_keys += bake::clip_source_keys(clip, &settings).map_err(at_clip)?;
+        if source_keys > bake::MAX_BANK_SOURCE_KEYS {
+            return Err(JobError::at(
+                pick.pos,
+                format!("bank {:?}: with {path} animation {source_name:?} the clips have (or make, resampled at {} Hz) {source_keys} keys before reduction, more than the {} a bank may; lower `resample_hz` or take fewer animations", b.id.value, settings.resample_hz, bake::MAX_BANK_SOURCE_KEYS),
+            ));
+        }
+        let kept: usize = report.iter().map(|r| r.keys).sum();
+        let skin: Vec<f64> = src.names.iter().map(|n| radius.get(n).copied().unwrap_or(0.0)).collect();
+        let compiled = bake::clip(&src.scene, &src.names, clip, &settings, &skin, kchr::MAX_KEYS - kept.min(kchr::MAX_KEYS))
+            .map_err(at_clip)?;
+        for w in &compiled.warnings {
+            io.warn(format!("bank {:?}, clip {name:?} ({path}): {w}", b.id.value));
+        }
+        if compiled.dropped_weights > 0 {
+            dropped = (dropped.0 + 1, dropped.1 + compiled.dropped_weights);
+        }
+        let after: usize = compiled.clip.tracks.iter().map(|t| t.keys()).sum();
+        io.note(format!(
+            "bank {:?}, clip {name:?}: {} keys, {after} kept; the skin stays within {} of the source",
+            b.id.value,
+            compiled.keys_before,
+            bake::millimetres(compiled.worst_m)
+        ));
+        report.push(ClipReport {
+            name: name.clone(),
+            source: path.to_string(),
+            keys_source: compiled.keys_before,
+            keys: after,
+            worst_m: compiled.worst_m,
+        });
+        clips.push(kchr::Clip { name: name.clone(), ..compiled.clip });
     }
     if dropped.0 > 0 {
         io.warn(format!(
             "bank {:?}: {} morph weight channels of {} clips left out (a compiled character has no morph targets)",
             b.id.value, dropped.1, dropped.0
-        ));
-    }
-    if clips.len() > kchr::MAX_CLIPS {
-        return Err(JobError::at(
-            b.id.pos,
-            format!("bank {:?} has {} clips; a bank holds at most {} (pick some with `animations:`)", b.id.value, clips.len(), kchr::MAX_CLIPS),
         ));
     }
     // `bake::clip` held the bank to `kchr::MAX_KEYS` as it went.
@@ -450,7 +529,7 @@ fn compile_model(
     cache: &mut BTreeMap<RelPath, Source>,
     e: &Entry,
     m: &ModelEntry,
-    banks: &[kchr::Bank],
+    animated: &[BTreeSet<String>],
     texels: &mut u64,
 ) -> Result<kchr::Model, JobError> {
     let (path, src) = load(io, cache, &m.source)?;
@@ -497,7 +576,7 @@ fn compile_model(
         ignore: n.value.ignore.clone(),
         pairs: n.value.pairs.clone(),
     });
-    let (names, animated) = bake::bind(&src.names, &banks[b], &map).map_err(|err| {
+    let (names, animated) = bake::bind(&src.names, &m.bank.value, &animated[b], &map).map_err(|err| {
         let pos = m.node_map.as_ref().map_or(m.bank.pos, |n| n.pos);
         JobError::at(pos, format!("model {:?} ({path}): {err}", m.id.value))
     })?;
@@ -529,8 +608,9 @@ fn level_json(
         .map(|(b, r)| {
             serde_json::json!({
                 "id": b.id,
-                "clips": r.iter().map(|(name, source, before, after)| serde_json::json!({
-                    "name": name, "source": source, "keys_source": before, "keys": after,
+                "clips": r.iter().map(|c| serde_json::json!({
+                    "name": c.name, "source": c.source, "keys_source": c.keys_source, "keys": c.keys,
+                    "error_m": c.worst_m,
                 })).collect::<Vec<_>>(),
             })
         })

@@ -30,7 +30,9 @@ pub const KIND: &str = "pose_cache";
 /// 2: a key within float32 rounding of a frame time counts as at it (for
 /// the frame count and for sampling); unnamed joints are named by skin and
 /// palette index.
-pub const VERSION: u32 = 2;
+/// 3: LINEAR rotations are slerped at a constant rate however close the
+/// keys (a normalized lerp was used within 1.8° of each other).
+pub const VERSION: u32 = 3;
 
 /// The default `rigid_tolerance_m`: a millimetre.
 pub const DEFAULT_RIGID_TOLERANCE_M: f64 = 0.001;
