@@ -1451,3 +1451,70 @@ fn remedies(error: &str, settings: &ClipSettings) -> Vec<ClipSettings> {
     }
     found
 }
+
+#[test]
+fn a_skinned_model_without_animation_compiles_with_an_empty_bank() {
+    // The WebXR hand's case: a skinned model posed at runtime (hand
+    // tracking) has no animation. Seed 003 sets no least number of clips
+    // per bank, so its bank may hold none (`clips: []`, or no `clips`).
+    use crate::cli_support::{Project, stderr};
+    let p = Project::empty();
+    let still = gltf_support::patched("glb/CesiumMan-blender.glb", |j| {
+        j.as_object_mut().unwrap().remove("animations");
+    });
+    assert!(gltf::import_scene(&still, &[]).unwrap().clips.is_empty());
+    p.write_bytes("sources/hand.glb", &still);
+    let level = |bank: &str| {
+        format!(
+            "characters:\n  - level: hands\n    banks:\n      - id: tracked\n{bank}    models:\n      - id: hand\n        source: sources/hand.glb\n        bank: tracked\n"
+        )
+    };
+    for bank in ["        clips: []\n", ""] {
+        p.write("manifests/hands.yaml", &level(bank));
+        let out = p.kiln(&["build"]);
+        assert!(out.status.success(), "{bank:?}: {}", stderr(&out));
+        let bytes = std::fs::read(p.path("out/levels/hands/@world/characters")).unwrap();
+        let doc = kchr::decode(&bytes).unwrap();
+        assert_eq!(doc.banks.len(), 1);
+        assert!(doc.banks[0].clips.is_empty());
+        assert_eq!(doc.models[0].bank, 0);
+        assert!(!doc.models[0].vertices.is_empty() && !doc.models[0].joints.is_empty());
+        assert!(
+            p.kiln(&["verify", "out/levels/hands/@world/characters"])
+                .status
+                .success()
+        );
+        let index: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(p.path("out/levels/hands/level.json")).unwrap())
+                .unwrap();
+        assert_eq!(
+            index["characters"]["banks"][0]["clips"],
+            json!([]),
+            "{index}"
+        );
+    }
+    // Naming the still file as a clip source is a mistake, said with its
+    // line and what to write instead; so is taking none of a file's
+    // animations.
+    p.write(
+        "manifests/hands.yaml",
+        &level("        clips:\n          - source: sources/hand.glb\n"),
+    );
+    let e = p.fails(&["build"]);
+    assert!(
+        e.contains("hands.yaml:6:21")
+            && e.contains("sources/hand.glb has no animation; leave the source out of `clips`")
+            && e.contains("`clips: []`"),
+        "{e}"
+    );
+    p.write_bytes("sources/fox.glb", &corpus("glb/Fox.glb"));
+    p.write(
+        "manifests/hands.yaml",
+        &level("        clips:\n          - source: sources/fox.glb\n            animations: []\n"),
+    );
+    let e = p.fails(&["build"]);
+    assert!(
+        e.contains("hands.yaml:7:25: animations: an empty list takes nothing"),
+        "{e}"
+    );
+}

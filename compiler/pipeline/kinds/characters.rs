@@ -60,7 +60,10 @@ pub struct Entry {
 #[serde(deny_unknown_fields)]
 pub struct BankEntry {
     pub id: At<String>,
-    /// Clip files, each with the animations it gives (default: all).
+    /// Clip files, each with the animations it gives (default: all). None
+    /// (the default) is an empty bank: seed 003 sets no least number of
+    /// clips, and a model posed at runtime (a tracked hand) plays none.
+    #[serde(default)]
     pub clips: Vec<At<ClipEntry>>,
     /// Rate of the LINEAR keys CUBICSPLINE tracks are resampled into (and
     /// every track, with `resample: all`). Default: 30.
@@ -189,9 +192,6 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
         check_name(p, &b.id, "bank id");
         if !bank_ids.insert(b.id.value.clone()) {
             p.fail(b.id.pos, format!("bank id {:?} appears twice in the level", b.id.value));
-        }
-        if b.clips.is_empty() {
-            p.fail(bank.pos, "a bank needs at least one clip source");
         }
         let hz = b.resample_hz.value;
         if !(hz.is_finite() && hz > 0.0 && hz <= MAX_RESAMPLE_HZ) {
@@ -405,7 +405,11 @@ fn pick_clips(io: &mut JobIo, cache: &mut BTreeMap<RelPath, Source>, b: &BankEnt
             }
         };
         if picked.is_empty() {
-            return Err(JobError::at(c.source.pos, format!("{path} has no animation")));
+            // (`animations: []` is refused as the manifest is read.)
+            return Err(JobError::at(
+                c.source.pos,
+                format!("{path} has no animation; leave the source out of `clips` (a bank with no clips, `clips: []` or none, suits a model posed at runtime)"),
+            ));
         }
         if let Some(r) = &c.rename {
             for from in r.value.keys() {
