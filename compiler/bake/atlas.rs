@@ -18,8 +18,11 @@
 //!    under `CLAMP_TO_EDGE` (UVs clamped), 4 × 4 for a solid colour,
 //!    8 × 8 per baked triangle.
 //! 4. [`pack`]: shelf packing in a fixed order into the smallest power-of-
-//!    two atlas, at most `max_size` a side; when nothing fits, every region
-//!    is scaled down by one factor (the largest that fits).
+//!    two atlas, at most `max_size` a side; when that does not fit, without
+//!    padding where a region meets the atlas's edges ([`Border::Bare`]: a
+//!    texture as large as the atlas keeps its size); when nothing fits
+//!    even so, every region is scaled down by one factor (the largest that
+//!    fits).
 //! 5. [`render`]: each region and `padding` texels around it, each texel
 //!    the area average (box filter) of the source over its footprint, in
 //!    linear light, continued past the region's edge by the region's own
@@ -689,7 +692,12 @@ fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<P
             .collect()
     };
     let full = sized(1.0);
-    if let Some((w, h, places)) = smallest(&full, pad, max) {
+    if let Some((w, h, places)) = smallest(&full, pad, max, Border::Padded) {
+        return Ok((w, h, 1.0, places));
+    }
+    // Padding at the atlas's edges holds no neighbour off: without it,
+    // a texture as large as the atlas (a lone 2048 x 2048) keeps its size.
+    if let Some((w, h, places)) = smallest(&full, pad, max, Border::Bare) {
         return Ok((w, h, 1.0, places));
     }
     // Scale down: the largest factor that fits max x max, by bisection.
@@ -697,7 +705,7 @@ fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<P
     let mut best = None;
     for _ in 0..40 {
         let mid = (lo + hi) / 2.0;
-        match smallest(&sized(mid), pad, max) {
+        match smallest(&sized(mid), pad, max, Border::Bare) {
             Some(found) => {
                 lo = mid;
                 best = Some((mid, found));
@@ -714,28 +722,58 @@ fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<P
     }
 }
 
+/// Whether regions keep their padding where they meet the atlas's edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Border {
+    /// Padding on every side of every region.
+    Padded,
+    /// Padding only between regions (and towards unused texels): a region
+    /// may meet the atlas's edge, where the runtime's sampler reads the
+    /// edge texel under clamping (exactly what a `CLAMP_TO_EDGE` region's
+    /// padding would hold).
+    Bare,
+}
+
 /// The smallest atlas the shelf packer fills, at most `max` a side: widths
-/// tried are the powers of two and each region's padded width (rounded up
-/// to 4), heights are what the packing needs (rounded up to 4). Least
-/// area wins, then the squarer, then the narrower.
-fn smallest(sizes: &[[u32; 2]], pad: u32, max: u32) -> Option<(u32, u32, Vec<Place>)> {
+/// tried are the powers of two and each region's padded width (and, with
+/// [`Border::Bare`], its own width), rounded up to 4, heights are what the
+/// packing needs (rounded up to 4). Least area wins, then the squarer, then
+/// the narrower. A bare border packs into the atlas grown by the padding
+/// on every side, then cut back to it.
+fn smallest(
+    sizes: &[[u32; 2]],
+    pad: u32,
+    max: u32,
+    border: Border,
+) -> Option<(u32, u32, Vec<Place>)> {
+    let edge = match border {
+        Border::Padded => 0,
+        Border::Bare => pad,
+    };
     let mut widths: Vec<u32> = std::iter::successors(Some(1u32), |w| w.checked_mul(2))
         .take_while(|&w| w <= max)
         .collect();
     widths.push(max);
     for s in sizes {
-        let w = (u64::from(s[0]) + 2 * u64::from(pad)).div_ceil(4) * 4;
-        if w <= u64::from(max) {
-            widths.push(w as u32);
+        let mut own = vec![u64::from(s[0]) + 2 * u64::from(pad)];
+        if border == Border::Bare {
+            own.push(u64::from(s[0]));
+        }
+        for w in own {
+            let w = w.div_ceil(4) * 4;
+            if w <= u64::from(max) {
+                widths.push(w as u32);
+            }
         }
     }
     widths.sort_unstable();
     widths.dedup();
     let mut best: Option<(u32, u32, Vec<Place>)> = None;
     for w in widths {
-        let Some((places, used)) = shelf(sizes, pad, w, max) else {
+        let Some((places, used)) = shelf(sizes, pad, w + 2 * edge, max + 2 * edge) else {
             continue;
         };
+        let used = used.saturating_sub(2 * edge);
         let h = (used.div_ceil(4) * 4).clamp(1, max);
         let better = match &best {
             None => true,
@@ -745,6 +783,14 @@ fn smallest(sizes: &[[u32; 2]], pad: u32, max: u32) -> Option<(u32, u32, Vec<Pla
             }
         };
         if better {
+            let places = places
+                .into_iter()
+                .map(|p| Place {
+                    x: p.x - edge,
+                    y: p.y - edge,
+                    ..p
+                })
+                .collect();
             best = Some((w, h, places));
         }
     }
@@ -915,16 +961,20 @@ fn render(
 ) {
     let pad = i64::from(pad);
     let [rw, rh] = place.size.map(i64::from);
+    // The texels drawn, from the region's top-left: its padding, cut at
+    // the atlas's edges (a region packed with a bare border meets them).
+    let (px, py) = (i64::from(place.x), i64::from(place.y));
+    let (aw, ah) = (i64::from(atlas.width), i64::from(atlas.height));
+    let cols = -pad.min(px)..rw + pad.min(aw - px - rw);
+    let rows = -pad.min(py)..rh + pad.min(ah - py - rh);
     let mut put = |i: i64, j: i64, rgb: [u8; 3]| {
-        let x = i64::from(place.x) + i;
-        let y = i64::from(place.y) + j;
-        let at = (y as usize * atlas.width as usize + x as usize) * 4;
+        let at = ((py + j) as usize * atlas.width as usize + (px + i) as usize) * 4;
         atlas.pixels[at..at + 3].copy_from_slice(&rgb);
     };
     match &region.key {
         RegionKey::Solid(rgb) => {
-            for j in -pad..rh + pad {
-                for i in -pad..rw + pad {
+            for j in rows.clone() {
+                for i in cols.clone() {
                     put(i, j, *rgb);
                 }
             }
@@ -955,12 +1005,13 @@ fn render(
                         }
                     })
                 });
-                let sxs: Vec<usize> = (-pad..rw + pad)
+                let sxs: Vec<usize> = cols
+                    .clone()
                     .map(|i| wrap_index(origin[0] + i, w, wrap[0]))
                     .collect();
                 let stride = atlas.width as usize * 4;
-                let x0 = (i64::from(place.x) - pad) as usize * 4;
-                for j in -pad..rh + pad {
+                let x0 = (px + cols.start) as usize * 4;
+                for j in rows {
                     let sy = wrap_index(origin[1] + j, h, wrap[1]);
                     let src = &im.pixels[sy * w as usize * 4..][..w as usize * 4];
                     let y = (i64::from(place.y) + j) as usize;
@@ -978,7 +1029,7 @@ fn render(
             // atlas column's footprint, then each column over each row's.
             // The box edges are the same for every row (and column), so
             // they are decomposed once.
-            let cols = (rw + 2 * pad) as usize;
+            let width = (rw + 2 * pad) as usize;
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
             let period =
                 |side: i64, w: Wrap| side as usize * if w == Wrap::MirroredRepeat { 2 } else { 1 };
@@ -1004,7 +1055,7 @@ fn render(
             // at most 0.13 times the decoded image), then the column pass
             // averages each column over each row's footprint.
             let stride = atlas.width as usize * 4;
-            let mut across = vec![0.0f32; cols * h as usize];
+            let mut across = vec![0.0f32; width * h as usize];
             let mut line = Line::default();
             let mut column = vec![0.0f64; h as usize];
             for c in 0..3 {
@@ -1016,24 +1067,29 @@ fn render(
                         wrap[0],
                     );
                     let mut before = line.integral(&xs[0]);
-                    for (k, a) in across[y * cols..][..cols].iter_mut().enumerate() {
+                    for (k, a) in across[y * width..][..width].iter_mut().enumerate() {
                         let after = line.integral(&xs[k + 1]);
                         *a = ((after - before) / step[0]) as f32;
                         before = after;
                     }
                 }
                 for (k, i) in (-pad..rw + pad).enumerate() {
+                    if !cols.contains(&i) {
+                        continue;
+                    }
                     for y in 0..h as usize {
-                        column[y] = f64::from(across[y * cols + k]);
+                        column[y] = f64::from(across[y * width + k]);
                     }
                     line.fill(column.iter().copied(), wrap[1]);
-                    let x = (i64::from(place.x) + i) as usize;
+                    let x = (px + i) as usize;
                     let mut before = line.integral(&ys[0]);
                     for (m, j) in (-pad..rh + pad).enumerate() {
                         let after = line.integral(&ys[m + 1]);
-                        let y = (i64::from(place.y) + j) as usize;
-                        atlas.pixels[y * stride + x * 4 + c] =
-                            transfer.encode((after - before) / step[1] * factor[c]);
+                        if rows.contains(&j) {
+                            let y = (py + j) as usize;
+                            atlas.pixels[y * stride + x * 4 + c] =
+                                transfer.encode((after - before) / step[1] * factor[c]);
+                        }
                         before = after;
                     }
                 }
@@ -1092,8 +1148,8 @@ fn render(
                 }
             }
             // Padding: the nearest texel of the region.
-            for j in -pad..rh + pad {
-                for i in -pad..rw + pad {
+            for j in rows {
+                for i in cols.clone() {
                     let t = texels[(j.clamp(0, rh - 1) * rw + i.clamp(0, rw - 1)) as usize];
                     put(i, j, t);
                 }

@@ -1386,3 +1386,88 @@ fn an_embedded_image_with_bytes_after_its_end_is_read_with_a_warning() {
         assert!(material_stage(&meshes, &prims, &Settings::default()).is_err());
     }
 }
+
+/// Texels of `a`'s region `r` that differ from `im` (whose tile 0 the
+/// region holds at scale 1), and the largest difference in sRGB units.
+fn texel_error(a: &Atlas, r: usize, im: &Rgba8) -> (usize, u8) {
+    let [x0, y0, w, h] = a.regions[r].rect;
+    assert_eq!([w, h], [im.width, im.height]);
+    let (mut differ, mut worst) = (0, 0u8);
+    for y in 0..h {
+        for x in 0..w {
+            let got = a.image.texel(x0 + x, y0 + y);
+            let want = im.texel(x, y);
+            let d = (0..3).map(|c| got[c].abs_diff(want[c])).max().unwrap();
+            differ += usize::from(d > 0);
+            worst = worst.max(d);
+        }
+    }
+    (differ, worst)
+}
+
+#[test]
+fn a_texture_as_large_as_the_atlas_keeps_its_size() {
+    // A model with one texture keeps it texel for texel: its padding is
+    // dropped where it meets the atlas's edges (no neighbour to bleed
+    // from) rather than every texel resampled to make room for it. A
+    // 2048 x 2048 texture with 4 texels of padding was scaled to 2040.
+    for (side, wraps, uv) in [
+        ([2048, 2048], [REPEAT, REPEAT], [0.1, 0.9]),
+        ([2044, 1030], [REPEAT, MIRROR], [0.25, 0.75]),
+        // Clamped, the runtime's clamp at the atlas's edge reads what the
+        // padding would hold: vertices on the texture's edges sample alike.
+        ([2048, 2048], [CLAMP, CLAMP], [0.0, 1.0]),
+    ] {
+        let im = noise(side[0], side[1], 7);
+        let [lo, hi] = uv;
+        let q = Quad {
+            uv: [[lo, lo], [hi, lo], [hi, hi], [lo, hi]],
+            colors: None,
+            factor: [1.0; 4],
+            texture: Some((im.clone(), wraps, None)),
+        };
+        let a = check_quad(&q, &Settings::default());
+        // (Sides are rounded up to 4.)
+        assert_eq!(
+            [a.image.width, a.image.height],
+            side.map(|s| s.div_ceil(4) * 4),
+            "{side:?}"
+        );
+        assert_eq!(a.fit_scale, 1.0);
+        assert_eq!(a.regions[0].rect, [0, 0, side[0], side[1]]);
+        assert_eq!(a.regions[0].scale, [1.0, 1.0]);
+        assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+        assert_eq!(texel_error(&a, 0, &im), (0, 0), "{side:?}");
+    }
+    // What fits with its padding keeps it on every side (the atlas is the
+    // texture and its padding).
+    let im = noise(1000, 600, 8);
+    let q = Quad {
+        uv: [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: None,
+        factor: [1.0; 4],
+        texture: Some((im.clone(), [REPEAT, REPEAT], None)),
+    };
+    let a = check_quad(&q, &Settings::default());
+    assert_eq!(a.regions[0].rect, [4, 4, 1000, 600]);
+    assert_eq!([a.image.width, a.image.height], [1008, 608]);
+    assert_eq!(texel_error(&a, 0, &im), (0, 0));
+    // Two tiles of a REPEAT texture fill the atlas's width at scale 1.
+    let a = check_quad(
+        &Quad {
+            uv: [[0.25, 0.25], [1.75, 0.25], [1.75, 0.75], [0.25, 0.75]],
+            colors: None,
+            factor: [1.0; 4],
+            texture: Some((noise(1024, 1024, 9), [REPEAT, REPEAT], None)),
+        },
+        &Settings {
+            max_size: 2048,
+            ..Settings::default()
+        },
+    );
+    assert_eq!(
+        a.regions[0].rect,
+        [0, 0, 2048, 1024],
+        "two tiles side by side"
+    );
+}

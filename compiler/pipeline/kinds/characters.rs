@@ -37,7 +37,10 @@ pub const KIND: &str = "characters";
 /// 4: a tolerance bounds the error where the skin is (resampling counted,
 /// rotation measured at the farthest skinned vertex), and `level.json`
 /// gives each clip's achieved bound as `error_m`.
-pub const VERSION: u32 = 4;
+/// 5: an atlas that does not fit with padding on every side packs without
+/// it at the atlas's edges before it scales (a lone 2048 x 2048 texture
+/// keeps its size).
+pub const VERSION: u32 = 5;
 
 /// Most resampling rate (Hz).
 pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
