@@ -345,7 +345,17 @@ pub fn mbreplay_decode(bytes: &[u8]) {
 
 /// The `mbstyle_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn mbstyle_decode(bytes: &[u8]) {
-    match mbstyle::decode(bytes) {
+    // `read` (what the runtime loads) and `decode` (canonical only) agree:
+    // decode fails exactly where read does, or with read's departure.
+    let decoded = mbstyle::decode(bytes);
+    match mbstyle::read(bytes) {
+        Ok(read) => match read.not_canonical {
+            None => assert_eq!(decoded.as_ref(), Ok(&read.style), "read and decode differ"),
+            Some(e) => assert_eq!(decoded.as_ref(), Err(&e), "read and decode differ"),
+        },
+        Err(e) => assert_eq!(decoded.as_ref(), Err(&e), "read and decode differ"),
+    }
+    match decoded {
         Ok(style) => {
             assert!(
                 mbstyle::validate(&style).is_empty(),

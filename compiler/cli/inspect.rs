@@ -9,7 +9,7 @@ use crate::bake::atlas::{self, Atlas, RegionKind};
 use crate::formats::gguf::{self, Array, Value as Gv};
 use crate::formats::kchr;
 use crate::formats::mbreplay::{self, Replay};
-use crate::formats::mbstyle::Style;
+use crate::formats::mbstyle::{self, Style};
 use crate::formats::ospc::{self, PoseCache, Shape};
 use crate::formats::qoi;
 use crate::formats::safetensors;
@@ -159,8 +159,9 @@ fn style_ranges(s: &Style) -> Value {
     })
 }
 
-fn style_json(s: &Style) -> Value {
-    json!({
+fn style_json(read: &mbstyle::Read) -> Value {
+    let s = &read.style;
+    let mut v = json!({
         "format": "motionbricks style",
         "version": 1,
         "name": s.name,
@@ -172,10 +173,15 @@ fn style_json(s: &Style) -> Value {
         "token_range": s.token_range().map(|(a, b)| [a, b]),
         "source_sha256": s.source_sha256,
         "ranges": style_ranges(s),
-    })
+    });
+    if let Some(e) = &read.not_canonical {
+        v["not_canonical"] = json!(e.to_string());
+    }
+    v
 }
 
-fn print_style(file: &Path, s: &Style) {
+fn print_style(file: &Path, read: &mbstyle::Read) {
+    let s = &read.style;
     out!(
         "{}: MotionBricks style v1 {:?} (index {})",
         file.display(),
@@ -205,6 +211,18 @@ fn print_style(file: &Path, s: &Style) {
     );
     out!("  joint rotations {}", r(s.joint_rotations.as_flattened()));
     out!("  source sha256 {}", s.source_sha256);
+    if let Some(e) = &read.not_canonical {
+        out!("  {}", not_canonical_note(e));
+    }
+}
+
+/// What a style the runtime loads but kiln would not write is: said apart
+/// from the runtime's verdict.
+pub fn not_canonical_note(e: &mbstyle::Error) -> String {
+    format!(
+        "not kiln's canonical form (the runtime loads it; kiln writes the spec's 14 keys in order, names of at most {} bytes, zero padding): {e}",
+        mbstyle::MAX_NAME_BYTES
+    )
 }
 
 fn replay_json(r: &Replay) -> Value {

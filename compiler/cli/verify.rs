@@ -98,11 +98,17 @@ fn verify(file: &Path) -> Result<String, Vec<String>> {
             c.doc.banks.len(),
             c.doc.banks.iter().map(|b| b.clips.len()).sum::<usize>()
         )),
-        FileKind::Style(s) => Ok(format!(
-            "valid MotionBricks style v1 {:?} ({} frames, speed {} m/s) the runtime loads",
-            s.name,
-            s.frames(),
-            s.speed
+        FileKind::Style(read) => Ok(format!(
+            "valid MotionBricks style v1 {:?} ({} frames, speed {} m/s) the runtime loads{}",
+            read.style.name,
+            read.style.frames(),
+            read.style.speed,
+            read.not_canonical
+                .as_ref()
+                .map_or_else(String::new, |e| format!(
+                    "; {}",
+                    super::inspect::not_canonical_note(e)
+                ))
         )),
         FileKind::Replay(r) => Ok(format!(
             "valid MotionBricks replay v1 ({} frames at {} fps, {} joints, {} plans)",

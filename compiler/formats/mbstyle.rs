@@ -10,10 +10,14 @@
 //! `global_joint_positions` F32 [F,34,3], `global_joint_rotations` F32
 //! [F,34,9] (row-major 3×3) and `global_root_positions` F32 [F,3].
 //!
-//! The codec is pure. [`decode`] applies every check the runtime makes, and
-//! refuses what would load but never plan (an all-zero mask); it accepts
-//! only the canonical form [`encode`] writes, so decode → encode gives the
-//! input back byte for byte. Each refusal is one [`Error`] variant.
+//! The codec is pure. [`read`] applies every check the runtime makes (it
+//! reads the keys it needs by name: other keys, the order and the padding
+//! are not its concern, as seed 001 has it: "minor, backwards-compatible
+//! additions are represented by optional keys"), refuses what would load
+//! but never plan (an all-zero mask), and says apart where a file the
+//! runtime loads is not the canonical form [`encode`] writes. [`decode`]
+//! accepts only the canonical form, so decode → encode gives the input back
+//! byte for byte. Each refusal is one [`Error`] variant.
 
 use std::fmt;
 
@@ -121,6 +125,13 @@ pub enum Error {
     /// The metadata is not the 14 keys of the spec in their order and
     /// types (`index` is the first that differs).
     Metadata { index: usize, found: String },
+    /// A style key the runtime reads is missing (`found` None) or of
+    /// another type (`found` the type's name).
+    Key {
+        key: &'static str,
+        want: &'static str,
+        found: Option<&'static str>,
+    },
     /// `general.name` is not the style's name.
     NameMismatch { general: String, style: String },
     /// An empty style name.
@@ -197,6 +208,16 @@ impl fmt::Display for Error {
                 "metadata key {index} must be {}, found {found}",
                 expected_key(*index)
             ),
+            Error::Key {
+                key,
+                want,
+                found: None,
+            } => write!(f, "metadata {key} {want} is missing (the runtime reads it)"),
+            Error::Key {
+                key,
+                want,
+                found: Some(found),
+            } => write!(f, "metadata {key} must be {want}, found {found}"),
             Error::NameMismatch { general, style } => write!(
                 f,
                 "general.name {general:?} must be the style name {style:?}"
@@ -444,6 +465,7 @@ fn placed(h: &gguf::Header, rule: Error) -> Error {
         // The frame count is global_headings' only dimension.
         Error::Frames { .. } => h.tensor_info_at(1),
         Error::Metadata { index, .. } => h.metadata_at(*index),
+        Error::Key { key, .. } => h.key_at(key),
         Error::NameMismatch { .. } => h.key_at("general.name"),
         Error::EmptyName | Error::NameTooLong { .. } => h.key_at("motionbricks.style_name"),
         Error::Count { key, .. } => h.key_at(key),
@@ -468,10 +490,31 @@ fn placed(h: &gguf::Header, rule: Error) -> Error {
     }
 }
 
-/// Reads a style, applying every check the runtime makes and the all-zero
-/// mask refusal; accepts only the canonical bytes [`encode`] writes. Every
-/// error names the byte it is about.
+/// A style the runtime loads, and the first way it departs from the
+/// canonical form [`encode`] writes (keys other than the spec's 14 or in
+/// another order, a name longer than kiln writes, non-zero padding): the
+/// runtime accepts those, kiln writes none of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Read {
+    pub style: Style,
+    pub not_canonical: Option<Error>,
+}
+
+/// Reads a style only as far as the canonical form: [`read`], refusing a
+/// file that departs from what [`encode`] writes. Every error names the
+/// byte it is about.
 pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
+    let r = read(bytes)?;
+    match r.not_canonical {
+        Some(e) => Err(e),
+        None => Ok(r.style),
+    }
+}
+
+/// Reads a style, applying every check the runtime makes and the all-zero
+/// mask refusal (an error naming the byte it is about), then kiln's
+/// canonical form (reported in [`Read::not_canonical`], not refused).
+pub fn read(bytes: &[u8]) -> Result<Read, Error> {
     if bytes.len() as u64 > MAX_FILE_BYTES {
         // The first byte past the limit.
         return Err(Error::At {
@@ -517,8 +560,14 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             rule: Box::new(Error::Common(p.message)),
         });
     }
-    // The values the style is built from, by key; the order and types of
-    // every key are checked against the spec's list below.
+    // The style keys the runtime reads, by name, with their types;
+    // `style_index` is kiln's (the runtime does not read it).
+    for &(key, want) in &STYLE_KEYS[..3] {
+        let found = h.get(key).map(|v| gguf::type_name(v.type_code()));
+        if found != Some(want) {
+            return Err(placed(&h, Error::Key { key, want, found }));
+        }
+    }
     let string = |key: &str| match h.get(key) {
         Some(Value::String(s)) => s.clone(),
         _ => String::new(),
@@ -551,21 +600,6 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
         joint_rotations: le_f32_arrays(tensor(3)),
         root_positions: le_f32_arrays(tensor(4)),
     };
-    // The metadata: exactly the spec's keys, in order, with their types and
-    // values.
-    let want = metadata(&style);
-    for i in 0..want.len().max(h.metadata.len()) {
-        let same_key_and_type = match (want.get(i), h.metadata.get(i)) {
-            (Some((wk, wv)), Some((k, v))) => wk == k && wv.type_code() == v.type_code(),
-            _ => false,
-        };
-        if !same_key_and_type {
-            let found = h.metadata.get(i).map_or("none".into(), |(k, v)| {
-                format!("{k} {}", gguf::type_name(v.type_code()))
-            });
-            return Err(placed(&h, Error::Metadata { index: i, found }));
-        }
-    }
     let general = string("general.name");
     if general != name {
         return Err(placed(
@@ -577,9 +611,6 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
         ));
     }
     check(&style).map_err(|rule| placed(&h, rule))?;
-    if name.len() > MAX_NAME_BYTES {
-        return Err(placed(&h, Error::NameTooLong { len: name.len() }));
-    }
     // (`parameter_count` against the tensors is one of the common checks.)
     if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
         && *found as usize != frames
@@ -593,26 +624,48 @@ pub fn decode(bytes: &[u8]) -> Result<Style, Error> {
             },
         ));
     }
-    for (i, (k, v)) in want.iter().enumerate() {
-        // Floats compare by bits (the speed); the rest by value.
-        let same = match (v, &h.metadata[i].1) {
-            (Value::F32(a), Value::F32(b)) => a.to_bits() == b.to_bits(),
-            (a, b) => a == b,
+    // The runtime loads it. Is it what kiln writes?
+    let not_canonical = canonical_problem(&h, bytes, &style);
+    Ok(Read {
+        style,
+        not_canonical,
+    })
+}
+
+/// The first way a style the runtime loads departs from the canonical form
+/// [`encode`] writes, at its byte.
+fn canonical_problem(h: &gguf::Header, bytes: &[u8], style: &Style) -> Option<Error> {
+    if style.name.len() > MAX_NAME_BYTES {
+        return Some(placed(
+            h,
+            Error::NameTooLong {
+                len: style.name.len(),
+            },
+        ));
+    }
+    // Exactly the spec's keys, in order, with their types (their values
+    // the runtime's checks above and the bytes below hold).
+    let want = metadata(style);
+    for i in 0..want.len().max(h.metadata.len()) {
+        let same_key_and_type = match (want.get(i), h.metadata.get(i)) {
+            (Some((wk, wv)), Some((k, v))) => wk == k && wv.type_code() == v.type_code(),
+            _ => false,
         };
-        if !same {
-            return Err(Error::At {
-                offset: h.metadata_at(i),
-                rule: Box::new(Error::Common(format!(
-                    "metadata {k} is {:?}, the spec's value is {v:?}",
-                    h.metadata[i].1
-                ))),
+        if !same_key_and_type {
+            let found = h.metadata.get(i).map_or("none".into(), |(k, v)| {
+                format!("{k} {}", gguf::type_name(v.type_code()))
             });
+            return Some(placed(h, Error::Metadata { index: i, found }));
         }
     }
-    // Canonical: the bytes encode writes (zero padding included).
-    let again = encode(&style)?;
-    if let Some(offset) = again.iter().zip(bytes).position(|(a, b)| a != b) {
-        return Err(Error::NotCanonical { offset });
-    }
-    Ok(style)
+    // The bytes encode writes (zero padding included).
+    let again = match encode(style) {
+        Ok(again) => again,
+        Err(e) => return Some(e),
+    };
+    again
+        .iter()
+        .zip(bytes)
+        .position(|(a, b)| a != b)
+        .map(|offset| Error::NotCanonical { offset })
 }

@@ -12,7 +12,7 @@ use crate::formats::cgeo;
 use crate::formats::gguf;
 use crate::formats::kchr;
 use crate::formats::mbreplay::{self, Replay};
-use crate::formats::mbstyle::{self, Style};
+use crate::formats::mbstyle;
 use crate::formats::ospc::{self, PoseCache};
 use crate::formats::qoi;
 use crate::formats::safetensors;
@@ -23,8 +23,9 @@ use crate::model::Scene;
 pub enum FileKind {
     PoseCache(PoseCache),
     Replay(Replay),
-    /// A `.mbstyle` that passed every check the runtime makes.
-    Style(Style),
+    /// A `.mbstyle` that passed every check the runtime makes, and where
+    /// it departs from kiln's canonical form (which the runtime accepts).
+    Style(mbstyle::Read),
     Gltf(GltfSummary),
     Gguf(GgufFile),
     Safetensors(safetensors::Header),
@@ -487,9 +488,15 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
         let component = g.header.get("motionbricks.component");
         if component == Some(&gguf::Value::String(mbstyle::COMPONENT.into())) {
             let bytes = read(file, mbstyle::MAX_FILE_BYTES)?;
-            return mbstyle::decode(&bytes)
-                .map(FileKind::Style)
-                .map_err(|e| format!("a MotionBricks style the runtime refuses: {e}"));
+            return mbstyle::read(&bytes).map(FileKind::Style).map_err(|e| {
+                match e.rule() {
+                    // The runtime loads it: kiln's own refusal.
+                    mbstyle::Error::MaskEmpty => {
+                        format!("a MotionBricks style that can never plan: {e}")
+                    }
+                    _ => format!("a MotionBricks style the runtime refuses: {e}"),
+                }
+            });
         }
         return Ok(FileKind::Gguf(g));
     }

@@ -88,11 +88,23 @@ fn every_documented_json_document_matches_what_kiln_prints() {
         "kiln test".into(),
     ));
     p.write_bytes("props.cgeo", &kiln::formats::cgeo::encode(&seq).unwrap());
+    // A style the runtime loads with an optional key kiln does not write.
+    let idle = fs::read(p.path("out/styles/official/idle.mbstyle")).unwrap();
+    let h = kiln::formats::gguf::decode_header(&idle, idle.len() as u64).unwrap();
+    let mut metadata = h.metadata.clone();
+    metadata.push((
+        "motionbricks.style_tempo".into(),
+        kiln::formats::gguf::Value::F32(1.5),
+    ));
+    let (mut tempo, _) = kiln::formats::gguf::encode_header(&metadata, &h.descs()).unwrap();
+    tempo.extend_from_slice(&idle[h.data_start as usize..]);
+    p.write_bytes("tempo.mbstyle", &tempo);
     let characters = "out/levels/forest/@world/characters";
     for (doc, file) in [
         ("inspect-pose-cache", "out/poses/fox-run.ospc".to_string()),
         ("inspect-pose-cache", "out/poses/debris.ospc".into()),
         ("inspect-style", "out/styles/official/idle.mbstyle".into()),
+        ("inspect-style", "tempo.mbstyle".into()),
         ("inspect-replay", "replay.mbreplay".into()),
         ("inspect-gguf", "out/models/tiny-mlp/tiny-mlp.gguf".into()),
         ("inspect-gguf", "out/models/fake-pose/fake-pose.gguf".into()),

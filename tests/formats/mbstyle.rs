@@ -87,7 +87,6 @@ fn with_metadata(bytes: &[u8], key: &str, value: Option<Value>) -> Vec<u8> {
 #[test]
 fn each_runtime_refusal_is_its_own_error() {
     let good = encode(&style(5)).unwrap();
-    let good_h = gguf::decode_header(&good, good.len() as u64).unwrap();
     let s = |v: &str| Some(Value::String(v.into()));
     let cases: Vec<(&str, Option<Value>, &str)> = vec![
         (
@@ -114,17 +113,17 @@ fn each_runtime_refusal_is_its_own_error() {
         (
             "motionbricks.style_name",
             None,
-            "metadata key 10 must be motionbricks.style_name STRING",
+            "metadata motionbricks.style_name STRING is missing (the runtime reads it)",
         ),
         (
             "motionbricks.style_speed",
             Some(Value::F64(0.6)),
-            "metadata key 11 must be motionbricks.style_speed FLOAT32, found motionbricks.style_speed FLOAT64",
+            "metadata motionbricks.style_speed must be FLOAT32, found FLOAT64",
         ),
         (
             "motionbricks.style_frames",
             Some(Value::U64(5)),
-            "motionbricks.style_frames UINT32",
+            "metadata motionbricks.style_frames must be UINT32, found UINT64",
         ),
         (
             "motionbricks.style_frames",
@@ -153,19 +152,15 @@ fn each_runtime_refusal_is_its_own_error() {
         ),
     ];
     for (key, value, part) in cases {
-        let removed = value.is_none();
         let bytes = with_metadata(&good, key, value);
-        let e = decode(&bytes).expect_err(part);
+        // The runtime's refusals, by `read` as by `decode`.
+        let e = mbstyle::read(&bytes).expect_err(part);
+        assert_eq!(decode(&bytes), Err(e.clone()));
         assert!(e.to_string().contains(part), "{e} lacks {part:?}");
-        // At the changed entry; a removed one, at the entry that took its
-        // place (the first key out of order).
+        // At the changed entry; a removed one, where the keys end (where
+        // it would be).
         let h = gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
-        let at = if removed {
-            let index = good_h.metadata.iter().position(|(k, _)| k == key).unwrap();
-            h.metadata_at(index)
-        } else {
-            h.key_at(key)
-        };
+        let at = h.key_at(key);
         assert_eq!(e.offset(), Some(at), "{e}");
         assert!(e.to_string().starts_with(&format!("at byte {at}: ")), "{e}");
     }
@@ -500,4 +495,120 @@ fn a_scalar_where_the_headings_belong_is_an_error_not_a_panic() {
 fn a_file_of_exactly_the_limit_is_read_not_refused_for_its_size() {
     let at_limit = vec![0u8; mbstyle::MAX_FILE_BYTES as usize];
     assert!(matches!(decode(&at_limit), Err(Error::Gguf(_))));
+}
+
+/// `bytes` with its metadata rewritten by `edit` (the data kept).
+fn with_keys(bytes: &[u8], edit: impl FnOnce(&mut Vec<(String, Value)>)) -> Vec<u8> {
+    let h = gguf::decode_header(bytes, bytes.len() as u64).unwrap();
+    let mut metadata = h.metadata.clone();
+    edit(&mut metadata);
+    let (mut out, _) = gguf::encode_header(&metadata, &h.descs()).unwrap();
+    out.extend_from_slice(&bytes[h.data_start as usize..]);
+    out
+}
+
+#[test]
+fn what_the_runtime_loads_is_told_apart_from_kilns_canonical_form() {
+    // Seed 001: "Minor, backwards-compatible additions are represented by
+    // optional keys". The runtime reads the keys it needs by name; an
+    // extra key, another order, a missing style_index (which the runtime
+    // does not read) or non-zero padding load there. kiln writes none of
+    // them: `read` gives the style and says how it departs, `decode`
+    // (canonical only) refuses, and verify says both, exiting 0.
+    let good = encode(&style(6)).unwrap();
+    let extra = |at: usize| {
+        move |m: &mut Vec<(String, Value)>| {
+            m.insert(at, ("motionbricks.style_tempo".into(), Value::F32(1.5)))
+        }
+    };
+    let mut padded = good.clone();
+    let h = gguf::decode_header(&good, good.len() as u64).unwrap();
+    let pad_at = (h.data_start + h.tensors[0].offset + 44) as usize;
+    padded[pad_at] = 7;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "an optional key at the end",
+            with_keys(&good, extra(14)),
+            "metadata key 14 must be absent (the spec has 14 keys), found motionbricks.style_tempo FLOAT32",
+        ),
+        (
+            "an optional key among the spec's",
+            with_keys(&good, extra(11)),
+            "metadata key 11 must be motionbricks.style_speed FLOAT32, found motionbricks.style_tempo FLOAT32",
+        ),
+        (
+            "keys in another order",
+            with_keys(&good, |m| m.swap(11, 12)),
+            "metadata key 11 must be motionbricks.style_speed FLOAT32, found motionbricks.style_frames UINT32",
+        ),
+        (
+            "no style_index",
+            with_keys(&good, |m| {
+                m.pop();
+            }),
+            "metadata key 13 must be motionbricks.style_index UINT32, found none",
+        ),
+        (
+            "non-zero padding",
+            padded,
+            "not the canonical form (the padding must be zero bytes)",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, bytes, part) in cases {
+        let read = mbstyle::read(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(read.style.allowed_tokens, style(6).allowed_tokens, "{what}");
+        assert_eq!(read.style.headings, style(6).headings, "{what}");
+        let note = read.not_canonical.expect(what);
+        assert!(note.to_string().contains(part), "{what}: {note}");
+        assert!(note.offset().is_some(), "{what}: {note}");
+        assert_eq!(decode(&bytes), Err(note.clone()), "{what}");
+        let file = dir.path().join("tempo.mbstyle");
+        std::fs::write(&file, &bytes).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .arg("verify")
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{what}: {text}{err}");
+        assert!(
+            text.contains("the runtime loads; not kiln's canonical form (the runtime loads it;")
+                && text.contains(part)
+                && !text.contains("refuses"),
+            "{what}: {text}"
+        );
+        let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+            .args(["inspect", "--json"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            v["not_canonical"].as_str().unwrap().contains(part),
+            "{what}: {v}"
+        );
+    }
+    // The canonical file has no note.
+    assert_eq!(mbstyle::read(&good).unwrap().not_canonical, None);
+    // A mask of zeros loads in the runtime but can never plan: refused,
+    // and not said to be the runtime's refusal.
+    let mut zeros = good.clone();
+    let mask = (h.data_start + h.tensors[0].offset) as usize;
+    zeros[mask..mask + 44].fill(0);
+    let file = dir.path().join("zeros.mbstyle");
+    std::fs::write(&file, &zeros).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kiln"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a MotionBricks style that can never plan: at byte")
+            && !err.contains("refuses"),
+        "{err}"
+    );
 }
