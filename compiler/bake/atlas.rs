@@ -6,7 +6,8 @@
 //! 1. [`resolve`]: each primitive's base colour becomes a *use*: a solid
 //!    colour (no texture: `baseColorFactor` times a constant `COLOR_0`), a
 //!    textured range (the image, its wrap modes, the factor, and the
-//!    integer tiles its transformed UVs touch) or, when `COLOR_0` varies
+//!    integer tiles its transformed UVs touch, each UV island first moved
+//!    by whole periods of the wrap into the first) or, when `COLOR_0` varies
 //!    over the primitive, a baked region with a cell per triangle.
 //! 2. [`group`]: uses that would hold the same texels share a region: one
 //!    solid region per colour, one textured region per (image, wrap modes,
@@ -295,9 +296,27 @@ pub fn layout(
     size(&mut regions, sides, settings, &mut warnings)?;
     let (width, height, fit_scale, placed) = pack(&regions, settings)?;
     if fit_scale < 1.0 {
+        // What the fit costs most: the largest region, before and after.
+        let (big, place) = regions
+            .iter()
+            .zip(&placed)
+            .max_by_key(|(r, _)| u64::from(r.size[0]) * u64::from(r.size[1]))
+            .expect("a model has a region");
+        let tiles = match big.key {
+            RegionKey::Textured { image, .. } => {
+                let t = big.tiles.map(|[lo, hi]| hi - lo);
+                format!(", image {image} over {} x {} tiles", t[0], t[1])
+            }
+            _ => String::new(),
+        };
         warnings.push(format!(
-            "the regions do not fit in {0} x {0} at full size: every region is scaled by {fit_scale:.4}",
-            settings.max_size
+            "the regions do not fit in {0} x {0} at full size: every region is scaled by {fit_scale:.4}; the largest, {1} ({2} x {3} texels{tiles}), is drawn with {4} x {5} (use fewer or smaller textures, UVs over fewer tiles, or a lower max_tile_repeat)",
+            settings.max_size,
+            big.materials.join(", "),
+            big.size[0],
+            big.size[1],
+            place.size[0],
+            place.size[1]
         ));
     }
     Ok(Layout {
@@ -527,6 +546,7 @@ fn resolve(
             uv,
         });
     }
+    shift_islands(&mut uv, &p.indices, wrap);
     let mut tiles = [[0i64, 1]; 2];
     for (axis, w) in wrap.iter().enumerate() {
         if *w == Wrap::ClampToEdge || uv.is_empty() {
@@ -545,6 +565,63 @@ fn resolve(
         uv,
         tiles,
     })
+}
+
+/// Moves each UV island (triangles that share vertices) by whole periods
+/// of its wrap, per axis (1 tile under `REPEAT`, 2 under
+/// `MIRRORED_REPEAT`; none under `CLAMP_TO_EDGE`), so that its lowest UV
+/// lies in the first period. Every texel an island samples stays the
+/// same (the wrap repeats with that period, and subtracting a whole
+/// number from a UV within ±2^24 is exact), but islands that sit in other
+/// tiles than the first, or far from the origin, no longer make a region
+/// hold every tile between them: it needs only as many as the widest
+/// island spans.
+fn shift_islands(uv: &mut [[f64; 2]], indices: &[u32], wrap: [Wrap; 2]) {
+    let period = wrap.map(|w| match w {
+        Wrap::Repeat => Some(1.0),
+        Wrap::MirroredRepeat => Some(2.0),
+        Wrap::ClampToEdge => None,
+    });
+    if period == [None, None] || uv.is_empty() {
+        return;
+    }
+    // Union-find over vertices, by triangle edges; the root is the lowest
+    // vertex of its island, so the result is independent of the order.
+    let n = uv.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
+    for tri in indices.chunks_exact(3) {
+        let [a, b, c] = [tri[0], tri[1], tri[2]].map(|v| v as usize);
+        if a >= n || b >= n || c >= n {
+            continue;
+        }
+        for (x, y) in [(a, b), (b, c)] {
+            let (rx, ry) = (root(&mut parent, x), root(&mut parent, y));
+            let (lo, hi) = (rx.min(ry), rx.max(ry));
+            parent[hi] = lo;
+        }
+    }
+    let island: Vec<usize> = (0..n).map(|v| root(&mut parent, v)).collect();
+    let mut low = vec![[f64::INFINITY; 2]; n];
+    for v in 0..n {
+        for axis in 0..2 {
+            low[island[v]][axis] = low[island[v]][axis].min(uv[v][axis]);
+        }
+    }
+    for v in 0..n {
+        let r = island[v];
+        for axis in 0..2 {
+            if let Some(p) = period[axis] {
+                uv[v][axis] -= (low[r][axis] / p).floor() * p;
+            }
+        }
+    }
 }
 
 /// Stage 2: regions (in first-use order) and each use's region.

@@ -568,8 +568,17 @@ fn regions_that_do_not_fit_are_scaled_down_and_said() {
     );
     assert!(a.image.width <= 512 && a.image.height <= 512);
     assert!(a.fit_scale < 1.0 && a.fit_scale > 0.45, "{}", a.fit_scale);
+    let r = a.regions[0].rect;
+    let said = format!(
+        "is drawn with {} x {} (use fewer or smaller textures",
+        r[2], r[3]
+    );
     assert!(
-        a.warnings.iter().any(|w| w.contains("scaled by")),
+        a.warnings
+            .iter()
+            .any(|w| w.contains("scaled by")
+                && w.contains("the largest, material \"Cesium_Man-effect\" (1024 x 1024 texels, image 0 over 1 x 1 tiles)")
+                && w.contains(&said)),
         "{:?}",
         a.warnings
     );
@@ -1044,7 +1053,9 @@ fn an_image_that_several_materials_show_alike_is_packed_once() {
         let mut f = Fixture::new();
         let pos = f.floats(&[0., 0., 0., 1., 0., 0., 0., 1., 0.], "VEC3", 3);
         let uv_a = f.floats(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2", 2);
-        let uv_b = f.floats(&[1.0, 0.0, 2.0, 0.0, 1.0, 1.0], "VEC2", 2);
+        // (It straddles tiles 0 and 1: an island wholly in tile 1 would
+        // be moved into tile 0.)
+        let uv_b = f.floats(&[0.5, 0.0, 1.5, 0.0, 0.5, 1.0], "VEC2", 2);
         let png = image::encode_png(&noise(4, 4, 21)).unwrap();
         let view = f.view(&png, None);
         f.json["images"] = json!([{"bufferView": view, "mimeType": "image/png"}]);
@@ -1070,7 +1081,7 @@ fn an_image_that_several_materials_show_alike_is_packed_once() {
     assert_eq!(
         a.regions[0].tiles,
         [2, 1],
-        "the union of tiles 0..1 and 1..2"
+        "the union of tiles 0..1 and 0..2"
     );
     assert!(check_samples(&meshes, &a) <= TOLERANCE);
     let meshes = load(&glb_for([[1.0; 4], [0.5, 1.0, 1.0, 1.0]]));
@@ -1470,4 +1481,94 @@ fn a_texture_as_large_as_the_atlas_keeps_its_size() {
         [0, 0, 2048, 1024],
         "two tiles side by side"
     );
+}
+
+/// A fixture: one quad per entry of `uvs` (its own four vertices, so each
+/// is an island), one material showing `texture` with `wraps`.
+fn islands_glb(uvs: &[[[f32; 2]; 4]], texture: &Rgba8, wraps: [u32; 2]) -> Vec<u8> {
+    let mut f = Fixture::new();
+    let mut pos = Vec::new();
+    let mut idx = Vec::new();
+    for k in 0..uvs.len() as u16 {
+        let x = f32::from(k) * 2.0;
+        pos.extend([x, 0., 0., x + 1., 0., 0., x + 1., 1., 0., x, 1., 0.]);
+        idx.extend([0u16, 1, 2, 0, 2, 3].map(|i| 4 * k + i));
+    }
+    let pos = f.floats(&pos, "VEC3", 3);
+    let uv = f.floats(uvs.as_flattened().as_flattened(), "VEC2", 2);
+    let bytes: Vec<u8> = idx.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let idx = f.accessor(&bytes, 5123, "SCALAR", idx.len(), false);
+    let png = image::encode_png(texture).unwrap();
+    let view = f.view(&png, None);
+    f.json["images"] = json!([{"bufferView": view, "mimeType": "image/png"}]);
+    f.json["samplers"] = json!([{"wrapS": wraps[0], "wrapT": wraps[1]}]);
+    f.json["textures"] = json!([{"source": 0, "sampler": 0}]);
+    f.json["materials"] =
+        json!([{"name": "islands", "pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]);
+    f.push(
+        "meshes",
+        json!({"primitives": [{"attributes": {"POSITION": pos, "TEXCOORD_0": uv}, "indices": idx, "material": 0}]}),
+    );
+    f.push("nodes", json!({"mesh": 0}));
+    f.glb()
+}
+
+#[test]
+fn uv_islands_in_other_tiles_do_not_shrink_the_texture() {
+    // Exporters leave UV islands in other tiles than the first (a packed
+    // sheet moved by whole tiles, an island far from the origin). Under
+    // REPEAT each island is moved by whole tiles into the first, under
+    // MIRRORED_REPEAT by two; the texels sampled are the same, and the
+    // region holds only the tiles the widest island spans, so a 1024 x
+    // 1024 texture keeps every texel where its region held 9 x 5 tiles and
+    // was shrunk to under a quarter of its side.
+    let quad = |u: f32, v: f32, w: f32| [[u, v], [u + w, v], [u + w, v + w], [u, v + w]];
+    let im = noise(1024, 1024, 31);
+    let repeat = [
+        quad(0.1, 0.1, 0.3),
+        quad(3.25, -2.5, 0.25),
+        quad(-1.0, 0.5, 0.4),
+        quad(7.6, 1.0, 0.3),
+    ];
+    let meshes = load(&islands_glb(&repeat, &im, [REPEAT, REPEAT]));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions[0].tiles, [1, 1]);
+    assert_eq!(a.regions[0].scale, [1.0, 1.0]);
+    assert_eq!(a.fit_scale, 1.0);
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    assert_eq!(texel_error(&a, 0, &im), (0, 0));
+    let worst = check_samples(&meshes, &a);
+    assert!(worst <= TOLERANCE, "{worst}");
+    // An island across a tile's edge keeps both tiles; one tile further
+    // on, it is the same island.
+    let straddle = [quad(0.2, 0.2, 0.2), quad(5.75, 0.5, 0.5)];
+    let meshes = load(&islands_glb(
+        &straddle,
+        &noise(64, 64, 32),
+        [REPEAT, REPEAT],
+    ));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions[0].tiles, [2, 1]);
+    assert!(check_samples(&meshes, &a) <= TOLERANCE);
+    // MIRRORED_REPEAT repeats every two tiles: an island in tile 1 stays
+    // (mirrored there), one in tile 2 or -2 moves to tile 0.
+    let mirrored = [
+        quad(0.1, 0.1, 0.3),
+        quad(1.2, 0.2, 0.3),
+        quad(2.5, -1.8, 0.3),
+    ];
+    let meshes = load(&islands_glb(
+        &mirrored,
+        &noise(64, 48, 33),
+        [MIRROR, MIRROR],
+    ));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions[0].tiles, [2, 1]);
+    assert!(check_samples(&meshes, &a) <= TOLERANCE);
+    // Triangles that share a vertex are one island and move together: an
+    // island spanning tiles -3..5 still needs all 8.
+    let wide = [[[-3.0, 0.0], [5.0, 0.0], [5.0, 1.0], [-3.0, 1.0]]];
+    let meshes = load(&islands_glb(&wide, &noise(16, 16, 34), [REPEAT, REPEAT]));
+    let a = stage(&meshes, &Settings::default());
+    assert_eq!(a.regions[0].tiles, [8, 1]);
 }

@@ -40,7 +40,9 @@ pub const KIND: &str = "characters";
 /// 5: an atlas that does not fit with padding on every side packs without
 /// it at the atlas's edges before it scales (a lone 2048 x 2048 texture
 /// keeps its size).
-pub const VERSION: u32 = 5;
+/// 6: each UV island of a textured primitive is moved by whole periods of
+/// its wrap into the first tile before the region's tiles are counted.
+pub const VERSION: u32 = 6;
 
 /// Most resampling rate (Hz).
 pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
