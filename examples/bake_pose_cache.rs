@@ -7,12 +7,20 @@ use kiln::bake::pose_cache::{self, ClipRef, EntitySet, Settings};
 use kiln::formats::ospc::{self, Shape};
 use kiln::import::gltf;
 
+/// Imports a self-contained GLB, bakes one clip into a OneScope pose cache,
+/// encodes it and reads it back.
+#[derive(clap::Parser)]
+struct Args {
+    /// The GLB to read.
+    #[arg(default_value = "sources/characters/Fox.glb")]
+    path: String,
+    /// The animation to bake, by name.
+    #[arg(default_value = "Run")]
+    clip: String,
+}
+
 fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let path = args
-        .next()
-        .unwrap_or_else(|| "sources/characters/Fox.glb".into());
-    let clip = args.next().unwrap_or_else(|| "Run".into());
+    let Args { path, clip } = clap::Parser::parse();
 
     let bytes = std::fs::read(&path)?;
     anyhow::ensure!(

@@ -8,12 +8,23 @@ use std::time::{Duration, Instant};
 
 use kiln::formats::cgeo;
 
+/// Decodes every snapshot of each CGeo file through `cgeo::Reader`, RUNS
+/// times (the environment's `RUNS`, default 5), and prints the median time
+/// and throughput.
+#[derive(clap::Parser)]
+struct Args {
+    /// The CGeo files.
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
 fn main() {
+    let args: Args = clap::Parser::parse();
     let runs: usize = std::env::var("RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
-    for path in std::env::args().skip(1) {
+    for path in args.files {
         let mut times: Vec<Duration> = Vec::new();
         let mut len = 0;
         for _ in 0..runs {

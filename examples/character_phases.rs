@@ -24,12 +24,22 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// Times each phase of compiling a character, median of RUNS (the
+/// environment's `RUNS`, default 15), one JSON object per file.
+#[derive(clap::Parser)]
+struct Args {
+    /// The GLB files.
+    #[arg(required = true)]
+    files: Vec<String>,
+}
+
 fn main() {
+    let args: Args = clap::Parser::parse();
     let runs: usize = std::env::var("RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(15);
-    for path in std::env::args().skip(1) {
+    for path in args.files {
         let bytes = std::fs::read(&path).expect("read the file");
         let phases = [
             "scene", "clips", "meshes", "images", "atlas", "model", "qoi", "encode",

@@ -9,11 +9,17 @@
 #[path = "synth/mod.rs"]
 mod synth;
 
+/// Writes the demo project's checkpoint (a small seeded MLP, safetensors).
+#[derive(clap::Parser)]
+struct Args {
+    /// Where to write it.
+    #[arg(default_value = "sources/weights/tiny-mlp.safetensors")]
+    path: std::path::PathBuf,
+}
+
 fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "sources/weights/tiny-mlp.safetensors".into());
-    let path = std::path::Path::new(&path);
+    let args: Args = clap::Parser::parse();
+    let path = args.path.as_path();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).expect("the folder can be made");
     }

@@ -11,12 +11,16 @@ mod synth;
 
 use kiln::formats::mbstyle;
 
+/// Writes `.mbstyle` seeds for the fuzz targets.
+#[derive(clap::Parser)]
+struct Args {
+    /// The folder to write them in (made if missing).
+    out_dir: std::path::PathBuf,
+}
+
 fn main() {
-    let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: fuzz_seeds OUT_DIR");
-        std::process::exit(2);
-    };
-    let dir = std::path::Path::new(&dir);
+    let args: Args = clap::Parser::parse();
+    let dir = args.out_dir.as_path();
     std::fs::create_dir_all(dir).expect("create OUT_DIR");
     for (name, frames, tokens) in [
         ("walk_zombie", 4, (6, 11)),

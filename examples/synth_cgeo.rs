@@ -7,11 +7,23 @@
 
 use kiln::formats::cgeo::{self, Header, Mesh, Sequence, Snapshot, Triangle};
 
+/// Writes the CGeo benchmark's sequences, `seq.cgeo` and `seq.zlib.cgeo`.
+#[derive(clap::Parser)]
+struct Args {
+    /// The folder to write them in.
+    out_dir: std::path::PathBuf,
+    /// Snapshots in each sequence.
+    #[arg(default_value_t = 100)]
+    snapshots: usize,
+    /// Vertices of the grid mesh.
+    #[arg(default_value_t = 100_000)]
+    vertices: usize,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let out = std::path::Path::new(args.get(1).expect("OUT_DIR"));
-    let snapshots: usize = args.get(2).map_or(100, |s| s.parse().unwrap());
-    let vertices: usize = args.get(3).map_or(100_000, |s| s.parse().unwrap());
+    let args: Args = clap::Parser::parse();
+    let out = args.out_dir.as_path();
+    let (snapshots, vertices) = (args.snapshots, args.vertices);
     let side = (vertices as f64).sqrt() as usize;
     let n = side * side;
     let mut triangles = Vec::new();

@@ -12,22 +12,30 @@
 #[path = "synth/mod.rs"]
 mod synth;
 
+/// Writes a synthetic MotionBricks extraction (the real tensor names and
+/// shapes, seeded values).
+#[derive(clap::Parser)]
+struct Args {
+    /// The folder to write it in.
+    out_dir: String,
+    /// A small extraction (the same names, small shapes) instead of the
+    /// full 730 MB.
+    #[arg(long)]
+    small: bool,
+    /// The seed of the values.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(dir) = args.first().filter(|a| !a.starts_with("--")) else {
-        eprintln!("usage: synth_motionbricks OUT_DIR [--small] [--seed N]");
-        std::process::exit(2);
-    };
-    let scale = if args.iter().any(|a| a == "--small") {
+    let args: Args = clap::Parser::parse();
+    let dir = &args.out_dir;
+    let scale = if args.small {
         synth::Scale::Small
     } else {
         synth::Scale::Full
     };
-    let seed = args
-        .iter()
-        .position(|a| a == "--seed")
-        .and_then(|i| args.get(i + 1))
-        .map_or(1, |s| s.parse().expect("--seed takes a number"));
+    let seed = args.seed;
     let inventory = include_str!("../tests/corpus/motionbricks/inventory.json");
     if let Err(e) = synth::write_extraction(std::path::Path::new(dir), inventory, scale, seed) {
         eprintln!("error: {dir}: {e}");

@@ -10,16 +10,21 @@
 #[path = "synth/mod.rs"]
 mod synth;
 
+/// Writes the style benchmark's inputs: `clips.safetensors` and
+/// `g1-walk.glb`.
+#[derive(clap::Parser)]
+struct Args {
+    /// The folder to write them in (made if missing).
+    out_dir: std::path::PathBuf,
+    /// Frames of the walk, at 30 fps.
+    #[arg(default_value_t = 100_000)]
+    frames: usize,
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(dir) = args.first() else {
-        eprintln!("usage: synth_styles OUT_DIR [FRAMES]");
-        std::process::exit(2);
-    };
-    let frames: usize = args
-        .get(1)
-        .map_or(100_000, |s| s.parse().expect("FRAMES is a number"));
-    let dir = std::path::Path::new(dir);
+    let args: Args = clap::Parser::parse();
+    let frames = args.frames;
+    let dir = args.out_dir.as_path();
     std::fs::create_dir_all(dir).expect("create OUT_DIR");
     let counts: Vec<i32> = (0..15).map(|c| 300 + 20 * c).collect();
     synth::write_clips(&dir.join("clips.safetensors"), &counts, 600).expect("write clips");

@@ -1200,3 +1200,57 @@ fn a_commit_that_fails_names_the_output_and_why() {
         "{err}"
     );
 }
+
+#[test]
+fn every_example_parses_its_arguments_as_the_binary_does() {
+    // `cargo run --example fuzz_seeds -- --help` once took `--help` as its
+    // output folder and wrote three styles into `./--help/`. Every program
+    // in examples/ parses its arguments with clap: `--help` prints its use
+    // and writes nothing, an unknown flag is a usage error (exit 2).
+    let repo = Path::new(REPO);
+    let mut names: Vec<String> = fs::read_dir(repo.join("examples"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".rs").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8, "{names:?}");
+    // `cargo test` builds the examples beside the tests; when only one
+    // test binary was built, build them now.
+    let dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples");
+    if names.iter().any(|n| !dir.join(n).is_file()) {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--release", "--examples"])
+            .current_dir(repo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    for name in &names {
+        let cwd = tempfile::tempdir().unwrap();
+        let run = |args: &[&str]| {
+            Command::new(dir.join(name))
+                .args(args)
+                .current_dir(cwd.path())
+                .output()
+                .unwrap()
+        };
+        let help = run(&["--help"]);
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(help.status.success(), "{name} --help: {}", stderr(&help));
+        assert!(text.contains("Usage:"), "{name} --help: {text}");
+        let bogus = run(&["--no-such-flag"]);
+        assert_eq!(bogus.status.code(), Some(2), "{name}: {}", stderr(&bogus));
+        assert!(
+            fs::read_dir(cwd.path()).unwrap().next().is_none(),
+            "{name} wrote files when asked for help"
+        );
+    }
+}
