@@ -469,26 +469,102 @@ fn load_gltf(
     })
 }
 
+/// The formats [`load`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Replay,
+    Gguf,
+    Qoi,
+    Characters,
+    Safetensors,
+    PoseCache,
+    Gltf,
+    Cgeo,
+}
+
+/// The format a file's first bytes say it is.
+fn kind_by_magic(head: &[u8]) -> Option<Kind> {
+    let magic = &head[..head.len().min(4)];
+    // CGeo's magic is one byte: with it, a header length in range.
+    let cgeo_like = head.len() >= 5
+        && head[0] == cgeo::MAGIC
+        && (1..=cgeo::MAX_HEADER_BYTES)
+            .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
+    match () {
+        _ if head == mbreplay::MAGIC => Some(Kind::Replay),
+        _ if magic == gguf::MAGIC => Some(Kind::Gguf),
+        _ if magic == qoi::MAGIC => Some(Kind::Qoi),
+        _ if magic == kchr::MAGIC => Some(Kind::Characters),
+        _ if magic == ospc::MAGIC => Some(Kind::PoseCache),
+        _ if magic == *b"glTF" => Some(Kind::Gltf),
+        _ if cgeo_like => Some(Kind::Cgeo),
+        _ => None,
+    }
+}
+
+/// The format a file's name says it is: its extension, or a compiled
+/// characters entry's `@world/characters`.
+fn kind_by_name(file: &Path) -> Option<Kind> {
+    let ext = file
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("mbreplay") => Some(Kind::Replay),
+        Some("gguf" | "mbstyle") => Some(Kind::Gguf),
+        Some("qoi") => Some(Kind::Qoi),
+        Some("safetensors") => Some(Kind::Safetensors),
+        Some("ospc") => Some(Kind::PoseCache),
+        Some("glb" | "gltf") => Some(Kind::Gltf),
+        Some("cgeo") => Some(Kind::Cgeo),
+        _ if file.file_name().is_some_and(|n| n == "characters")
+            && file
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "@world") =>
+        {
+            Some(Kind::Characters)
+        }
+        _ => None,
+    }
+}
+
 /// Reads and fully decodes `file` (a regular file, at most its format's
-/// limit); an error names the format and the rule.
+/// limit); an error names the format, the rule and the byte. The format is
+/// the one its first bytes give; failing that, the one its name gives, so
+/// a `.qoi` whose magic is damaged is refused by QOI's rule at byte 0.
 pub fn load(file: &Path) -> Result<FileKind, String> {
     if file.is_dir() && file.join("manifest.json").is_file() {
         return load_bundle(file).map(FileKind::Bundle);
     }
     let head = input::read_prefix(file, 8).map_err(|e| e.to_string())?;
-    if head == mbreplay::MAGIC {
-        let bytes = read(file, mbreplay::MAX_FILE_BYTES as u64)?;
-        return mbreplay::decode(&bytes)
-            .map(FileKind::Replay)
-            .map_err(|e| format!("invalid MotionBricks replay: {e}"));
-    }
-    let magic = &head[..head.len().min(4)];
-    if magic == gguf::MAGIC {
-        let g = load_gguf(file)?;
-        let component = g.header.get("motionbricks.component");
-        if component == Some(&gguf::Value::String(mbstyle::COMPONENT.into())) {
+    // Safetensors has no magic (a length comes first): its name says.
+    let by_name = kind_by_name(file);
+    let kind = match by_name {
+        Some(Kind::Safetensors) => by_name,
+        _ => kind_by_magic(&head).or(by_name),
+    };
+    let Some(kind) = kind else {
+        return Err(format!(
+            "at byte 0: not a file kiln reads: it starts with {:02x?}, no format's magic, and its name gives none (a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .mbstyle, .safetensors, .qoi, .cgeo, a compiled characters entry `@world/characters` or a model bundle folder)",
+            &head[..head.len().min(4)]
+        ));
+    };
+    match kind {
+        Kind::Replay => {
+            let bytes = read(file, mbreplay::MAX_FILE_BYTES as u64)?;
+            mbreplay::decode(&bytes)
+                .map(FileKind::Replay)
+                .map_err(|e| format!("invalid MotionBricks replay: {e}"))
+        }
+        Kind::Gguf => {
+            let g = load_gguf(file)?;
+            let component = g.header.get("motionbricks.component");
+            if component != Some(&gguf::Value::String(mbstyle::COMPONENT.into())) {
+                return Ok(FileKind::Gguf(g));
+            }
             let bytes = read(file, mbstyle::MAX_FILE_BYTES)?;
-            return mbstyle::read(&bytes).map(FileKind::Style).map_err(|e| {
+            mbstyle::read(&bytes).map(FileKind::Style).map_err(|e| {
                 match e.rule() {
                     // The runtime loads it: kiln's own refusal.
                     mbstyle::Error::MaskEmpty => {
@@ -496,62 +572,50 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
                     }
                     _ => format!("a MotionBricks style the runtime refuses: {e}"),
                 }
-            });
+            })
         }
-        return Ok(FileKind::Gguf(g));
+        Kind::Qoi => {
+            let bytes = read(file, MAX_QOI_BYTES)?;
+            qoi::decode(&bytes)
+                .map(FileKind::Qoi)
+                .map_err(|e| format!("invalid QOI image: {e}"))
+        }
+        Kind::Characters => {
+            let bytes = read(file, kchr::MAX_BYTES as u64)?;
+            let doc = kchr::decode(&bytes)
+                .map_err(|e| format!("invalid compiled characters (KCHR v1): {e}"))?;
+            // `levels/<level>/@world/characters` -> `levels/<level>/level.json`.
+            let level = file
+                .parent()
+                .and_then(Path::parent)
+                .map(|d| d.join("level.json"))
+                .filter(|p| p.is_file())
+                .and_then(|p| read(&p, MAX_LEVEL_JSON_BYTES).ok())
+                .and_then(|b| serde_json::from_slice(&b).ok());
+            Ok(FileKind::Characters(CharactersFile {
+                doc,
+                bytes: bytes.len(),
+                level,
+            }))
+        }
+        Kind::Safetensors => load_safetensors(file).map(FileKind::Safetensors),
+        Kind::PoseCache => {
+            let bytes = read(file, ospc::MAX_FILE_BYTES as u64)?;
+            ospc::decode(&bytes)
+                .map(FileKind::PoseCache)
+                .map_err(|e| format!("invalid pose cache: {e}"))
+        }
+        Kind::Gltf => {
+            let (bytes, len) = read_gltf(file)?;
+            let source = || gltf::Source::from_prefix(&bytes, len, None);
+            let needs = source()
+                .and_then(|s| s.external_needs())
+                .map_err(|e| format!("invalid glTF: {e}"))?;
+            let externals = read_beside(file, needs, "buffer")?;
+            load_gltf(&bytes, len, &externals).map(FileKind::Gltf)
+        }
+        Kind::Cgeo => load_cgeo(file).map(FileKind::Cgeo),
     }
-    if magic == qoi::MAGIC {
-        let bytes = read(file, MAX_QOI_BYTES)?;
-        return qoi::decode(&bytes)
-            .map(FileKind::Qoi)
-            .map_err(|e| format!("invalid QOI image: {e}"));
-    }
-    if magic == kchr::MAGIC {
-        let bytes = read(file, kchr::MAX_BYTES as u64)?;
-        let doc = kchr::decode(&bytes)
-            .map_err(|e| format!("invalid compiled characters (KCHR v1): {e}"))?;
-        // `levels/<level>/@world/characters` -> `levels/<level>/level.json`.
-        let level = file
-            .parent()
-            .and_then(Path::parent)
-            .map(|d| d.join("level.json"))
-            .filter(|p| p.is_file())
-            .and_then(|p| read(&p, MAX_LEVEL_JSON_BYTES).ok())
-            .and_then(|b| serde_json::from_slice(&b).ok());
-        return Ok(FileKind::Characters(CharactersFile {
-            doc,
-            bytes: bytes.len(),
-            level,
-        }));
-    }
-    if file.extension().is_some_and(|e| e == "safetensors") {
-        return load_safetensors(file).map(FileKind::Safetensors);
-    }
-    let is_gltf_json = file.extension().is_some_and(|e| e == "gltf");
-    if magic == ospc::MAGIC {
-        let bytes = read(file, ospc::MAX_FILE_BYTES as u64)?;
-        return ospc::decode(&bytes)
-            .map(FileKind::PoseCache)
-            .map_err(|e| format!("invalid pose cache: {e}"));
-    }
-    if magic == *b"glTF" || is_gltf_json {
-        let (bytes, len) = read_gltf(file)?;
-        let source = || gltf::Source::from_prefix(&bytes, len, None);
-        let needs = source()
-            .and_then(|s| s.external_needs())
-            .map_err(|e| format!("invalid glTF: {e}"))?;
-        let externals = read_beside(file, needs, "buffer")?;
-        return load_gltf(&bytes, len, &externals).map(FileKind::Gltf);
-    }
-    // CGeo's magic is one byte: with it, a header length in range.
-    let cgeo_like = head.len() >= 5
-        && head[0] == cgeo::MAGIC
-        && (1..=cgeo::MAX_HEADER_BYTES)
-            .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
-    if file.extension().is_some_and(|e| e == "cgeo") || cgeo_like {
-        return load_cgeo(file).map(FileKind::Cgeo);
-    }
-    Err("not a file kiln reads (expected a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .safetensors, .qoi, .cgeo, a compiled characters entry or a model bundle folder)".into())
 }
 
 /// Runs the material stage on a glTF asset: every primitive of every mesh

@@ -1254,3 +1254,80 @@ fn every_example_parses_its_arguments_as_the_binary_does() {
         );
     }
 }
+
+#[test]
+fn a_damaged_magic_is_refused_by_its_formats_rule_at_byte_0() {
+    // A file whose name says what it is but whose first byte is damaged is
+    // refused by that format's rule at byte 0 (it was "not a file kiln
+    // reads", naming no byte); a file neither its bytes nor its name place
+    // is refused at byte 0 too.
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    p.write_bytes(
+        "replay.mbreplay",
+        &kiln::formats::mbreplay::encode(&crate::synth::replay()).unwrap(),
+    );
+    p.write_bytes(
+        "t.qoi",
+        &kiln::bake::atlas::encode_qoi(&kiln::model::material::Rgba8 {
+            width: 1,
+            height: 1,
+            pixels: vec![1, 2, 3, 255],
+        }),
+    );
+    p.write_bytes(
+        "idle.mbstyle",
+        &kiln::formats::mbstyle::encode(&crate::synth::style("idle", 4, (6, 6))).unwrap(),
+    );
+    let files = [
+        (
+            "out/poses/fox-run.ospc",
+            "invalid pose cache: at byte 0: magic",
+        ),
+        (
+            "replay.mbreplay",
+            "invalid MotionBricks replay: at byte 0: magic",
+        ),
+        (
+            "out/models/tiny-mlp/tiny-mlp.gguf",
+            "invalid GGUF: at byte 0: the magic",
+        ),
+        ("idle.mbstyle", "invalid GGUF: at byte 0: the magic"),
+        ("t.qoi", "invalid QOI image: at byte 0: magic"),
+        (
+            "sources/characters/Fox.glb",
+            "invalid glTF: at byte 0: not a glb",
+        ),
+        (
+            "out/levels/forest/@world/characters",
+            "invalid compiled characters (KCHR v1): at byte 0: magic",
+        ),
+        (
+            "sources/sequences/debris-crate.cgeo",
+            "invalid CGeo: at byte 0:",
+        ),
+    ];
+    for (rel, want) in files {
+        let path = p.path(rel);
+        let mut bytes = fs::read(&path).unwrap();
+        // The file as it is verifies.
+        let out = p.kiln(&["verify", rel]);
+        assert!(out.status.success(), "{rel}: {}", stderr(&out));
+        bytes[0] ^= 0x20;
+        fs::write(&path, &bytes).unwrap();
+        for command in ["verify", "inspect"] {
+            let out = p.kiln(&[command, rel]);
+            assert_eq!(out.status.code(), Some(1), "{command} {rel}");
+            let err = stderr(&out);
+            assert!(err.contains(want), "{command} {rel}: {err}");
+        }
+    }
+    p.write_bytes("notes.bin", b"\x01\x02\x03\x04 and more");
+    let err = p.fails(&["verify", "notes.bin"]);
+    assert!(
+        err.contains(
+            "notes.bin: at byte 0: not a file kiln reads: it starts with [01, 02, 03, 04]"
+        ),
+        "{err}"
+    );
+}
