@@ -220,6 +220,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     check_kilns(&out_folder)?;
     let tree = OutTree::new(out_folder);
     let state_dir = state_folder(&tree)?;
+    state::check_state_files(&state_dir).map_err(BuildError::Io)?;
     let _lock = lock(&state_dir, &opts.stop, on_event)?;
     let mut journal = Journal::load(&state_dir);
     let mut hashes = HashCache::load(&state_dir);
@@ -256,11 +257,16 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         on_event,
         claimed: &claimed,
         journal: Mutex::new(&mut journal),
+        journal_error: Mutex::new(None),
         hashes: Mutex::new(&mut hashes),
         stop: &opts.stop,
         max_output_bytes: opts.max_output_bytes,
     };
     let results = run_dirty(dirty, &jobs, &shared, opts.threads, on_event)?;
+    let journal_error = shared
+        .journal_error
+        .into_inner()
+        .expect("no panics while held");
     for (i, report) in results {
         slots[i] = Some(report);
     }
@@ -275,7 +281,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let interrupted = opts.stop.requested().is_some();
     // A failure here is reported beside the jobs' own results, never in
     // their place.
-    let mut state_error = None;
+    let mut state_error = journal_error;
     let removed = match interrupted {
         true => Vec::new(),
         false => {
@@ -707,16 +713,21 @@ fn save_state(
     plan: &PlanSummary,
     journal: &mut Journal,
 ) -> Result<(), BuildError> {
+    let saving = |name: &str, e: std::io::Error| {
+        BuildError::Io(format!(
+            "saving {}: {e}",
+            state::state_file(state_dir, name)
+        ))
+    };
     hashes
         .save(state_dir)
-        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
+        .map_err(|e| saving(state::FILES, e))?;
     if PlanSummary::load(state_dir).as_ref() != Some(plan) {
-        plan.save(state_dir)
-            .map_err(|e| BuildError::Io(format!("saving the plan summary: {e}")))?;
+        plan.save(state_dir).map_err(|e| saving(state::PLAN, e))?;
     }
     journal
         .compact_if_large(state_dir)
-        .map_err(|e| BuildError::Io(format!("compacting the journal: {e}")))
+        .map_err(|e| saving(state::JOURNAL, e))
 }
 
 /// Runs the dirty jobs on `threads` workers (all cores when 0); each
@@ -1071,6 +1082,10 @@ fn try_noop(
     {
         return Ok(None);
     }
+    // (Anything but a file at a state file's name: the full build says so.)
+    if state::check_state_files(&state_dir).is_err() {
+        return Ok(None);
+    }
     let _lock = lock(&state_dir, stop, on_event)?;
     let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
         return Ok(None);
@@ -1269,6 +1284,10 @@ struct Shared<'a> {
     /// Every output a planned job declares.
     claimed: &'a BTreeSet<&'a RelPath>,
     journal: Mutex<&'a mut Journal>,
+    /// The first failure recording a built job in the journal: the job
+    /// stands (its outputs are committed), the build reports it once as
+    /// its state error, and the next build checks those outputs again.
+    journal_error: Mutex<Option<String>>,
     hashes: Mutex<&'a mut HashCache>,
     stop: &'a Stop,
     max_output_bytes: Option<u64>,
@@ -1375,12 +1394,24 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         notes: messages.1.clone(),
         ..Record::new(job.id.clone(), &parts, inputs, records.clone())
     };
-    shared
-        .journal
-        .lock()
-        .expect("no panics while held")
-        .append(place.state_dir, record, parts)
-        .map_err(|e| JobError::job(format!("appending to the build journal: {e}")))?;
+    let appended =
+        shared
+            .journal
+            .lock()
+            .expect("no panics while held")
+            .append(place.state_dir, record, parts);
+    if let Err(e) = appended {
+        shared
+            .journal_error
+            .lock()
+            .expect("no panics while held")
+            .get_or_insert_with(|| {
+                format!(
+                    "recording the built jobs in {}: {e}",
+                    state::state_file(place.state_dir, state::JOURNAL)
+                )
+            });
+    }
     Ok((records, messages))
 }
 

@@ -34,13 +34,13 @@ use serde::{Deserialize, Serialize};
 use super::fingerprint::{self, InputHash, KeyParts};
 use super::input::{self, ReadError};
 use super::job::Glob;
-use super::out_dir::Folder;
+use super::out_dir::{EntryKind, Folder, describe_kind};
 use super::paths::{FileSig, RelPath};
 
 pub const STATE_DIR: &str = ".kiln";
-const JOURNAL: &str = "journal";
-const FILES: &str = "files";
-const PLAN: &str = "plan";
+pub const JOURNAL: &str = "journal";
+pub const FILES: &str = "files";
+pub const PLAN: &str = "plan";
 // The digit is the layout's version: 3 for the journal and the hash cache
 // since stat signatures hold the change time; 3 for the plan summary since
 // a lone carriage return ends a manifest line (a plan made before could be
@@ -56,6 +56,53 @@ pub const LOCK: &str = "lock";
 /// Every file kiln keeps in its state folder (what `clean` may remove);
 /// `manifests` is the parsed-manifest cache of kiln 0.1 before issue 6.
 pub const STATE_FILES: [&str; 6] = [JOURNAL, DETAILS, FILES, PLAN, LOCK, "manifests"];
+
+/// What each state file holds, for a person.
+fn state_file_what(name: &str) -> &'static str {
+    match name {
+        JOURNAL => "build journal",
+        DETAILS => "jobs' details (for --explain)",
+        FILES => "hash cache",
+        PLAN => "plan summary",
+        LOCK => "lock file",
+        _ => "state",
+    }
+}
+
+/// The state file `name` of `state_dir` as a person should find it: its
+/// path and what kiln keeps in it.
+pub fn state_file(state_dir: &Folder, name: &str) -> String {
+    format!(
+        "{} (kiln's {})",
+        state_dir.path().join(name).display(),
+        state_file_what(name)
+    )
+}
+
+/// Refuses a state folder where something other than a regular file has a
+/// state file's name (a folder, a link, a FIFO): kiln writes only files of
+/// its own there, and will not remove what it did not make. The error says
+/// what it is and what to do.
+pub fn check_state_files(state_dir: &Folder) -> Result<(), String> {
+    for name in [LOCK, JOURNAL, DETAILS, FILES, PLAN] {
+        match state_dir.stat(name) {
+            Ok(None) | Ok(Some((EntryKind::File, _))) => {}
+            Ok(Some((kind, _))) => {
+                return Err(format!(
+                    "{} is {}, where kiln keeps its {}: remove it and build again (kiln writes only files of its own in {}, and removes nothing it did not make)",
+                    state_dir.path().join(name).display(),
+                    describe_kind(kind),
+                    state_file_what(name),
+                    state_dir.path().display()
+                ));
+            }
+            Err(e) => {
+                return Err(format!("{}: {e}", state_dir.path().join(name).display()));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Largest state file kiln reads back: 1 GiB is millions of jobs' records.
 /// A larger one is treated as missing (it only costs a rebuild).

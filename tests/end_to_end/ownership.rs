@@ -199,3 +199,75 @@ fn a_job_over_the_output_budget_fails_naming_it() {
     let o = p.kiln(&["build", "--quiet", "--max-output-bytes", "100000000"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A folder (or anything but a file) where a state file belongs is refused
+/// once, before any job, naming it and what to do; kiln removes nothing it
+/// did not make. It failed every job of every later build with "appending
+/// to the build journal: Is a directory", naming no path.
+#[test]
+fn a_folder_where_a_state_file_belongs_is_refused_once_naming_it() {
+    for (name, what) in [
+        ("journal", "build journal"),
+        ("details", "jobs' details (for --explain)"),
+        ("files", "hash cache"),
+        ("plan", "plan summary"),
+        ("lock", "lock file"),
+    ] {
+        let p = project();
+        let at = p.path(&format!("out/.kiln/{name}"));
+        // (The hash cache is written only when it changed.)
+        let _ = fs::remove_file(&at);
+        fs::create_dir_all(at.join("mine")).unwrap();
+        p.write(
+            "manifests/poses.yaml",
+            &TWO_CACHES.replace("rate_hz: 15", "rate_hz: 20"),
+        );
+        let out = p.kiln(&["build"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert_eq!(err.matches("error:").count(), 1, "{name}: {err}");
+        assert!(
+            err.contains(&format!("out/.kiln/{name} is a folder, where kiln keeps its {what}: remove it and build again")),
+            "{name}: {err}"
+        );
+        assert!(at.join("mine").is_dir(), "{name}: kept");
+        // Removed, the build goes on.
+        fs::remove_dir_all(&at).unwrap();
+        let out = p.kiln(&["build"]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+    }
+}
+
+/// A journal kiln cannot write is one state error beside the jobs'
+/// results, naming the path: the jobs were built and stand (a folder where
+/// the journal's temporary file goes makes the write fail).
+#[test]
+fn a_journal_that_cannot_be_written_is_one_state_error_naming_it() {
+    let p = Project::empty();
+    p.write_bytes(
+        "sources/skin.glb",
+        &fs::read(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.glb")).unwrap(),
+    );
+    p.write("manifests/poses.yaml", TWO_CACHES);
+    fs::create_dir_all(p.path("out/.kiln/.journal.kiln-tmp/in-the-way")).unwrap();
+    let (report, o) = p.build_json(&[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(report["totals"]["built"], 2, "{report}");
+    assert_eq!(report["totals"]["failed"], 0, "{report}");
+    let state = report["state_error"].as_str().unwrap_or_default();
+    assert!(
+        state.starts_with("recording the built jobs in ")
+            && state.contains("out/.kiln/journal (kiln's build journal)"),
+        "{report}"
+    );
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(p.path("out/poses/a.ospc").is_file() && p.path("out/poses/b.ospc").is_file());
+    crate::json_support::conforms("build", &report);
+    // Once it can be written, the next build checks the outputs again.
+    fs::remove_dir_all(p.path("out/.kiln/.journal.kiln-tmp")).unwrap();
+    let o = p.kiln(&["build"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = p.kiln(&["build", "--check"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
