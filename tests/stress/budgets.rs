@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::boundary::{HANG, run_within};
 use crate::cli_support::{KILN, Project, REPO, stderr};
-use crate::gltf_support::split_glb;
+use crate::gltf_support::{make_glb, split_glb};
 
 /// The address space a capped kiln gets: its code, threads and allocator
 /// arenas fit with room to spare; none of the files below does.
@@ -251,6 +251,21 @@ fn a_banks_keys_are_bounded_before_they_exist() {
         "{err}"
     );
 
+    // The model binds to the bank (it has the 200 nodes the bank animates)
+    // before the clips are compiled, where the skin is known.
+    let (mut json, bin) = simple_skin();
+    let first = json["nodes"].as_array().unwrap().len();
+    for i in 0..200 {
+        json["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"name": format!("n{i}")}));
+        json["scenes"][0]["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(first + i));
+    }
+    p.write_bytes("sources/big/skin.glb", &make_glb(&json, &bin));
     p.write_bytes("sources/big/bomb.glb", &cubic_bomb(200, 5.0));
     let o = capped(&p, &["build"]);
     let err = stderr(&o);

@@ -452,7 +452,35 @@ fn pick_clips(io: &mut JobIo, cache: &mut BTreeMap<RelPath, Source>, b: &BankEnt
             format!("bank {:?} has {} clips; a bank holds at most {} (pick some with `animations:`)", b.id.value, out.len(), kchr::MAX_CLIPS),
         ));
     }
+    // The bank's work, counted before any key is made (and before the
+    // models are bound to it).
+    let settings = clip_settings(b);
+    let mut source_keys = 0usize;
+    for pick in &out {
+        let (path, source_name) = (&pick.path, &pick.source_name);
+        let at_clip = |err: bake::Error| JobError::at(pick.pos, format!("{path}: animation {source_name:?}: {err}"));
+        source_keys += bake::clip_source_keys(&cache[path].scene.clips[pick.index], &settings).map_err(at_clip)?;
+        if source_keys > bake::MAX_BANK_SOURCE_KEYS {
+            return Err(JobError::at(
+                pick.pos,
+                format!("bank {:?}: with {path} animation {source_name:?} the clips have (or make, resampled at {} Hz) {source_keys} keys before reduction, more than the {} a bank may; lower `resample_hz` or take fewer animations", b.id.value, settings.resample_hz, bake::MAX_BANK_SOURCE_KEYS),
+            ));
+        }
+    }
     Ok(out)
+}
+
+/// A bank's clip settings, from its entry.
+fn clip_settings(b: &BankEntry) -> ClipSettings {
+    ClipSettings {
+        resample_hz: b.resample_hz.value,
+        resample_all: b.resample.value == Resample::All,
+        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
+            position_m: t.value.position_m,
+            rotation_deg: t.value.rotation_deg,
+            scale: t.value.scale,
+        }),
+    }
 }
 
 /// A bank's clips compiled with its settings, each clip's skin error
@@ -465,32 +493,16 @@ fn compile_bank(
     picks: &[Pick],
     radius: &BTreeMap<String, f64>,
 ) -> Result<(kchr::Bank, Vec<ClipReport>), JobError> {
-    let settings = ClipSettings {
-        resample_hz: b.resample_hz.value,
-        resample_all: b.resample.value == Resample::All,
-        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
-            position_m: t.value.position_m,
-            rotation_deg: t.value.rotation_deg,
-            scale: t.value.scale,
-        }),
-    };
+    let settings = clip_settings(b);
     let mut clips: Vec<kchr::Clip> = Vec::new();
     let mut report: Vec<ClipReport> = Vec::new();
     let mut dropped = (0, 0);
-    let mut source_keys = 0usize;
     for pick in picks {
         let (path, source_name, name) = (&pick.path, &pick.source_name, &pick.name);
         let src = &cache[path];
         let at_clip = |err: bake::Error| JobError::at(pick.pos, format!("{path}: animation {source_name:?}: {err}"));
         let clip = &src.scene.clips[pick.index];
-        // The bank's work, counted before the clip's keys are made.
-        source_keys += bake::clip_source_keys(clip, &settings).map_err(at_clip)?;
-        if source_keys > bake::MAX_BANK_SOURCE_KEYS {
-            return Err(JobError::at(
-                pick.pos,
-                format!("bank {:?}: with {path} animation {source_name:?} the clips have (or make, resampled at {} Hz) {source_keys} keys before reduction, more than the {} a bank may; lower `resample_hz` or take fewer animations", b.id.value, settings.resample_hz, bake::MAX_BANK_SOURCE_KEYS),
-            ));
-        }
+        // (`pick_clips` bounded the bank's keys before any was made.)
         let kept: usize = report.iter().map(|r| r.keys).sum();
         let skin: Vec<f64> = src.names.iter().map(|n| radius.get(n).copied().unwrap_or(0.0)).collect();
         let compiled = bake::clip(&src.scene, &src.names, clip, &settings, &skin, kchr::MAX_KEYS - kept.min(kchr::MAX_KEYS))
