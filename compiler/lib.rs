@@ -1,12 +1,14 @@
 //! kiln: a manifest-driven, incremental, deterministic asset compiler.
 //!
 //! Dependencies point one way (see `ARCHITECTURE.md`):
-//! `formats` and `model` <- `import` and `bake` <- `pipeline` <- `cli`.
+//! `formats` and `model` <- `import` and `bake` <- `pipeline` <- `cli`;
+//! `memory` (fallible allocation) is a leaf every layer may call.
 
 pub mod bake;
 pub mod cli;
 pub mod formats;
 pub mod import;
+pub mod memory;
 pub mod model;
 pub mod pipeline;
 

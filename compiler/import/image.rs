@@ -46,6 +46,7 @@
 
 use zune_core::bytestream::{ZByteIoError, ZSeekFrom};
 
+use crate::memory;
 use crate::model::material::Rgba8;
 
 /// Largest width or height decoded: 16,384 texels (a 1 GiB RGBA image;
@@ -355,9 +356,7 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
         // before where its RGBA goes (`4 · p`), so each is read before it
         // is written over, and only one image is held.
         let len = (texels * 4).max(buf.len());
-        buf.try_reserve_exact(len - buf.len())
-            .map_err(|_| out_of_memory(len, PNG_IHDR_WIDTH))?;
-        buf.resize(len, 0);
+        memory::grow(&mut buf, len).map_err(|_| out_of_memory(len, PNG_IHDR_WIDTH))?;
         for p in (0..texels).rev() {
             let mut s = [0u8; 4];
             s[..channels].copy_from_slice(&buf[p * channels..][..channels]);
@@ -370,10 +369,8 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
             pixels: buf,
         });
     }
-    let mut pixels = Vec::new();
-    pixels
-        .try_reserve_exact(texels * 4)
-        .map_err(|_| out_of_memory(texels * 4, PNG_IHDR_WIDTH))?;
+    let mut pixels =
+        memory::with_capacity(texels * 4).map_err(|_| out_of_memory(texels * 4, PNG_IHDR_WIDTH))?;
     let mut sample = [0u8; 4];
     for y in 0..height as usize {
         let line = &buf[y * frame.line_size..][..row_bytes];
@@ -399,10 +396,7 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
 /// `n` zero bytes, or an error at byte `at` (where the header sized them)
 /// when the memory cannot be had.
 fn alloc_zeroed(n: usize, at: u64) -> Result<Vec<u8>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| out_of_memory(n, at))?;
-    v.resize(n, 0);
-    Ok(v)
+    memory::zeroed(n).map_err(|_| out_of_memory(n, at))
 }
 
 fn out_of_memory(n: usize, at: u64) -> Error {

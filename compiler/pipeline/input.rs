@@ -22,6 +22,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use super::paths::FileSig;
+use crate::memory;
 
 /// Why a file could not be read.
 #[derive(Debug)]
@@ -186,29 +187,20 @@ pub fn read_prefix(path: &Path, n: usize) -> Result<Vec<u8>, ReadError> {
 /// `n` zero bytes, or [`ReadError::Memory`] when the memory cannot be had
 /// (never an abort).
 pub fn zeroed(n: usize) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = Vec::new();
-    grow(&mut bytes, n)?;
-    Ok(bytes)
+    memory::zeroed(n).map_err(|_| ReadError::Memory { bytes: n as u64 })
 }
 
 /// Extends `bytes` with zeros to `n` bytes (if it is shorter), or
 /// [`ReadError::Memory`] when the memory cannot be had.
 pub fn grow(bytes: &mut Vec<u8>, n: usize) -> Result<(), ReadError> {
-    let more = n.saturating_sub(bytes.len());
-    bytes
-        .try_reserve_exact(more)
-        .map_err(|_| ReadError::Memory { bytes: n as u64 })?;
-    bytes.resize(bytes.len() + more, 0);
-    Ok(())
+    memory::grow(bytes, n).map_err(|_| ReadError::Memory { bytes: n as u64 })
 }
 
 /// Reads at most `limit` bytes of `file` (whose size was `size`); more is
 /// an error, not a longer buffer.
 fn read_capped(file: &File, size: u64, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = Vec::new();
     let expect = usize::try_from(size.min(limit)).unwrap_or(usize::MAX);
-    bytes
-        .try_reserve_exact(expect.saturating_add(1))
+    let mut bytes = memory::with_capacity::<u8>(expect.saturating_add(1))
         .map_err(|_| ReadError::Memory { bytes: size })?;
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {

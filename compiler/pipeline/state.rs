@@ -166,7 +166,7 @@ fn load<T: for<'a> Deserialize<'a>>(state_dir: &Folder, name: &str, magic: &[u8;
         .ok()?
         .len()
         .saturating_sub(want.len() as u64);
-    bytes.try_reserve_exact(usize::try_from(rest).ok()?).ok()?;
+    crate::memory::reserve(&mut bytes, usize::try_from(rest).ok()?).ok()?;
     file.take(MAX_STATE_BYTES).read_to_end(&mut bytes).ok()?;
     decode(open(magic, &bytes)?)
 }
@@ -700,9 +700,7 @@ fn read_frame<T: for<'a> Deserialize<'a>>(r: &mut impl Read) -> Option<T> {
     if len > MAX_FRAME_BYTES {
         return None;
     }
-    let mut body = Vec::new();
-    body.try_reserve_exact(len).ok()?;
-    body.resize(len, 0);
+    let mut body = crate::memory::zeroed(len).ok()?;
     r.read_exact(&mut body).ok()?;
     if crc32fast::hash(&body) != crc {
         return None;

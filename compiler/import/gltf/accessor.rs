@@ -206,14 +206,11 @@ impl Packed {
 /// could not be had (an accessor's values are bounded, but may still be
 /// more than the machine gives).
 pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, Error> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
+    crate::memory::with_capacity(n).map_err(|e| {
         Error(format!(
-            "its values need {} bytes of memory, which could not be had: give kiln more memory or make the asset smaller",
-            n.saturating_mul(std::mem::size_of::<T>())
+            "its values {e}: give kiln more memory or make the asset smaller"
         ))
-    })?;
-    Ok(v)
+    })
 }
 
 fn scale(c: f32, max: f32, normalized: bool) -> f32 {

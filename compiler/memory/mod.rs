@@ -1,0 +1,105 @@
+//! Fallible allocation: the one place kiln asks for memory whose size a
+//! file chose, directly, through a sum, or through a decompressor. Every
+//! such buffer is asked for here and a refusal is a [`NoMemory`], which the
+//! caller turns into an error naming the input, what the memory was for
+//! and the byte that sized it: never an abort. Bounds (a format's limits)
+//! say how much a file may ask for; this says what happens when the
+//! machine has less.
+//!
+//! A leaf: every layer may call it, and it calls nothing of kiln's.
+
+/// Memory that could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("needs {bytes} bytes of memory, which could not be had")]
+pub struct NoMemory {
+    /// What was asked for.
+    pub bytes: u64,
+}
+
+fn no_memory<T>(n: usize) -> NoMemory {
+    NoMemory {
+        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+    }
+}
+
+/// An empty vector with room for exactly `n` values.
+pub fn with_capacity<T>(n: usize) -> Result<Vec<T>, NoMemory> {
+    let mut v = Vec::new();
+    reserve(&mut v, n)?;
+    Ok(v)
+}
+
+/// Room for `more` values beyond `v`'s length.
+pub fn reserve<T>(v: &mut Vec<T>, more: usize) -> Result<(), NoMemory> {
+    v.try_reserve_exact(more)
+        .map_err(|_| no_memory::<T>(v.len().saturating_add(more)))
+}
+
+/// `n` default values (zeros for numbers).
+pub fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>, NoMemory> {
+    let mut v = Vec::new();
+    grow(&mut v, n)?;
+    Ok(v)
+}
+
+/// Extends `v` with default values (zeros) to `len` values, if it is
+/// shorter.
+pub fn grow<T: Clone + Default>(v: &mut Vec<T>, len: usize) -> Result<(), NoMemory> {
+    let more = len.saturating_sub(v.len());
+    reserve(v, more)?;
+    v.resize(v.len() + more, T::default());
+    Ok(())
+}
+
+/// A copy of `values` (a fallible `to_vec`).
+pub fn copy<T: Clone>(values: &[T]) -> Result<Vec<T>, NoMemory> {
+    let mut v = with_capacity(values.len())?;
+    v.extend_from_slice(values);
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the system refuses is an error, never an abort: a request no
+    /// machine can meet (more than `isize::MAX` bytes) comes back as
+    /// `NoMemory` naming its size, from every helper.
+    #[test]
+    fn memory_that_cannot_be_had_is_an_error() {
+        let huge = usize::MAX / 2;
+        let bytes = huge as u64;
+        assert_eq!(with_capacity::<u8>(huge).unwrap_err(), NoMemory { bytes });
+        assert_eq!(zeroed::<u8>(huge).unwrap_err(), NoMemory { bytes });
+        assert_eq!(
+            zeroed::<u32>(huge / 4).unwrap_err(),
+            NoMemory {
+                bytes: (huge / 4) as u64 * 4
+            }
+        );
+        let mut v = vec![1u8, 2];
+        assert_eq!(grow(&mut v, huge).unwrap_err(), NoMemory { bytes });
+        assert_eq!(v, [1, 2], "unchanged");
+        assert_eq!(
+            reserve(&mut v, huge).unwrap_err(),
+            NoMemory { bytes: bytes + 2 }
+        );
+        assert_eq!(
+            NoMemory { bytes: 5 }.to_string(),
+            "needs 5 bytes of memory, which could not be had"
+        );
+    }
+
+    #[test]
+    fn what_can_be_had_is_given() {
+        assert_eq!(zeroed::<u16>(3).unwrap(), [0, 0, 0]);
+        let mut v = vec![7u8];
+        grow(&mut v, 3).unwrap();
+        assert_eq!(v, [7, 0, 0]);
+        grow(&mut v, 1).unwrap();
+        assert_eq!(v, [7, 0, 0], "never shrinks");
+        assert_eq!(copy(&[1, 2, 3]).unwrap(), [1, 2, 3]);
+        let w: Vec<u64> = with_capacity(10).unwrap();
+        assert!(w.is_empty() && w.capacity() >= 10);
+    }
+}
