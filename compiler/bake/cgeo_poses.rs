@@ -83,6 +83,7 @@ pub struct Settings {
 pub enum Error {
     #[error("{file}: snapshot 0 has no vertices, so it has no pose")]
     NoVertices { file: String },
+
     #[error(
         "{file}: snapshot {snapshot} has {found} vertices, snapshot 0 has {want}; a rigid object keeps its vertices"
     )]
@@ -183,7 +184,9 @@ pub enum Error {
 /// Fits one file's snapshots against its snapshot 0.
 pub struct Fitter {
     file: String,
-    reference: Vec<[f64; 3]>,
+    /// Snapshot 0's vertex count (its vertices are the reference each
+    /// [`Fitter::pose`] is given: never copied).
+    vertices: usize,
     origin: Vec3,
     half_extents: [f32; 3],
 }
@@ -201,7 +204,7 @@ impl Fitter {
         let hi = [bounds[3], bounds[4], bounds[5]].map(f64::from);
         Ok(Fitter {
             file: file.to_string(),
-            reference: first.vertices.iter().map(|v| v.map(f64::from)).collect(),
+            vertices: first.vertices.len(),
             origin: std::array::from_fn(|i| (lo[i] + hi[i]) / 2.0),
             half_extents: std::array::from_fn(|i| ((hi[i] - lo[i]) / 2.0) as f32),
         })
@@ -213,17 +216,22 @@ impl Fitter {
 
     /// Snapshot `k`'s pose (the origin moved, the rotation) in the file's
     /// units, and the fit: its worst residual and where.
-    pub fn pose(&self, k: usize, mesh: &Mesh) -> Result<((Vec3, Quat), rigid::Fit), Error> {
-        if mesh.vertices.len() != self.reference.len() {
+    /// `first` is snapshot 0's mesh (the one [`Fitter::new`] was given).
+    pub fn pose(
+        &self,
+        k: usize,
+        first: &Mesh,
+        mesh: &Mesh,
+    ) -> Result<((Vec3, Quat), rigid::Fit), Error> {
+        if mesh.vertices.len() != self.vertices || first.vertices.len() != self.vertices {
             return Err(Error::VertexCount {
                 file: self.file.clone(),
                 snapshot: k,
                 found: mesh.vertices.len(),
-                want: self.reference.len(),
+                want: self.vertices,
             });
         }
-        let current: Vec<[f64; 3]> = mesh.vertices.iter().map(|v| v.map(f64::from)).collect();
-        let fit = rigid::fit(&self.reference, &current);
+        let fit = rigid::fit(&first.vertices, &mesh.vertices);
         if k == 0 {
             return Ok(((self.origin, math::QUAT_IDENTITY), fit));
         }

@@ -36,17 +36,35 @@ const PRECISION_STEPS: f64 = 16.0;
 /// Jacobi sweeps before giving up (4 × 4 converges in well under 10).
 const MAX_SWEEPS: usize = 50;
 
+/// A point as f64 coordinates: a file's f32 vertices are fitted as they
+/// are, never copied into f64 first (16 million of them would be 402 MB).
+pub trait Point: Copy {
+    fn coords(self) -> Vec3;
+}
+
+impl Point for [f64; 3] {
+    fn coords(self) -> Vec3 {
+        self
+    }
+}
+
+impl Point for [f32; 3] {
+    fn coords(self) -> Vec3 {
+        self.map(f64::from)
+    }
+}
+
 /// The best rigid motion taking `reference` onto `current` (the same
 /// number of points, paired by index; at least one).
-pub fn fit(reference: &[[f64; 3]], current: &[[f64; 3]]) -> Fit {
+pub fn fit<A: Point, B: Point>(reference: &[A], current: &[B]) -> Fit {
     assert_eq!(reference.len(), current.len(), "paired point sets");
     assert!(!reference.is_empty(), "at least one point");
     let (ca, cb) = (centroid(reference), centroid(current));
     // Cross-covariance S[i][j] = Σ (a - ca)_i (b - cb)_j.
     let mut s = [[0.0f64; 3]; 3];
     for (a, b) in reference.iter().zip(current) {
-        let a = sub(*a, ca);
-        let b = sub(*b, cb);
+        let a = sub(a.coords(), ca);
+        let b = sub(b.coords(), cb);
         for i in 0..3 {
             for j in 0..3 {
                 s[i][j] += a[i] * b[j];
@@ -85,7 +103,7 @@ pub fn fit(reference: &[[f64; 3]], current: &[[f64; 3]]) -> Fit {
     // a deformation away).
     let (mut worst_residual, mut worst_index) = (0.0, 0);
     for (i, (a, b)) in reference.iter().zip(current).enumerate() {
-        let d = sub(apply(&r, sub(*a, ca)), sub(*b, cb));
+        let d = sub(apply(&r, sub(a.coords(), ca)), sub(b.coords(), cb));
         let e = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
         if e > worst_residual {
             (worst_residual, worst_index) = (e, i);
@@ -93,9 +111,10 @@ pub fn fit(reference: &[[f64; 3]], current: &[[f64; 3]]) -> Fit {
     }
     let largest = reference
         .iter()
-        .chain(current)
-        .flat_map(|p| p.iter())
-        .fold(0.0f64, |m, &x| m.max(x.abs()));
+        .map(|p| p.coords())
+        .chain(current.iter().map(|p| p.coords()))
+        .flat_map(|p| p.into_iter())
+        .fold(0.0f64, |m, x| m.max(x.abs()));
     Fit {
         rotation,
         translation,
@@ -105,9 +124,10 @@ pub fn fit(reference: &[[f64; 3]], current: &[[f64; 3]]) -> Fit {
     }
 }
 
-fn centroid(points: &[[f64; 3]]) -> Vec3 {
+fn centroid<P: Point>(points: &[P]) -> Vec3 {
     let mut c = [0.0; 3];
     for p in points {
+        let p = p.coords();
         for i in 0..3 {
             c[i] += p[i];
         }

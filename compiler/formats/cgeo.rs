@@ -20,6 +20,7 @@ use miniz_oxide::inflate::stream::{InflateState, inflate};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
 use super::cursor::{self, Cursor};
+use crate::memory;
 
 /// The first byte of a CGeo file.
 pub const MAGIC: u8 = 0x43;
@@ -55,6 +56,10 @@ pub const MAX_MAP_CHANNELS: u64 = 16;
 /// vertices with normals and a map channel is 600 MB). Whatever deflate's
 /// ratio allows a compressed section, this bounds a snapshot's memory.
 pub const MAX_SECTION_DECODED_BYTES: u64 = 1 << 30;
+/// Most sections a file's snapshots hold together (a real file has 2 to 4
+/// a snapshot): the index of where each is, kept while the file is open,
+/// is at most this many entries (24 bytes each), whatever the file's size.
+pub const MAX_SECTIONS: u64 = 1 << 23;
 /// Deflate's largest expansion: no stream inflates to more than this many
 /// bytes per compressed byte (plus a block's worth).
 pub const MAX_INFLATE_RATIO: u64 = 1032;
@@ -218,6 +223,14 @@ pub enum Rule {
         what: &'static str,
         claimed: u64,
     },
+    /// Memory a count asked for could not be had (the count is within
+    /// the limits; the machine has less).
+    NoMemory {
+        what: &'static str,
+        bytes: u64,
+    },
+    /// More sections in the file than [`MAX_SECTIONS`].
+    TooManySections,
     NotZlib,
     Zlib(String),
     InflatedShort {
@@ -331,6 +344,14 @@ impl fmt::Display for Rule {
             Rule::NoMeshData => f.write_str("the snapshot has no TAG_MESH_DATA section (the one mandatory section)"),
             Rule::SnapshotKind { found, want } => write!(f, "mesh data kind byte {found}; {want}"),
             Rule::TooMany { what, count, limit } => write!(f, "{count} {what}, more than the limit of {limit}"),
+            Rule::NoMemory { what, bytes } => write!(
+                f,
+                "the {what} values need {bytes} bytes of memory, which could not be had: give kiln more memory"
+            ),
+            Rule::TooManySections => write!(
+                f,
+                "the file has more than {MAX_SECTIONS} sections, the most kiln indexes (every snapshot's sections are listed when the file is opened)"
+            ),
             Rule::SectionTooLarge { what, claimed } => write!(
                 f,
                 "with its {what} the section's counts claim {claimed} bytes, more than the {MAX_SECTION_DECODED_BYTES} bytes a section may decode to"
@@ -668,16 +689,35 @@ impl<'a> Payload<'a> {
     }
 
     /// `n` finite float triples (`n` checked by the caller).
+    /// Read through a window of [`WINDOW_ITEMS`] triples; the values are
+    /// allocated fallibly (the count is within the limits, the memory may
+    /// not be).
     fn vec3s(&mut self, n: usize, what: &'static str) -> Result<Vec<[f32; 3]>, Rule> {
-        let mut raw = vec![0u8; n * 12];
-        self.fill(&mut raw)?;
-        let out = cursor::le_f32_arrays::<3>(&raw);
-        if let Some(i) = out.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
-            return Err(Rule::NotFinite { what, index: i });
+        let mut out: Vec<[f32; 3]> = memory::with_capacity(n).map_err(|e| Rule::NoMemory {
+            what,
+            bytes: e.bytes,
+        })?;
+        let mut raw = [0u8; WINDOW_ITEMS * 12];
+        while out.len() < n {
+            let k = (n - out.len()).min(WINDOW_ITEMS);
+            self.fill(&mut raw[..k * 12])?;
+            for v in cursor::le_f32_arrays::<3>(&raw[..k * 12]) {
+                if v.iter().any(|x| !x.is_finite()) {
+                    return Err(Rule::NotFinite {
+                        what,
+                        index: out.len(),
+                    });
+                }
+                out.push(v);
+            }
         }
         Ok(out)
     }
 }
+
+/// Items a payload is read in at a time (a window on the stack: a
+/// section's values are never held twice).
+const WINDOW_ITEMS: usize = 1024;
 
 impl Inflater<'_> {
     fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
@@ -797,7 +837,9 @@ impl<S: Source> Reader<S> {
             total,
         };
         c.tag("TAG_ANIM_TABLE_END", TAG_ANIM_TABLE_END)?;
+        // (At most MAX_SNAPSHOTS entries: read_prefix checked the count.)
         let mut sections = Vec::with_capacity(n);
+        let mut total = 0u64;
         for (k, &entry) in table.iter().enumerate() {
             let start = c.pos as usize;
             c.tag("TAG_ANIMATION_SNAPSHOT_START", TAG_ANIMATION_SNAPSHOT_START)
@@ -812,7 +854,7 @@ impl<S: Source> Reader<S> {
                     },
                 ));
             }
-            let list = walk_sections(&mut c).map_err(|e| e.in_snapshot(k))?;
+            let list = walk_sections(&mut c, &mut total).map_err(|e| e.in_snapshot(k))?;
             if !list.iter().any(|s| s.id == TAG_MESH_DATA) {
                 return Err(Error::at(start, Rule::NoMeshData).in_snapshot(k));
             }
@@ -1099,7 +1141,8 @@ fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error
 }
 
 /// The sections up to and including the snapshot's end tag.
-fn walk_sections<S: Source>(c: &mut Walk<S>) -> Result<Vec<SectionAt>, Error> {
+/// `total` counts the file's sections so far, held to [`MAX_SECTIONS`].
+fn walk_sections<S: Source>(c: &mut Walk<S>, total: &mut u64) -> Result<Vec<SectionAt>, Error> {
     let mut list: Vec<SectionAt> = Vec::new();
     // Ids met: a duplicate is one lookup, not a scan of every section.
     let mut ids = std::collections::BTreeSet::new();
@@ -1112,9 +1155,22 @@ fn walk_sections<S: Source>(c: &mut Walk<S>) -> Result<Vec<SectionAt>, Error> {
         if !ids.insert(id) {
             return Err(Error::at(at, Rule::DuplicateSection(id)));
         }
+        *total += 1;
+        if *total > MAX_SECTIONS {
+            return Err(Error::at(at, Rule::TooManySections));
+        }
         let len = c.u64("a section size")?;
         let start = c.pos as usize;
         c.skip(len, "a section's payload")?;
+        memory::reserve(&mut list, 1).map_err(|e| {
+            Error::at(
+                at,
+                Rule::NoMemory {
+                    what: "section index",
+                    bytes: e.bytes,
+                },
+            )
+        })?;
         list.push(SectionAt {
             id,
             start,
@@ -1144,12 +1200,20 @@ fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
         channels.push(p.vec3s(m, "map coordinate")?);
     }
     p.tag("TAG_MESH_MAP_COORDS_END", TAG_MESH_MAP_COORDS_END)?;
-    let mut raw = vec![0u8; t * triangle_bytes as usize];
-    p.fill(&mut raw)?;
-    let mut triangles = Vec::with_capacity(t);
-    let mut map_indices = Vec::with_capacity(t * c);
-    let mut r = Cursor::new(&raw);
+    let no_memory = |what| {
+        move |e: memory::NoMemory| Rule::NoMemory {
+            what,
+            bytes: e.bytes,
+        }
+    };
+    let mut triangles = memory::with_capacity(t).map_err(no_memory("triangle"))?;
+    let mut map_indices = memory::with_capacity(t * c).map_err(no_memory("triangle map index"))?;
+    // One triangle at a time (27 bytes and 12 a map channel: at most 219).
+    let mut raw = [0u8; 27 + 12 * MAX_MAP_CHANNELS as usize];
+    let raw = &mut raw[..triangle_bytes as usize];
     for i in 0..t {
+        p.fill(raw)?;
+        let mut r = Cursor::new(raw);
         let mut three =
             || -> [u32; 3] { std::array::from_fn(|_| r.u32("an index").expect("sized above")) };
         let vertices_i = three();
@@ -1201,16 +1265,15 @@ fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
 }
 
 fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
+    // The differences become the values in place (no second copy).
     let add =
-        |a: &[[f32; 3]], d: Vec<[f32; 3]>, what: &'static str| -> Result<Vec<[f32; 3]>, Rule> {
-            let out: Vec<[f32; 3]> = a
-                .iter()
-                .zip(d)
-                .map(|(a, d)| [a[0] + d[0], a[1] + d[1], a[2] + d[2]])
-                .collect();
-            match out.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
+        |a: &[[f32; 3]], mut d: Vec<[f32; 3]>, what: &'static str| -> Result<Vec<[f32; 3]>, Rule> {
+            for (d, a) in d.iter_mut().zip(a) {
+                *d = [a[0] + d[0], a[1] + d[1], a[2] + d[2]];
+            }
+            match d.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
                 Some(index) => Err(Rule::NotFinite { what, index }),
-                None => Ok(out),
+                None => Ok(d),
             }
         };
     let d = p.vec3s(first.vertices.len(), "vertex difference")?;

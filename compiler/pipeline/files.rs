@@ -84,7 +84,13 @@ fn read_cgeo(source: &mut CgeoFileSource) -> Result<CgeoFile, String> {
     let triangles = reader.first().triangles.len();
     let mut snapshots = Vec::with_capacity(reader.len());
     for k in 0..reader.len() {
-        let s = reader.snapshot(k).map_err(invalid)?;
+        // Snapshot 0 was decoded as the file was opened: not again (it
+        // may be a section's whole decoded budget).
+        let later = match k {
+            0 => None,
+            _ => Some(reader.snapshot(k).map_err(invalid)?),
+        };
+        let s = later.as_ref().unwrap_or(reader.first_snapshot());
         let known = [
             cgeo::TAG_MESH_DATA,
             cgeo::TAG_BOUNDING_BOX,

@@ -154,6 +154,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::formats::cgeo::MAX_SECTION_DECODED_BYTES as f64,
         ),
         (
+            "cgeo::MAX_SECTIONS",
+            kiln::formats::cgeo::MAX_SECTIONS as f64,
+        ),
+        (
             "cgeo_sequence::MAX_FRAMES",
             kiln::bake::cgeo_sequence::MAX_FRAMES as f64,
         ),

@@ -26,3 +26,4 @@ mod budgets;
 mod crash;
 mod faults;
 mod hostile;
+mod memory;

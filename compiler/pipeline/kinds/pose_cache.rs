@@ -484,7 +484,7 @@ fn fit_from(
             Some(reader.snapshot(k).map_err(invalid)?)
         };
         let mesh = later.as_ref().map_or(reader.first(), |s| &s.mesh);
-        let (pose, fit) = fitter.pose(k, mesh).map_err(fail)?;
+        let (pose, fit) = fitter.pose(k, reader.first(), mesh).map_err(fail)?;
         cgeo_poses::check_rigid(name, k, &fit, header.scale, tolerance_m).map_err(deforms)?;
         if k == 0 || fit.worst_residual > worst.residual {
             worst = cgeo_poses::Worst {

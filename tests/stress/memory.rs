@@ -1,0 +1,298 @@
+//! Nothing aborts (issue 43): for each decoder, the worst input its limits
+//! allow (the largest counts, the best-compressing payload), run through
+//! `kiln verify`, `inspect` and a build under address-space caps, ends
+//! with exit 0 or 1 and a message naming the byte, never a signal. A bound
+//! says how much a file may ask for; the memory it asks for is still
+//! allocated fallibly, since the machine may have less.
+
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, Output};
+
+use miniz_oxide::deflate::core::{
+    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+};
+
+use kiln::formats::cgeo::{self, Header, Mesh, Sequence, Snapshot, Triangle};
+
+use crate::boundary::{HANG, run_within};
+use crate::cli_support::{KILN, Project, stderr};
+
+/// What a zlib stream holds: bytes, or a run of zeros.
+enum Piece {
+    Bytes(Vec<u8>),
+    Zeros(u64),
+}
+
+/// A zlib stream of `pieces`, compressed as it goes (a run of zeros is
+/// never held whole).
+fn zlib(pieces: &[Piece]) -> Vec<u8> {
+    let flags = create_comp_flags_from_zip_params(9, 15, 0);
+    let mut d = CompressorOxide::new(flags);
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 1 << 16];
+    let zeros = vec![0u8; 1 << 20];
+    let mut feed = |input: &[u8], flush: TDEFLFlush, out: &mut Vec<u8>| {
+        let mut input = input;
+        loop {
+            let (status, used, made) = compress(&mut d, input, &mut buf, flush);
+            out.extend_from_slice(&buf[..made]);
+            input = &input[used..];
+            match status {
+                TDEFLStatus::Done => return,
+                TDEFLStatus::Okay if input.is_empty() && made < buf.len() => return,
+                TDEFLStatus::Okay => {}
+                s => panic!("deflate: {s:?}"),
+            }
+        }
+    };
+    for piece in pieces {
+        match piece {
+            Piece::Bytes(b) => feed(b, TDEFLFlush::None, &mut out),
+            Piece::Zeros(n) => {
+                let mut left = *n;
+                while left > 0 {
+                    let k = left.min(zeros.len() as u64) as usize;
+                    feed(&zeros[..k], TDEFLFlush::None, &mut out);
+                    left -= k as u64;
+                }
+            }
+        }
+    }
+    feed(&[], TDEFLFlush::Finish, &mut out);
+    out
+}
+
+/// A mesh section's payload of `v` vertices, `n` normals and one map
+/// channel of `m` coordinates for each entry of `channels`, every value
+/// zero, no triangles.
+fn mesh_pieces(v: u32, n: u32, channels: &[u32]) -> Vec<Piece> {
+    let mut head = vec![1u8];
+    for x in [v, n, channels.len() as u32, 0] {
+        head.extend_from_slice(&x.to_le_bytes());
+    }
+    let mut pieces = vec![
+        Piece::Bytes(head),
+        Piece::Zeros(u64::from(v) * 12),
+        Piece::Bytes(cgeo::TAG_MESH_VERTICES_END.to_le_bytes().to_vec()),
+        Piece::Zeros(u64::from(n) * 12),
+        Piece::Bytes(cgeo::TAG_MESH_NORMALS_END.to_le_bytes().to_vec()),
+    ];
+    for &m in channels {
+        pieces.push(Piece::Bytes(m.to_le_bytes().to_vec()));
+        pieces.push(Piece::Zeros(u64::from(m) * 12));
+    }
+    pieces.push(Piece::Bytes(
+        cgeo::TAG_MESH_MAP_COORDS_END.to_le_bytes().to_vec(),
+    ));
+    pieces
+}
+
+/// A compressed CGeo of one snapshot whose mesh section is `stream`.
+fn cgeo_with_mesh(stream: &[u8]) -> Vec<u8> {
+    let seq = |mesh: Mesh| Sequence {
+        header: Header {
+            snapshots: 1,
+            time_per_snapshot_us: 33_333,
+            start_us: 0,
+            scale: 1.0,
+            material: "[none]".into(),
+            object: "Bomb".into(),
+            compressed: true,
+            other: vec![],
+        },
+        topology_changing: false,
+        snapshots: vec![Snapshot {
+            complete: true,
+            mesh,
+            bounding_box: None,
+            point_cloud: None,
+            unknown: vec![],
+            order: vec![],
+        }],
+    };
+    let small = Mesh {
+        vertices: vec![[0.0; 3]; 3],
+        normals: vec![[0.0; 3]; 3],
+        channels: vec![],
+        triangles: vec![Triangle {
+            vertices: [0, 1, 2],
+            normals: [0, 1, 2],
+            material: 0,
+            edges: 7,
+        }],
+        map_indices: vec![],
+    };
+    let file = cgeo::encode(&seq(small)).unwrap();
+    // The mesh section: its id, its u64 size, its payload (the only
+    // section of the only snapshot).
+    let id = cgeo::TAG_MESH_DATA.to_le_bytes();
+    let at = file.windows(4).position(|w| w == id).unwrap() + 4;
+    let size = u64::from_le_bytes(file[at..at + 8].try_into().unwrap()) as usize;
+    let mut out = file[..at].to_vec();
+    out.extend_from_slice(&(stream.len() as u64).to_le_bytes());
+    out.extend_from_slice(stream);
+    out.extend_from_slice(&file[at + 8 + size..]);
+    out
+}
+
+/// `kiln args` in `p` under an address-space cap of `cap` bytes.
+fn capped(p: &Project, cap: u64, args: &[&str]) -> Output {
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--as={cap}"))
+        .args(["--", KILN])
+        .args(args)
+        .current_dir(p.root());
+    run_within(&mut cmd, HANG).0
+}
+
+/// Exit 0, or exit 1 with every error naming a byte; never a signal.
+#[track_caller]
+fn ends_well(what: &str, o: &Output) {
+    let err = stderr(o);
+    assert!(
+        o.status.signal().is_none(),
+        "{what}: killed by signal {:?}: {err}",
+        o.status.signal()
+    );
+    eprintln!(
+        "{what}: exit {:?}{}",
+        o.status.code(),
+        err.lines()
+            .find(|l| l.starts_with("error:"))
+            .map_or(String::new(), |l| format!(": {l}"))
+    );
+    match o.status.code() {
+        Some(0) => {}
+        Some(1) => assert!(
+            err.lines()
+                .filter(|l| l.starts_with("error:"))
+                .all(|l| l.contains("at byte")),
+            "{what}: an error without its byte: {err}"
+        ),
+        code => panic!("{what}: exit {code:?}: {err}"),
+    }
+}
+
+#[test]
+fn the_generator_writes_what_the_encoder_writes() {
+    // The stream's layout is the codec's: a small mesh made both ways
+    // decodes to the same snapshot.
+    let file = cgeo_with_mesh(&zlib(&mesh_pieces(3, 2, &[4])));
+    let seq = cgeo::decode(&file).unwrap_or_else(|e| panic!("{e}"));
+    let mesh = &seq.snapshots[0].mesh;
+    assert_eq!(
+        (
+            mesh.vertices.len(),
+            mesh.normals.len(),
+            mesh.channels[0].len()
+        ),
+        (3, 2, 4)
+    );
+}
+
+/// A 1 MB CGeo whose zlib mesh section claims 960 MiB (the most vertices,
+/// normals and three map channels of the most coordinates: within the 1
+/// GiB a section may decode to): `verify`, `inspect` and a pose cache
+/// build of it under 512 MiB and 1 GiB end with exit 0 or an error naming
+/// the byte. It aborted `verify` under 1 GiB ("memory allocation of …
+/// failed", SIGABRT).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cgeo_whose_section_claims_the_most_never_aborts() {
+    let most = cgeo::MAX_ELEMENTS as u32;
+    let stream = zlib(&mesh_pieces(most, most, &[most, most, most]));
+    let claimed = 5 * u64::from(most) * 12;
+    assert!(claimed < cgeo::MAX_SECTION_DECODED_BYTES);
+    assert!(
+        (stream.len() as u64 + 1) * cgeo::MAX_INFLATE_RATIO > claimed,
+        "the stream can inflate to the claim"
+    );
+    let file = cgeo_with_mesh(&stream);
+    assert!(file.len() < 2 << 20, "{}", file.len());
+    let p = Project::empty();
+    p.write_bytes("sources/bomb.cgeo", &file);
+    p.write(
+        "manifests/poses.yaml",
+        "pose_caches:\n  - id: bomb\n    source: sources/bomb.cgeo\n    shape: point\n",
+    );
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [
+            &["verify", "sources/bomb.cgeo"][..],
+            &["inspect", "sources/bomb.cgeo"],
+            &["build", "--quiet"],
+        ] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+        }
+    }
+    // Uncapped, what it holds: snapshot 0's 960 MiB of values, once.
+    let (ok, peak) = peak_rss(&p, &["verify", "sources/bomb.cgeo"]);
+    assert!(ok);
+    assert!(peak < claimed + (64 << 20), "{peak}");
+}
+
+/// Whether `kiln args` succeeded uncapped, and its peak RSS in bytes
+/// (`/usr/bin/time`'s maximum resident set size).
+fn peak_rss(p: &Project, args: &[&str]) -> (bool, u64) {
+    let mut cmd = Command::new("/usr/bin/time");
+    cmd.args(["-f", "peak RSS %M KiB", "--", KILN])
+        .args(args)
+        .current_dir(p.root());
+    let (o, _) = run_within(&mut cmd, HANG);
+    let err = stderr(&o);
+    let kib: u64 = err
+        .lines()
+        .filter_map(|l| l.strip_prefix("peak RSS "))
+        .filter_map(|l| l.strip_suffix(" KiB"))
+        .next_back()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no peak RSS in {err}"));
+    eprintln!("{args:?} uncapped: peak RSS {} MiB", kib >> 10);
+    (o.status.success(), kib << 10)
+}
+
+/// A CGeo of more sections than kiln indexes (8,388,609 empty unknown
+/// sections in one snapshot: a 100 MB file) is refused at the first one
+/// past the limit, its index of sections never more than 8,388,608
+/// entries (201 MB) and allocated fallibly: under the 512 MiB cap, exit 1
+/// naming the byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_cgeo_of_more_sections_than_kiln_indexes_is_refused() {
+    let small = cgeo_with_mesh(&zlib(&mesh_pieces(3, 3, &[])));
+    let seq = cgeo::decode(&small).unwrap();
+    let plain = cgeo::encode(&Sequence {
+        header: Header {
+            compressed: false,
+            ..seq.header.clone()
+        },
+        ..seq
+    })
+    .unwrap();
+    let end = cgeo::TAG_ANIMATION_SNAPSHOT_END.to_le_bytes();
+    let at = plain.windows(4).rposition(|w| w == end).unwrap();
+    let n = cgeo::MAX_SECTIONS + 1;
+    let mut file = Vec::with_capacity(plain.len() + 12 * n as usize);
+    file.extend_from_slice(&plain[..at]);
+    for k in 0..n as u32 {
+        // Ids no known section has.
+        file.extend_from_slice(&(0x1000_0000 + k).to_le_bytes());
+        file.extend_from_slice(&0u64.to_le_bytes());
+    }
+    file.extend_from_slice(&plain[at..]);
+    let p = Project::empty();
+    p.write_bytes("sources/many.cgeo", &file);
+    drop(file);
+    let o = capped(&p, 512 << 20, &["verify", "sources/many.cgeo"]);
+    ends_well("verify of 8,388,609 sections", &o);
+    let err = stderr(&o);
+    // The mesh section is the first: the inserted one past the limit is
+    // number MAX_SECTIONS - 1 (from 0).
+    let past = at + 12 * (cgeo::MAX_SECTIONS as usize - 1);
+    assert!(
+        err.contains(&format!(
+            "at byte {past}, snapshot 0: the file has more than 8388608 sections"
+        )),
+        "{err}"
+    );
+}
