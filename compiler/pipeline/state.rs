@@ -79,15 +79,15 @@ pub fn state_file(state_dir: &Folder, name: &str) -> String {
     )
 }
 
-/// Refuses a state folder where something other than a regular file has a
-/// state file's name (a folder, a link, a FIFO): kiln writes only files of
-/// its own there, and will not remove what it did not make. The error says
-/// what it is and what to do.
+/// Refuses a state folder where a folder has a state file's name: kiln
+/// writes only files of its own there and will not remove a folder it did
+/// not make (it may hold anything). The error says what to do. A link or
+/// a FIFO there is replaced when the file is written (a new file renamed
+/// over its name: what it pointed to is untouched).
 pub fn check_state_files(state_dir: &Folder) -> Result<(), String> {
     for name in [LOCK, JOURNAL, DETAILS, FILES, PLAN] {
         match state_dir.stat(name) {
-            Ok(None) | Ok(Some((EntryKind::File, _))) => {}
-            Ok(Some((kind, _))) => {
+            Ok(Some((kind @ EntryKind::Folder, _))) => {
                 return Err(format!(
                     "{} is {}, where kiln keeps its {}: remove it and build again (kiln writes only files of its own in {}, and removes nothing it did not make)",
                     state_dir.path().join(name).display(),
@@ -96,6 +96,7 @@ pub fn check_state_files(state_dir: &Folder) -> Result<(), String> {
                     state_dir.path().display()
                 ));
             }
+            Ok(_) => {}
             Err(e) => {
                 return Err(format!("{}: {e}", state_dir.path().join(name).display()));
             }

@@ -208,7 +208,8 @@ impl Packed {
 pub(crate) fn try_vec<T>(n: usize) -> Result<Vec<T>, Error> {
     crate::memory::with_capacity(n).map_err(|e| {
         Error(format!(
-            "its values {e}: give kiln more memory or make the asset smaller"
+            "its values need {} bytes of memory, which could not be had: give kiln more memory or make the asset smaller",
+            e.bytes
         ))
     })
 }
