@@ -208,9 +208,14 @@ fn read_gguf(file: &Path) -> Result<gguf::Header, String> {
     loop {
         let bytes = input::read_prefix(file, n).map_err(|e| e.to_string())?;
         match gguf::decode_header(&bytes, len) {
-            Err(e)
-                if e.is_truncated() && (bytes.len() as u64) < len && n < MAX_GGUF_HEADER_BYTES =>
-            {
+            Err(e) if e.is_truncated() && (bytes.len() as u64) < len => {
+                if n >= MAX_GGUF_HEADER_BYTES {
+                    // The bytes are in the file: the limit is kiln's.
+                    return Err(format!(
+                        "invalid GGUF: at byte {MAX_GGUF_HEADER_BYTES}: the header (metadata and tensor descriptions) runs past the {MAX_GGUF_HEADER_BYTES} bytes kiln reads of a GGUF header (the entry at byte {} reaches beyond it)",
+                        e.offset()
+                    ));
+                }
                 n = (n * 8).min(MAX_GGUF_HEADER_BYTES);
             }
             Err(e) => return Err(format!("invalid GGUF: {e}")),

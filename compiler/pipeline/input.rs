@@ -178,8 +178,9 @@ pub fn read_open(file: File, limit: u64) -> Result<FileRead, ReadError> {
 /// The first bytes (at most `n`) of a regular file of any size, to tell
 /// its format before choosing the limit to read it with.
 pub fn read_prefix(path: &Path, n: usize) -> Result<Vec<u8>, ReadError> {
-    let (file, _) = open_regular(path, u64::MAX)?;
-    let mut bytes = Vec::with_capacity(n);
+    let (file, meta) = open_regular(path, u64::MAX)?;
+    let n = n.min(usize::try_from(meta.len()).unwrap_or(usize::MAX));
+    let mut bytes = memory::with_capacity(n).map_err(|_| ReadError::Memory { bytes: n as u64 })?;
     file.take(n as u64).read_to_end(&mut bytes)?;
     Ok(bytes)
 }

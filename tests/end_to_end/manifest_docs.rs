@@ -169,6 +169,10 @@ fn the_limits_table_gives_each_constants_value() {
             "gguf::MAX_STRING_BYTES",
             kiln::formats::gguf::MAX_STRING_BYTES as f64,
         ),
+        (
+            "files::MAX_GGUF_HEADER_BYTES",
+            kiln::pipeline::files::MAX_GGUF_HEADER_BYTES as f64,
+        ),
         ("image::MAX_SIDE", f64::from(kiln::import::image::MAX_SIDE)),
         (
             "image::MAX_DEFLATE_RATIO",

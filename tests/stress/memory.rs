@@ -296,3 +296,41 @@ fn a_cgeo_of_more_sections_than_kiln_indexes_is_refused() {
         "{err}"
     );
 }
+
+/// A GGUF whose one metadata string is 900 MB (within the codec's 1 GiB
+/// string limit; the bytes are all in the file) is refused by the limit
+/// that applies, the 256 MiB kiln reads of a header, at its byte: it was
+/// "need more than the 268435410 bytes left", a false reason. Under the
+/// 512 MiB cap.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_gguf_header_past_what_kiln_reads_is_refused_by_that_limit() {
+    use std::io::{Seek, SeekFrom, Write};
+    let p = Project::empty();
+    let path = p.path("long.gguf");
+    let mut f = std::fs::File::create(&path).unwrap();
+    let mut head = b"GGUF".to_vec();
+    head.extend_from_slice(&3u32.to_le_bytes());
+    head.extend_from_slice(&0u64.to_le_bytes()); // tensors
+    head.extend_from_slice(&1u64.to_le_bytes()); // metadata entries
+    head.extend_from_slice(&(b"long".len() as u64).to_le_bytes());
+    head.extend_from_slice(b"long");
+    head.extend_from_slice(&8u32.to_le_bytes()); // STRING
+    let len: u64 = 900_000_000;
+    head.extend_from_slice(&len.to_le_bytes());
+    f.write_all(&head).unwrap();
+    // The string's bytes: zeros, present (a sparse file).
+    f.seek(SeekFrom::Start(head.len() as u64 + len - 1))
+        .unwrap();
+    f.write_all(&[0]).unwrap();
+    drop(f);
+    for args in [&["verify", "long.gguf"][..], &["inspect", "long.gguf"]] {
+        let o = capped(&p, 512 << 20, args);
+        ends_well(&format!("{args:?}"), &o);
+        let err = stderr(&o);
+        assert!(
+            err.contains("invalid GGUF: at byte 268435456: the header (metadata and tensor descriptions) runs past the 268435456 bytes kiln reads of a GGUF header"),
+            "{err}"
+        );
+    }
+}
