@@ -480,8 +480,13 @@ pub fn safetensors_decode(bytes: &[u8]) {
         Err(e) => assert_placed(e, bytes.len()),
         Ok(h) => {
             assert_eq!(h.data_start() + h.data_bytes(), bytes.len() as u64);
-            for t in &h.tensors {
+            let mut previous: Option<&str> = None;
+            for t in h.tensors() {
                 assert_eq!(t.bytes(), t.elements() * t.dtype.size());
+                // Sorted by name, each once; each findable by it.
+                assert!(previous < Some(t.name), "{previous:?} then {:?}", t.name);
+                assert_eq!(h.tensor(t.name), Some(t));
+                previous = Some(t.name);
             }
         }
     }

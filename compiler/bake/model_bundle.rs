@@ -289,10 +289,9 @@ fn select_component(
     header: &safetensors::Header,
     source_sha256: &str,
 ) -> Result<PlannedFile, Error> {
-    let mut selected: Vec<(&str, &safetensors::Tensor)> = header
-        .tensors
-        .iter()
-        .filter_map(|t| role.select(&t.name).map(|stripped| (stripped, t)))
+    let mut selected: Vec<(&str, safetensors::Tensor)> = header
+        .tensors()
+        .filter_map(|t| role.select(t.name).map(|stripped| (stripped, t)))
         .collect();
     // Sorted by the stripped name before compaction, plain byte order.
     selected.sort_by(|a, b| a.0.cmp(b.0));
@@ -300,10 +299,10 @@ fn select_component(
     for (stripped, t) in selected {
         tensors.push(PlannedTensor {
             name: compact_name(stripped),
-            source: t.name.clone(),
+            source: t.name.to_string(),
             from: t.dtype,
             to: motionbricks_type(t.dtype),
-            dims: ggml_dims(&t.name, &t.shape)?,
+            dims: ggml_dims(t.name, t.shape)?,
             elements: t.elements(),
             begin: t.begin,
             end: t.end,
@@ -429,7 +428,7 @@ pub const GENERIC_KEYS: [&str; 3] = [
 /// The plan of a generic conversion of one checkpoint: its tensors (each
 /// `(shard index, tensor)` across the shards) sorted by name.
 pub fn generic(
-    tensors: &[(usize, &safetensors::Tensor)],
+    tensors: &[(usize, safetensors::Tensor)],
     settings: &Generic,
 ) -> Result<(PlannedFile, Vec<usize>), Error> {
     for key in settings.metadata.keys() {
@@ -437,35 +436,35 @@ pub fn generic(
             return Err(Error::ReservedKey { key: key.clone() });
         }
     }
-    let mut kept: Vec<&(usize, &safetensors::Tensor)> = tensors
+    let mut kept: Vec<&(usize, safetensors::Tensor)> = tensors
         .iter()
         .filter(|(_, t)| {
-            settings.keep.is_empty() || settings.keep.iter().any(|p| wildcard(p, &t.name))
+            settings.keep.is_empty() || settings.keep.iter().any(|p| wildcard(p, t.name))
         })
         .collect();
     if kept.is_empty() {
         return Err(Error::NothingKept { n: tensors.len() });
     }
-    kept.sort_by(|a, b| a.1.name.cmp(&b.1.name));
+    kept.sort_by(|a, b| a.1.name.cmp(b.1.name));
     let mut planned = Vec::with_capacity(kept.len());
     let mut shards = Vec::with_capacity(kept.len());
     for (shard, t) in kept {
         let name = if settings.compact_names {
-            compact_name(&t.name)
+            compact_name(t.name)
         } else if t.name.len() >= gguf::MAX_NAME_BYTES {
             return Err(Error::NameTooLong {
-                name: t.name.clone(),
+                name: t.name.to_string(),
                 len: t.name.len(),
             });
         } else {
-            t.name.clone()
+            t.name.to_string()
         };
         planned.push(PlannedTensor {
             name,
-            source: t.name.clone(),
+            source: t.name.to_string(),
             from: t.dtype,
             to: settings.policy.target(t.dtype, t.shape.len()),
-            dims: ggml_dims(&t.name, &t.shape)?,
+            dims: ggml_dims(t.name, t.shape)?,
             elements: t.elements(),
             begin: t.begin,
             end: t.end,
@@ -729,10 +728,10 @@ mod tests {
 
     #[test]
     fn names_that_compact_to_one_are_an_error_naming_both() {
-        let t = |name: &str, begin| safetensors::Tensor {
-            name: name.into(),
+        let t = |name: &'static str, begin| safetensors::Tensor {
+            name,
             dtype: Dtype::F32,
-            shape: vec![1],
+            shape: &[1],
             begin,
             end: begin + 4,
             entry_at: 0,
@@ -740,8 +739,8 @@ mod tests {
         // 65 bytes with `self_attn.`, 60 once it is `attn.`: the same as
         // the second name, which is short enough to keep.
         let prefix = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
-        let a = t(&format!("{prefix}self_attn.out_proj.weight"), 0);
-        let c = t(&format!("{prefix}attn.out_proj.weight"), 4);
+        let a = t(format!("{prefix}self_attn.out_proj.weight").leak(), 0);
+        let c = t(format!("{prefix}attn.out_proj.weight").leak(), 4);
         assert!(a.name.len() >= 64 && c.name.len() < 64);
         let settings = Generic {
             architecture: "t".into(),
@@ -750,14 +749,14 @@ mod tests {
             compact_names: true,
             keep: vec![],
         };
-        let tensors = [(0, &a), (0, &c)];
+        let tensors = [(0, a), (0, c)];
         let e = generic(&tensors, &settings).unwrap_err();
         assert_eq!(
             e,
             Error::Collision {
-                name: compact_name(&a.name),
-                first: c.name.clone(),
-                second: a.name.clone(),
+                name: compact_name(a.name),
+                first: c.name.to_string(),
+                second: a.name.to_string(),
             },
             "{e}"
         );
@@ -773,14 +772,14 @@ mod tests {
 
     fn header(tensors: &[(&str, Dtype, &[u64])]) -> safetensors::Header {
         let mut at = 0;
-        let mut list: Vec<safetensors::Tensor> = tensors
+        let list: Vec<safetensors::Tensor> = tensors
             .iter()
-            .map(|(name, dtype, shape)| {
+            .map(|&(name, dtype, shape)| {
                 let bytes = shape.iter().product::<u64>() * dtype.size();
                 let t = safetensors::Tensor {
-                    name: name.to_string(),
-                    dtype: *dtype,
-                    shape: shape.to_vec(),
+                    name,
+                    dtype,
+                    shape,
                     begin: at,
                     end: at + bytes,
                     entry_at: 0,
@@ -789,12 +788,7 @@ mod tests {
                 t
             })
             .collect();
-        list.sort_by(|a, b| a.name.cmp(&b.name));
-        safetensors::Header {
-            json_bytes: 8,
-            metadata: None,
-            tensors: list,
-        }
+        safetensors::Header::of(8, None, &list)
     }
 
     #[test]

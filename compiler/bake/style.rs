@@ -169,7 +169,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
                 at: headings.entry_at,
                 name: "global_headings",
                 dtype: headings.dtype,
-                shape: headings.shape.clone(),
+                shape: headings.shape.to_vec(),
                 want: "F32 [clips, frames]".into(),
             });
         }
@@ -189,7 +189,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
                 at: t.entry_at,
                 name,
                 dtype: t.dtype,
-                shape: t.shape.clone(),
+                shape: t.shape.to_vec(),
                 want: format!("F32 {want:?}"),
             });
         }
@@ -201,7 +201,7 @@ pub fn clip_file(h: &safetensors::Header) -> Result<ClipFile, Error> {
             at: counts.entry_at,
             name: FRAME_COUNTS,
             dtype: counts.dtype,
-            shape: counts.shape.clone(),
+            shape: counts.shape.to_vec(),
             want: format!("I32 or I64 [{clips}]"),
         });
     }

@@ -57,19 +57,29 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let value = match &kind {
-        FileKind::PoseCache(c) => pose_cache_json(c),
-        FileKind::Replay(r) => replay_json(r),
-        FileKind::Style(s) => style_json(s),
-        FileKind::Gltf(s) => scene_json(s),
-        FileKind::Gguf(g) => gguf_json(g),
-        FileKind::Safetensors(h) => safetensors_json(h),
-        FileKind::Bundle(b) => bundle_json(b),
-        FileKind::Qoi(q) => qoi_json(q),
-        FileKind::Characters(c) => characters_json(c),
-        FileKind::Cgeo(c) => cgeo_json(c),
-    };
     if as_json {
+        // (Built only when asked for: a JSON value of a million tensors
+        // is far larger than the file's header.)
+        let value = match &kind {
+            FileKind::PoseCache(c) => pose_cache_json(c),
+            FileKind::Replay(r) => replay_json(r),
+            FileKind::Style(s) => style_json(s),
+            FileKind::Gltf(s) => scene_json(s),
+            FileKind::Gguf(g) => gguf_json(g),
+            FileKind::Safetensors(h) => {
+                // The tensor table is written as it is read, never held.
+                print_streamed(
+                    document(safetensors_json(h)),
+                    "tensors",
+                    SafetensorsTable(h),
+                );
+                return 0;
+            }
+            FileKind::Bundle(b) => bundle_json(b),
+            FileKind::Qoi(q) => qoi_json(q),
+            FileKind::Characters(c) => characters_json(c),
+            FileKind::Cgeo(c) => cgeo_json(c),
+        };
         out!("{}", document(value));
     } else {
         match &kind {
@@ -718,26 +728,65 @@ fn print_gguf(file: &Path, g: &GgufFile) {
     }
 }
 
+/// A safetensors header as JSON, but for its tensor table
+/// ([`SafetensorsTable`], streamed).
 fn safetensors_json(h: &safetensors::Header) -> Value {
     json!({
         "format": "safetensors",
         "header_bytes": h.json_bytes,
         "data_bytes": h.data_bytes(),
         "metadata": h.metadata,
-        "tensors": h.tensors.iter().map(|t| json!({
-            "name": t.name,
-            "dtype": t.dtype.name(),
-            "shape": t.shape,
-            "data_offsets": [t.begin, t.end],
-        })).collect::<Vec<_>>(),
     })
+}
+
+/// A header's tensors as a JSON array, serialized one at a time.
+struct SafetensorsTable<'a>(&'a safetensors::Header);
+
+impl serde::Serialize for SafetensorsTable<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for t in self.0.tensors() {
+            seq.serialize_element(&json!({
+                "name": t.name,
+                "dtype": t.dtype.name(),
+                "shape": t.shape,
+                "data_offsets": [t.begin, t.end],
+            }))?;
+        }
+        seq.end()
+    }
+}
+
+/// Prints `doc` with one more field, `key`, whose value is serialized as
+/// it is written (a table too large to hold as a JSON value).
+fn print_streamed(doc: Value, key: &str, table: impl serde::Serialize) {
+    use serde::ser::{SerializeMap, Serializer};
+    struct Doc<'a, T>(&'a serde_json::Map<String, Value>, &'a str, T);
+    impl<T: serde::Serialize> serde::Serialize for Doc<'_, T> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut map = s.serialize_map(Some(self.0.len() + 1))?;
+            for (k, v) in self.0 {
+                map.serialize_entry(k, v)?;
+            }
+            map.serialize_entry(self.1, &self.2)?;
+            map.end()
+        }
+    }
+    let Value::Object(fields) = doc else {
+        return;
+    };
+    use std::io::Write as _;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let _ = serde_json::to_writer(&mut out, &Doc(&fields, key, table));
+    let _ = writeln!(out);
 }
 
 fn print_safetensors(file: &Path, h: &safetensors::Header) {
     out!(
         "{}: safetensors, {} tensors, {} bytes of header, {} bytes of data",
         file.display(),
-        h.tensors.len(),
+        h.len(),
         h.json_bytes,
         h.data_bytes()
     );
@@ -747,7 +796,7 @@ fn print_safetensors(file: &Path, h: &safetensors::Header) {
         }
     }
     out!("  tensors (PyTorch shape, sorted by name):");
-    for t in &h.tensors {
+    for t in h.tensors() {
         out!(
             "    {} {} {:?} bytes {}..{}",
             t.name,

@@ -68,7 +68,7 @@ fn verify(file: &Path) -> Result<String, Vec<String>> {
         )),
         FileKind::Safetensors(h) => Ok(format!(
             "valid safetensors ({} tensors, {} bytes of data)",
-            h.tensors.len(),
+            h.len(),
             h.data_bytes()
         )),
         FileKind::Bundle(b) if !b.problems.is_empty() => problems(&b.problems),

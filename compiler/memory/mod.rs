@@ -35,6 +35,31 @@ pub fn reserve<T>(v: &mut Vec<T>, more: usize) -> Result<(), NoMemory> {
         .map_err(|_| no_memory::<T>(v.len().saturating_add(more)))
 }
 
+/// Appends `value`, growing `v` as a vector grows (amortized doubling).
+pub fn push<T>(v: &mut Vec<T>, value: T) -> Result<(), NoMemory> {
+    v.try_reserve(1)
+        .map_err(|_| no_memory::<T>(v.len().saturating_mul(2).max(4)))?;
+    v.push(value);
+    Ok(())
+}
+
+/// Appends `values`, growing `v` as a vector grows.
+pub fn extend<T: Clone>(v: &mut Vec<T>, values: &[T]) -> Result<(), NoMemory> {
+    v.try_reserve(values.len())
+        .map_err(|_| no_memory::<T>(v.len().saturating_add(values.len())))?;
+    v.extend_from_slice(values);
+    Ok(())
+}
+
+/// Appends `text` to `s`, growing it as a string grows.
+pub fn push_str(s: &mut String, text: &str) -> Result<(), NoMemory> {
+    s.try_reserve(text.len()).map_err(|_| NoMemory {
+        bytes: (s.len() as u64).saturating_add(text.len() as u64),
+    })?;
+    s.push_str(text);
+    Ok(())
+}
+
 /// `n` default values (zeros for numbers).
 pub fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>, NoMemory> {
     let mut v = Vec::new();
@@ -99,6 +124,14 @@ mod tests {
         grow(&mut v, 1).unwrap();
         assert_eq!(v, [7, 0, 0], "never shrinks");
         assert_eq!(copy(&[1, 2, 3]).unwrap(), [1, 2, 3]);
+        let mut v = Vec::new();
+        for k in 0..100 {
+            push(&mut v, k).unwrap();
+        }
+        assert_eq!(v.len(), 100);
+        let mut t = String::from("a");
+        push_str(&mut t, "bc").unwrap();
+        assert_eq!(t, "abc");
         let w: Vec<u64> = with_capacity(10).unwrap();
         assert!(w.is_empty() && w.capacity() >= 10);
     }

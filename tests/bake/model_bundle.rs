@@ -492,7 +492,7 @@ fn a_value_that_does_not_convert_is_named_at_its_byte() {
     checkpoint(&p, rel, &[("mask", Dtype::Bool, &[3])], 1);
     let mut bytes = fs::read(p.path(rel)).unwrap();
     let h = kiln::formats::safetensors::decode(&bytes).unwrap();
-    let at = (h.data_start() + h.tensors[0].begin + 1) as usize;
+    let at = (h.data_start() + h.tensors().next().unwrap().begin + 1) as usize;
     bytes[at] = 2;
     fs::write(p.path(rel), &bytes).unwrap();
     p.manifest("model_bundles:\n  - id: b\n    profile: generic\n    source: sources/weights/b.safetensors\n    architecture: t\n");

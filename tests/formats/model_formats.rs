@@ -107,9 +107,8 @@ fn hostile_gguf_counts_and_lengths_allocate_nothing_big() {
 fn the_edge_case_safetensors_file_reads_with_every_dtype_it_holds() {
     let h = safetensors::decode(EDGE).unwrap();
     let got: Vec<(&str, Dtype, Vec<u64>)> = h
-        .tensors
-        .iter()
-        .map(|t| (t.name.as_str(), t.dtype, t.shape.clone()))
+        .tensors()
+        .map(|t| (t.name, t.dtype, t.shape.to_vec()))
         .collect();
     assert_eq!(
         got,

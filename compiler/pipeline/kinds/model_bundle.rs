@@ -23,6 +23,7 @@ use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
 use crate::bake::tensor_convert;
 use crate::formats::gguf::{self, Value};
 use crate::formats::{hex, safetensors};
+use crate::memory;
 use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
@@ -488,8 +489,8 @@ fn check_index(
 ) -> Result<(), String> {
     let mut listed = 0;
     for (path, c) in shards.iter().zip(checkpoints) {
-        for t in &c.header.tensors {
-            match index.weight_map.get(&t.name) {
+        for t in c.header.tensors() {
+            match index.weight_map.get(t.name) {
                 Some(shard) if shard == path.file_name() => listed += 1,
                 Some(shard) => {
                     return Err(format!(
@@ -519,23 +520,26 @@ fn check_index(
 
 fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) -> Result<(), JobError> {
     let pos = e.source.as_ref().map_or(e.profile.pos, |s| s.pos);
-    let mut all: Vec<(usize, &safetensors::Tensor)> = Vec::new();
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    // Every shard's tensors, asked for fallibly (a header may hold a
+    // million), then sorted by name: a name in two shards is two
+    // neighbours.
+    let count: usize = checkpoints.iter().map(|c| c.header.len()).sum();
+    let mut all: Vec<(usize, safetensors::Tensor)> = memory::with_capacity(count)
+        .map_err(|m| JobError::at(pos, format!("the checkpoints' {count} tensors {m}")))?;
     for (i, c) in checkpoints.iter().enumerate() {
-        for t in &c.header.tensors {
-            if let Some(first) = seen.insert(&t.name, i) {
-                return Err(JobError::at(
-                    pos,
-                    format!(
-                        "tensor {:?} is in both {} and {}",
-                        t.name,
-                        checkpoints[first].input.path(),
-                        c.input.path()
-                    ),
-                ));
-            }
-            all.push((i, t));
-        }
+        all.extend(c.header.tensors().map(|t| (i, t)));
+    }
+    all.sort_unstable_by(|a, b| (a.1.name, a.0).cmp(&(b.1.name, b.0)));
+    if let Some(w) = all.windows(2).find(|w| w[0].1.name == w[1].1.name) {
+        return Err(JobError::at(
+            pos,
+            format!(
+                "tensor {:?} is in both {} and {}",
+                w[0].1.name,
+                checkpoints[w[0].0].input.path(),
+                checkpoints[w[1].0].input.path()
+            ),
+        ));
     }
     let policy = match e.type_policy.as_ref().map(|t| t.value) {
         None | Some(TypeName::Keep) => TypePolicy::Keep,
@@ -562,7 +566,6 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
     };
     let (plan, shards) = bundle::generic(&all, &settings).map_err(|err| JobError::at(blame(&err), err.to_string()))?;
     drop(all);
-    drop(seen);
     let total = plan.tensors.iter().map(|t| t.end - t.begin).sum();
     let path = output(&e.id.value, &format!("{}.gguf", e.id.value)).map_err(JobError::job)?;
     let mut refs: Vec<&mut Checkpoint> = checkpoints.iter_mut().collect();
