@@ -22,6 +22,7 @@ use super::tensor_convert;
 use crate::formats::gguf::{self, TensorDesc, TensorType, Value};
 use crate::formats::motionbricks::Problem;
 use crate::formats::safetensors::{self, Dtype};
+use crate::memory;
 
 // The identity every MotionBricks file carries lives with the formats
 // (`.mbstyle` needs it too); re-exported here, where the bundle uses it.
@@ -140,12 +141,12 @@ pub struct PlannedFile {
 }
 
 impl PlannedFile {
-    pub fn descs(&self) -> Vec<TensorDesc> {
+    pub fn descs(&self) -> Vec<TensorDesc<'_>> {
         self.tensors
             .iter()
             .map(|t| TensorDesc {
-                name: t.name.clone(),
-                dims: t.dims.clone(),
+                name: &t.name,
+                dims: &t.dims,
                 ty: t.to,
             })
             .collect()
@@ -188,6 +189,10 @@ pub enum Error {
     NothingKept { n: usize },
     #[error("metadata key {key:?} is written by kiln; leave it out")]
     ReservedKey { key: String },
+    #[error(
+        "the {what} needs {bytes} bytes of memory, which could not be had: give kiln more memory"
+    )]
+    NoMemory { what: &'static str, bytes: u64 },
 }
 
 /// Shortens a name of 64 bytes or more by the MotionBricks rules: each
@@ -245,19 +250,36 @@ fn motionbricks_type(dtype: Dtype) -> TensorType {
     }
 }
 
-/// Checks names unique after compaction.
+/// Checks names unique after compaction: the first tensor (in order)
+/// whose name an earlier one has is the error, found by sorting (no map
+/// of every name).
 fn check_collisions(tensors: &[PlannedTensor]) -> Result<(), Error> {
-    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
-    for t in tensors {
-        if let Some(first) = seen.insert(&t.name, &t.source) {
-            return Err(Error::Collision {
-                name: t.name.clone(),
-                first: first.to_string(),
-                second: t.source.clone(),
-            });
-        }
-    }
-    Ok(())
+    let mut order: Vec<u32> =
+        memory::with_capacity(tensors.len()).map_err(|e| Error::NoMemory {
+            what: "tensor table",
+            bytes: e.bytes,
+        })?;
+    order.extend(0..tensors.len() as u32);
+    let name = |i: u32| tensors[i as usize].name.as_str();
+    order.sort_unstable_by(|&a, &b| (name(a), a).cmp(&(name(b), b)));
+    let later = order
+        .windows(2)
+        .filter(|w| name(w[0]) == name(w[1]))
+        .map(|w| w[1])
+        .min();
+    let Some(later) = later else {
+        return Ok(());
+    };
+    let first = order
+        .iter()
+        .find(|&&i| name(i) == name(later))
+        .expect("the name is in the table");
+    let (t, f) = (&tensors[later as usize], &tensors[*first as usize]);
+    Err(Error::Collision {
+        name: t.name.clone(),
+        first: f.source.clone(),
+        second: t.source.clone(),
+    })
 }
 
 /// The plan of one bundle component from its extraction file's header
@@ -289,13 +311,20 @@ fn select_component(
     header: &safetensors::Header,
     source_sha256: &str,
 ) -> Result<PlannedFile, Error> {
-    let mut selected: Vec<(&str, safetensors::Tensor)> = header
-        .tensors()
-        .filter_map(|t| role.select(t.name).map(|stripped| (stripped, t)))
-        .collect();
+    let no_memory = |e: memory::NoMemory| Error::NoMemory {
+        what: "tensor table",
+        bytes: e.bytes,
+    };
+    let mut selected: Vec<(&str, safetensors::Tensor)> =
+        memory::with_capacity(header.len()).map_err(no_memory)?;
+    selected.extend(
+        header
+            .tensors()
+            .filter_map(|t| role.select(t.name).map(|stripped| (stripped, t))),
+    );
     // Sorted by the stripped name before compaction, plain byte order.
     selected.sort_by(|a, b| a.0.cmp(b.0));
-    let mut tensors = Vec::with_capacity(selected.len());
+    let mut tensors = memory::with_capacity(selected.len()).map_err(no_memory)?;
     for (stripped, t) in selected {
         tensors.push(PlannedTensor {
             name: compact_name(stripped),
@@ -436,18 +465,21 @@ pub fn generic(
             return Err(Error::ReservedKey { key: key.clone() });
         }
     }
-    let mut kept: Vec<&(usize, safetensors::Tensor)> = tensors
-        .iter()
-        .filter(|(_, t)| {
-            settings.keep.is_empty() || settings.keep.iter().any(|p| wildcard(p, t.name))
-        })
-        .collect();
+    let no_memory = |e: memory::NoMemory| Error::NoMemory {
+        what: "tensor table",
+        bytes: e.bytes,
+    };
+    let mut kept: Vec<&(usize, safetensors::Tensor)> =
+        memory::with_capacity(tensors.len()).map_err(no_memory)?;
+    kept.extend(tensors.iter().filter(|(_, t)| {
+        settings.keep.is_empty() || settings.keep.iter().any(|p| wildcard(p, t.name))
+    }));
     if kept.is_empty() {
         return Err(Error::NothingKept { n: tensors.len() });
     }
-    kept.sort_by(|a, b| a.1.name.cmp(b.1.name));
-    let mut planned = Vec::with_capacity(kept.len());
-    let mut shards = Vec::with_capacity(kept.len());
+    kept.sort_unstable_by(|a, b| (a.1.name, a.0).cmp(&(b.1.name, b.0)));
+    let mut planned = memory::with_capacity(kept.len()).map_err(no_memory)?;
+    let mut shards = memory::with_capacity(kept.len()).map_err(no_memory)?;
     for (shard, t) in kept {
         let name = if settings.compact_names {
             compact_name(t.name)
@@ -552,27 +584,27 @@ pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
         crate::formats::motionbricks::common_problems(role.name(), Some(BUNDLE_NAME), h);
     let mut problem = |offset: u64, message: String| problems.push(Problem { offset, message });
     let (n, _) = role.table();
-    if h.tensors.len() != n {
+    if h.tensor_count() != n {
         // The tensor count is the header's u64 after the magic and version.
         problem(
             8,
-            format!("{} tensors; the runtime needs {n}", h.tensors.len()),
+            format!("{} tensors; the runtime needs {n}", h.tensor_count()),
         );
     }
-    if let Some(i) = h.tensors.iter().position(|t| t.name.is_empty()) {
+    if let Some(i) = h.tensors().position(|t| t.name.is_empty()) {
         problem(h.tensor_info_at(i), "a tensor has an empty name".into());
     }
     for (name, dims) in anchors(role) {
-        match h.tensors.iter().position(|t| t.name == *name) {
+        match h.tensors().position(|t| t.name == *name) {
             None => problem(
-                h.tensor_info_at(h.tensors.len()),
+                h.tensor_info_at(h.tensor_count()),
                 format!("tensor {name} is missing"),
             ),
-            Some(i) if h.tensors[i].dims != *dims => problem(
+            Some(i) if h.tensor_at(i).is_some_and(|t| t.dims != *dims) => problem(
                 h.tensor_info_at(i),
                 format!(
                     "tensor {name} has shape {:?}; the runtime needs {dims:?}",
-                    h.tensors[i].dims
+                    h.tensor_at(i).map(|t| t.dims).unwrap_or_default()
                 ),
             ),
             Some(_) => {}
@@ -636,7 +668,7 @@ pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<String> {
 /// file. `data` is the file's data section.
 pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
     let mut problems = Vec::new();
-    for (t_index, t) in h.tensors.iter().enumerate() {
+    for (t_index, t) in h.tensors().enumerate() {
         let (Some(bytes), Ok(start)) = (t.bytes(), usize::try_from(t.offset)) else {
             continue;
         };
@@ -925,11 +957,7 @@ mod tests {
         );
         metadata[6].1 = Value::String("smpl".into()); // skeleton
         metadata.push(kv("motionbricks.joint_names", Value::String("a,a".into())));
-        let desc = |name: &str, dims: &[u64], ty| TensorDesc {
-            name: name.into(),
-            dims: dims.to_vec(),
-            ty,
-        };
+        let desc = |name: &'static str, dims: &'static [u64], ty| TensorDesc { name, dims, ty };
         // Three tensors, not four: motion_std missing, joint_parents of
         // the wrong shape.
         let tensors = [
@@ -969,7 +997,7 @@ mod tests {
 
         // Values: at their bytes in the file.
         let mut data = vec![0u8; h.data_bytes as usize];
-        let nan_at = h.tensors[1].offset as usize + 4 * 7;
+        let nan_at = h.tensor_at(1).unwrap().offset as usize + 4 * 7;
         data[nan_at..nan_at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
         let problems = support_value_problems(&h, &data);
         assert_eq!(

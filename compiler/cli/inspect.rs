@@ -65,7 +65,10 @@ pub fn run(file: &Path, as_json: bool) -> u8 {
             FileKind::Replay(r) => replay_json(r),
             FileKind::Style(s) => style_json(s),
             FileKind::Gltf(s) => scene_json(s),
-            FileKind::Gguf(g) => gguf_json(g),
+            FileKind::Gguf(g) => {
+                print_streamed(document(gguf_json(g)), "tensors", GgufTable(&g.header));
+                return 0;
+            }
             FileKind::Safetensors(h) => {
                 // The tensor table is written as it is read, never held.
                 print_streamed(
@@ -684,14 +687,27 @@ fn gguf_json(g: &GgufFile) -> Value {
             "type": v.type_text(),
             "value": gguf_value_json(v),
         })).collect::<Vec<_>>(),
-        "tensors": h.tensors.iter().map(|t| json!({
-            "name": t.name,
-            "type": t.ty.name(),
-            "shape": t.dims,
-            "offset": t.offset,
-            "bytes": t.bytes(),
-        })).collect::<Vec<_>>(),
     })
+}
+
+/// A GGUF's tensor descriptions as a JSON array, serialized one at a time.
+struct GgufTable<'a>(&'a gguf::Header);
+
+impl serde::Serialize for GgufTable<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.tensor_count()))?;
+        for t in self.0.tensors() {
+            seq.serialize_element(&json!({
+                "name": t.name,
+                "type": t.ty.name(),
+                "shape": t.dims,
+                "offset": t.offset,
+                "bytes": t.bytes(),
+            }))?;
+        }
+        seq.end()
+    }
 }
 
 fn print_gguf(file: &Path, g: &GgufFile) {
@@ -700,7 +716,7 @@ fn print_gguf(file: &Path, g: &GgufFile) {
         "{}: GGUF v{}, {} tensors, {} metadata keys, alignment {}, data at byte {} ({} bytes)",
         file.display(),
         gguf::VERSION,
-        h.tensors.len(),
+        h.tensor_count(),
         h.metadata.len(),
         h.alignment,
         h.data_start,
@@ -717,7 +733,7 @@ fn print_gguf(file: &Path, g: &GgufFile) {
         out!("    {k} {} {}", v.type_text(), gguf_value_text(v));
     }
     out!("  tensors (GGML shape, fastest first):");
-    for t in &h.tensors {
+    for t in h.tensors() {
         out!(
             "    {} {} {:?} at {}",
             t.name,
@@ -814,8 +830,8 @@ fn bundle_json(b: &BundleCheck) -> Value {
         "manifest": b.manifest,
         "components": b.components.iter().map(|(r, g)| json!({
             "component": r.name(),
-            "tensors": g.header.tensors.len(),
-            "parameters": g.header.tensors.iter().map(|t| t.elements()).sum::<u64>(),
+            "tensors": g.header.tensor_count(),
+            "parameters": g.header.tensors().map(|t| t.elements()).sum::<u64>(),
         })).collect::<Vec<_>>(),
         "runtime_problems": b.problems,
     })
@@ -833,8 +849,8 @@ fn print_bundle(file: &Path, b: &BundleCheck) {
             "  {} {}: {} tensors, {} parameters",
             role.name(),
             role.file(),
-            g.header.tensors.len(),
-            g.header.tensors.iter().map(|t| t.elements()).sum::<u64>()
+            g.header.tensor_count(),
+            g.header.tensors().map(|t| t.elements()).sum::<u64>()
         );
     }
     for p in &b.problems {

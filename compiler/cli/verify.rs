@@ -59,7 +59,7 @@ fn verify(file: &Path) -> Result<String, Vec<String>> {
         FileKind::Gguf(g) if !g.problems.is_empty() => problems(&g.problems),
         FileKind::Gguf(g) => Ok(format!(
             "valid GGUF v3 ({} tensors, {} metadata keys){}",
-            g.header.tensors.len(),
+            g.header.tensor_count(),
             g.header.metadata.len(),
             g.role.map_or_else(String::new, |r| format!(
                 "; a MotionBricks {} component the runtime loads",

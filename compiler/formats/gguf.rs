@@ -23,6 +23,7 @@
 use std::fmt;
 
 use super::cursor::{self, Cursor};
+use crate::memory;
 
 pub const MAGIC: [u8; 4] = *b"GGUF";
 pub const VERSION: u32 = 3;
@@ -34,6 +35,16 @@ pub const MAX_NAME_BYTES: usize = 64;
 pub const MAX_DIMS: usize = 4;
 /// ggml's GGUF_MAX_STRING_LENGTH and GGUF_MAX_ARRAY_ELEMENTS.
 pub const MAX_STRING_BYTES: u64 = 1 << 30;
+/// Most tensors a header describes (real models have up to about a
+/// hundred thousand): the table is held compactly, about 64 bytes a
+/// tensor, so at most 268 MB whatever the file claims.
+pub const MAX_TENSORS: u64 = 1 << 22;
+/// Most metadata entries a header holds (real ones have a few dozen; a
+/// tokenizer is arrays inside single entries).
+pub const MAX_METADATA_ENTRIES: u64 = 65_536;
+/// Most strings a header's string arrays hold together (a vocabulary and
+/// its merges are under a million): each is a string of its own in memory.
+pub const MAX_ARRAY_STRINGS: u64 = 1 << 21;
 pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 30;
 
 pub const KEY_ALIGNMENT: &str = "general.alignment";
@@ -249,18 +260,18 @@ impl fmt::Display for TensorType {
 }
 
 /// A tensor's description in the header.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TensorInfo {
-    pub name: String,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorInfo<'a> {
+    pub name: &'a str,
     /// GGML order (fastest first), 1 to 4 of them... or 0 (a scalar as
     /// ggml reads it: every dimension 1).
-    pub dims: Vec<u64>,
+    pub dims: &'a [u64],
     pub ty: TensorType,
     /// Relative to the start of the data.
     pub offset: u64,
 }
 
-impl TensorInfo {
+impl TensorInfo<'_> {
     pub fn elements(&self) -> u64 {
         self.dims.iter().product()
     }
@@ -268,11 +279,22 @@ impl TensorInfo {
     /// Bytes of data (unpadded); `None` if the type is unknown or the size
     /// overflows.
     pub fn bytes(&self) -> Option<u64> {
-        tensor_bytes(&self.dims, self.ty)
+        tensor_bytes(self.dims, self.ty)
     }
 }
 
-/// Bytes of a tensor of `dims` and `ty`: elements / block × block bytes.
+/// A tensor description as a [`Header`] holds it: its name a range of the
+/// header's one string of names, its dimensions inline (no allocation of
+/// its own).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    name: (u64, u8),
+    n_dims: u8,
+    dims: [u64; MAX_DIMS],
+    ty: TensorType,
+    offset: u64,
+}
+
 pub fn tensor_bytes(dims: &[u64], ty: TensorType) -> Option<u64> {
     let (_, block, size) = ty.layout()?;
     let n = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d))?;
@@ -289,8 +311,10 @@ pub fn pad(n: u64, alignment: u64) -> Option<u64> {
 pub struct Header {
     /// In file order.
     pub metadata: Vec<(String, Value)>,
-    /// In file order.
-    pub tensors: Vec<TensorInfo>,
+    /// The tensor descriptions in file order ([`Header::tensors`] gives
+    /// them as [`TensorInfo`] views).
+    entries: Vec<Entry>,
+    names: String,
     pub alignment: u64,
     /// File offset of the data.
     pub data_start: u64,
@@ -331,17 +355,39 @@ impl Header {
         self.metadata.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
-    pub fn tensor(&self, name: &str) -> Option<&TensorInfo> {
-        self.tensors.iter().find(|t| t.name == name)
+    /// The tensor descriptions, in file order.
+    pub fn tensors(&self) -> impl ExactSizeIterator<Item = TensorInfo<'_>> + '_ {
+        self.entries.iter().map(|e| self.view(e))
+    }
+
+    pub fn tensor_count(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Tensor description `index` (file order).
+    pub fn tensor_at(&self, index: usize) -> Option<TensorInfo<'_>> {
+        self.entries.get(index).map(|e| self.view(e))
+    }
+
+    pub fn tensor(&self, name: &str) -> Option<TensorInfo<'_>> {
+        self.tensors().find(|t| t.name == name)
+    }
+
+    fn view<'a>(&'a self, e: &'a Entry) -> TensorInfo<'a> {
+        TensorInfo {
+            name: &self.names[e.name.0 as usize..][..usize::from(e.name.1)],
+            dims: &e.dims[..usize::from(e.n_dims)],
+            ty: e.ty,
+            offset: e.offset,
+        }
     }
 
     /// The tensors as [`encode_header`] takes them.
-    pub fn descs(&self) -> Vec<TensorDesc> {
-        self.tensors
-            .iter()
+    pub fn descs(&self) -> Vec<TensorDesc<'_>> {
+        self.tensors()
             .map(|t| TensorDesc {
-                name: t.name.clone(),
-                dims: t.dims.clone(),
+                name: t.name,
+                dims: t.dims,
                 ty: t.ty,
             })
             .collect()
@@ -375,7 +421,7 @@ impl Header {
 
     /// Where byte `byte` of tensor `index`'s data is in the file.
     pub fn tensor_byte_at(&self, index: usize, byte: u64) -> u64 {
-        let start = self.tensors.get(index).map_or(0, |t| t.offset);
+        let start = self.entries.get(index).map_or(0, |t| t.offset);
         self.data_start + start + byte
     }
 }
@@ -495,6 +541,21 @@ pub enum Error {
     Trailing { offset: u64, extra: u64 },
     #[error("at byte {offset}: the padding before the data must be zero bytes")]
     Padding { offset: usize },
+    #[error("at byte {offset}: {count} {what}, more than the {max} kiln reads")]
+    TooMany {
+        offset: usize,
+        what: &'static str,
+        count: u64,
+        max: u64,
+    },
+    #[error(
+        "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
+    )]
+    NoMemory {
+        offset: usize,
+        what: &'static str,
+        bytes: u64,
+    },
 }
 
 impl Error {
@@ -521,6 +582,8 @@ impl Error {
             | Error::TensorType { offset, .. }
             | Error::BlockSize { offset, .. }
             | Error::Offset { offset, .. }
+            | Error::TooMany { offset, .. }
+            | Error::NoMemory { offset, .. }
             | Error::Padding { offset } => *offset as u64,
             Error::DataMissing { offset, .. } | Error::Trailing { offset, .. } => *offset,
         }
@@ -562,9 +625,18 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
     let n_tensors = c.u64("tensor count")?;
     let at_kv = c.offset();
     let n_kv = c.u64("metadata count")?;
+    if n_kv > MAX_METADATA_ENTRIES {
+        return Err(Error::TooMany {
+            offset: at_kv,
+            what: "metadata entries",
+            count: n_kv,
+            max: MAX_METADATA_ENTRIES,
+        });
+    }
     let n_kv = c.count(at_kv, n_kv, MIN_KV_BYTES, u64::MAX, "metadata entries")?;
     let mut metadata: Vec<(String, Value)> = Vec::with_capacity(n_kv);
     let mut offsets = Vec::with_capacity(n_kv);
+    let mut strings = 0u64;
     // Each key's first index: duplicates found in one lookup each, not by
     // scanning every earlier key (quadratic in a file of many keys).
     let mut seen_keys = FirstIndex::default();
@@ -586,41 +658,77 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
                 first,
             });
         }
-        let value = read_value(&mut c, &key)?;
+        let value = read_value(&mut c, &key, &mut strings)?;
         metadata.push((key, value));
     }
     let alignment = alignment_of(&metadata, &offsets)?;
     let metadata_end = c.offset();
     // Checked against the bytes left only now, after the metadata.
+    if n_tensors > MAX_TENSORS {
+        return Err(Error::TooMany {
+            offset: at,
+            what: "tensors",
+            count: n_tensors,
+            max: MAX_TENSORS,
+        });
+    }
     let n_tensors = c.count(at, n_tensors, MIN_TENSOR_BYTES, u64::MAX, "tensors")?;
-    let mut tensors: Vec<TensorInfo> = Vec::with_capacity(n_tensors);
-    let mut tensor_offsets = Vec::with_capacity(n_tensors);
+    let memory = |what: &'static str| {
+        move |e: memory::NoMemory| Error::NoMemory {
+            offset: at,
+            what,
+            bytes: e.bytes,
+        }
+    };
+    let mut table = Table {
+        entries: memory::with_capacity(n_tensors).map_err(memory("tensor descriptions"))?,
+        names: String::new(),
+        starts: memory::with_capacity(n_tensors).map_err(memory("tensor descriptions"))?,
+    };
     let mut expected = 0u64;
-    let mut seen_names = FirstIndex::default();
-    for index in 0..n_tensors {
-        tensor_offsets.push(c.offset());
-        let info = read_tensor_info(&mut c, index, &mut seen_names)?;
+    for _ in 0..n_tensors {
+        table.starts.push(c.offset());
+        let entry = match read_tensor_info(&mut c, &mut table.names) {
+            Ok(entry) => entry,
+            Err((e, named)) => {
+                let known = table.entries.len() + usize::from(named);
+                return Err(table.first_duplicate(known).unwrap_or(e));
+            }
+        };
+        table.entries.push(entry);
+        let info = table.last();
         let at = c.offset() - 8;
         if info.offset != expected {
-            return Err(Error::Offset {
+            let e = Error::Offset {
                 offset: at,
-                name: info.name,
+                name: info.name.to_string(),
                 found: info.offset,
                 expected,
-            });
+            };
+            return Err(table.first_duplicate(table.entries.len()).unwrap_or(e));
         }
         let size = info
             .bytes()
             .and_then(|b| pad(b, alignment))
-            .and_then(|b| expected.checked_add(b))
-            .ok_or_else(|| Error::TooManyElements {
+            .and_then(|b| expected.checked_add(b));
+        let Some(size) = size else {
+            let e = Error::TooManyElements {
                 offset: at,
-                name: info.name.clone(),
-                dims: info.dims.clone(),
-            })?;
+                name: info.name.to_string(),
+                dims: info.dims.to_vec(),
+            };
+            return Err(table.first_duplicate(table.entries.len()).unwrap_or(e));
+        };
         expected = size;
-        tensors.push(info);
     }
+    if let Some(e) = table.first_duplicate(table.entries.len()) {
+        return Err(e);
+    }
+    let Table {
+        entries,
+        names,
+        starts: tensor_offsets,
+    } = table;
     let header_end = c.offset() as u64;
     let data_start = if n_tensors > 0 {
         pad(header_end, alignment).expect("small")
@@ -651,12 +759,71 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
     }
     Ok(Header {
         metadata,
-        tensors,
+        entries,
+        names,
         alignment,
         data_start,
         data_bytes: expected,
         places: Places::new(&offsets, metadata_end, &tensor_offsets, header_end as usize),
     })
+}
+
+/// The tensor descriptions read so far, and where each starts.
+struct Table {
+    entries: Vec<Entry>,
+    names: String,
+    starts: Vec<usize>,
+}
+
+impl Table {
+    fn last(&self) -> TensorInfo<'_> {
+        let e = self.entries.last().expect("one was pushed");
+        TensorInfo {
+            name: &self.names[e.name.0 as usize..][..usize::from(e.name.1)],
+            dims: &e.dims[..usize::from(e.n_dims)],
+            ty: e.ty,
+            offset: e.offset,
+        }
+    }
+
+    /// The first of the first `known` names (in file order) that an
+    /// earlier one had, as the error a reader checking each name as it
+    /// came would give: found by sorting (no map of every name).
+    fn first_duplicate(&self, known: usize) -> Option<Error> {
+        let name_at = |i: usize| -> &str {
+            // The name of a description that failed after its name was
+            // read is the last one in `names`.
+            match self.entries.get(i) {
+                Some(e) => &self.names[e.name.0 as usize..][..usize::from(e.name.1)],
+                None => {
+                    let start = self
+                        .entries
+                        .last()
+                        .map_or(0, |e| (e.name.0 + u64::from(e.name.1)) as usize);
+                    &self.names[start..]
+                }
+            }
+        };
+        let mut order: Vec<u32> = memory::with_capacity(known).ok()?;
+        order.extend((0..known).map(|i| i as u32));
+        order.sort_unstable_by(|&a, &b| (name_at(a as usize), a).cmp(&(name_at(b as usize), b)));
+        let (first, later) = order
+            .windows(2)
+            .filter(|w| name_at(w[0] as usize) == name_at(w[1] as usize))
+            .map(|w| (w[0] as usize, w[1] as usize))
+            .min_by_key(|&(_, later)| later)?;
+        // The earliest index of that name.
+        let first = order
+            .iter()
+            .map(|&i| i as usize)
+            .find(|&i| name_at(i) == name_at(later))
+            .unwrap_or(first);
+        Some(Error::DuplicateTensor {
+            offset: self.starts[later],
+            name: name_at(later).to_string(),
+            first,
+        })
+    }
 }
 
 /// The alignment `general.alignment` sets (32 without it); `offsets` are
@@ -691,7 +858,9 @@ fn read_string(c: &mut Cursor, what: &str) -> Result<String, Error> {
     })
 }
 
-fn read_value(c: &mut Cursor, key: &str) -> Result<Value, Error> {
+/// `strings` counts the strings of the header's string arrays so far,
+/// held to [`MAX_ARRAY_STRINGS`].
+fn read_value(c: &mut Cursor, key: &str, strings: &mut u64) -> Result<Value, Error> {
     let at = c.offset();
     let code = c.u32("value type")?;
     if code == types::ARRAY {
@@ -719,7 +888,18 @@ fn read_value(c: &mut Cursor, key: &str) -> Result<Value, Error> {
             }
         };
         let n = c.count(at_n, n, min, MAX_ARRAY_ELEMENTS, "array elements")?;
-        return read_array(c, key, elem, n).map(Value::Array);
+        if elem == types::STRING {
+            *strings = strings.saturating_add(n as u64);
+            if *strings > MAX_ARRAY_STRINGS {
+                return Err(Error::TooMany {
+                    offset: at_n,
+                    what: "strings in the header's arrays (with this one's)",
+                    count: *strings,
+                    max: MAX_ARRAY_STRINGS,
+                });
+            }
+        }
+        return read_array(c, key, elem, n, at_n).map(Value::Array);
     }
     read_scalar(c, key, code).map_err(|e| match e {
         Error::ValueType { key, code, .. } => Error::ValueType {
@@ -768,10 +948,17 @@ fn read_bool(c: &mut Cursor, key: &str) -> Result<bool, Error> {
     }
 }
 
-fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, Error> {
+/// An array of `n` elements (its length at byte `at_n`), its vector
+/// allocated fallibly.
+fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize, at_n: usize) -> Result<Array, Error> {
+    let no_memory = |e: memory::NoMemory| Error::NoMemory {
+        offset: at_n,
+        what: "array's values",
+        bytes: e.bytes,
+    };
     macro_rules! many {
         ($variant:ident, $read:ident) => {{
-            let mut v = Vec::with_capacity(n);
+            let mut v = memory::with_capacity(n).map_err(no_memory)?;
             for _ in 0..n {
                 v.push(c.$read(key)?);
             }
@@ -779,7 +966,7 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
         }};
     }
     Ok(match elem {
-        types::UINT8 => Array::U8(c.take(n, key)?.to_vec()),
+        types::UINT8 => Array::U8(memory::copy(c.take(n, key)?).map_err(no_memory)?),
         types::INT8 => many!(I8, i8),
         types::UINT16 => many!(U16, u16),
         types::INT16 => many!(I16, i16),
@@ -790,7 +977,7 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
         types::INT64 => many!(I64, i64),
         types::FLOAT64 => many!(F64, f64),
         types::BOOL => {
-            let mut v = Vec::with_capacity(n);
+            let mut v = memory::with_capacity(n).map_err(no_memory)?;
             for _ in 0..n {
                 v.push(read_bool(c, key)?);
             }
@@ -798,7 +985,7 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize) -> Result<Array, E
         }
         types::STRING => {
             // Each at least its 8-byte length (checked by the count).
-            let mut v = Vec::with_capacity(n);
+            let mut v = memory::with_capacity(n).map_err(no_memory)?;
             for _ in 0..n {
                 v.push(read_string(c, &format!("an element of {key:?}"))?);
             }
@@ -844,95 +1031,102 @@ impl FirstIndex {
     }
 }
 
-/// Reads tensor description `index`; `seen` holds the earlier names.
-fn read_tensor_info(
-    c: &mut Cursor,
-    index: usize,
-    seen: &mut FirstIndex,
-) -> Result<TensorInfo, Error> {
+/// Reads a tensor description, its name appended to `names`; an error says
+/// whether its name was read (and appended) first.
+fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error, bool)> {
     let at = c.offset();
-    let name = read_string(c, "tensor name")?;
+    let name = read_string(c, "tensor name").map_err(|e| (e, false))?;
     if name.len() >= MAX_NAME_BYTES {
-        return Err(Error::NameTooLong {
-            offset: at,
-            len: name.len(),
-            name,
-        });
+        return Err((
+            Error::NameTooLong {
+                offset: at,
+                len: name.len(),
+                name,
+            },
+            false,
+        ));
     }
-    no_nul(&name, at, "tensor name")?;
-    if let Some(first) = seen.insert(&name, index) {
-        return Err(Error::DuplicateTensor {
-            offset: at,
-            name,
-            first,
-        });
-    }
+    no_nul(&name, at, "tensor name").map_err(|e| (e, false))?;
+    let start = names.len() as u64;
+    memory::push_str(names, &name).map_err(|e| {
+        (
+            Error::NoMemory {
+                offset: at,
+                what: "tensor names",
+                bytes: e.bytes,
+            },
+            false,
+        )
+    })?;
+    let named = |e: Error| (e, true);
     let at_dims = c.offset();
-    let n_dims = c.u32("dimension count")?;
+    let n_dims = c.u32("dimension count").map_err(|e| named(e.into()))?;
     if n_dims as usize > MAX_DIMS {
-        return Err(Error::TooManyDims {
+        return Err(named(Error::TooManyDims {
             offset: at_dims,
             name,
             n: u64::from(n_dims),
-        });
+        }));
     }
-    let mut dims = Vec::with_capacity(n_dims as usize);
-    for index in 0..n_dims as usize {
+    let mut dims = [0u64; MAX_DIMS];
+    for (index, slot) in dims.iter_mut().take(n_dims as usize).enumerate() {
         let at = c.offset();
-        let d = c.u64("dimension")?;
+        let d = c.u64("dimension").map_err(|e| named(e.into()))?;
         if d > i64::MAX as u64 {
-            return Err(Error::NegativeDim {
+            return Err(named(Error::NegativeDim {
                 offset: at,
                 name,
                 index,
                 value: d,
-            });
+            }));
         }
-        dims.push(d);
+        *slot = d;
     }
+    let used = &dims[..n_dims as usize];
     // ggml: a tensor with elements must have fewer than INT64_MAX.
-    let elements = dims.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
-    if !dims.contains(&0) && elements.is_none_or(|n| n >= i64::MAX as u64) {
-        return Err(Error::TooManyElements {
+    let elements = used.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
+    if !used.contains(&0) && elements.is_none_or(|n| n >= i64::MAX as u64) {
+        return Err(named(Error::TooManyElements {
             offset: at_dims,
             name,
-            dims,
-        });
+            dims: used.to_vec(),
+        }));
     }
     let at_ty = c.offset();
-    let ty = TensorType(c.u32("tensor type")?);
+    let ty = TensorType(c.u32("tensor type").map_err(|e| named(e.into()))?);
     let Some((_, block, _)) = ty.layout() else {
-        return Err(Error::TensorType {
+        return Err(named(Error::TensorType {
             offset: at_ty,
             name,
             code: ty.0,
-        });
+        }));
     };
-    let ne0 = dims.first().copied().unwrap_or(1);
+    let ne0 = used.first().copied().unwrap_or(1);
     if !ne0.is_multiple_of(block) {
-        return Err(Error::BlockSize {
+        return Err(named(Error::BlockSize {
             offset: at_ty,
             name,
             ty,
             ne0,
             block,
-        });
+        }));
     }
-    let offset = c.u64("tensor offset")?;
-    Ok(TensorInfo {
-        name,
+    let offset = c.u64("tensor offset").map_err(|e| named(e.into()))?;
+    Ok(Entry {
+        name: (start, name.len() as u8),
+        n_dims: n_dims as u8,
         dims,
         ty,
         offset,
     })
 }
 
-/// A tensor to write.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TensorDesc {
-    pub name: String,
+/// A tensor to write (borrowed: the writer's own table holds it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorDesc<'a> {
+    pub name: &'a str,
     /// GGML order.
-    pub dims: Vec<u64>,
+    pub dims: &'a [u64],
     pub ty: TensorType,
 }
 
@@ -974,95 +1168,156 @@ pub fn encode_header(
     }
     let alignment = alignment_of(metadata, &offsets)?;
     let metadata_end = out.len();
+    // The descriptions' bytes and the table, asked for fallibly (a table
+    // may be millions of tensors).
+    let at = out.len();
+    let memory = |what: &'static str| {
+        move |e: memory::NoMemory| Error::NoMemory {
+            offset: at,
+            what,
+            bytes: e.bytes,
+        }
+    };
+    let info_bytes: usize = tensors
+        .iter()
+        .map(|t| 8 + t.name.len() + 4 + 8 * t.dims.len() + 4 + 8)
+        .sum();
+    memory::reserve(&mut out, info_bytes + 64).map_err(memory("tensor descriptions"))?;
+    let mut table = Table {
+        entries: memory::with_capacity(tensors.len()).map_err(memory("tensor descriptions"))?,
+        names: String::new(),
+        starts: memory::with_capacity(tensors.len()).map_err(memory("tensor descriptions"))?,
+    };
+    let name_bytes: usize = tensors.iter().map(|t| t.name.len()).sum();
+    table.names.try_reserve_exact(name_bytes).map_err(|_| {
+        memory("tensor names")(memory::NoMemory {
+            bytes: name_bytes as u64,
+        })
+    })?;
     let mut offset = 0u64;
-    let mut infos: Vec<TensorInfo> = Vec::with_capacity(tensors.len());
-    let mut tensor_offsets = Vec::with_capacity(tensors.len());
-    let mut seen_names = FirstIndex::default();
-    for (index, t) in tensors.iter().enumerate() {
+    for t in tensors {
         let at = out.len();
-        tensor_offsets.push(at);
-        if t.name.len() >= MAX_NAME_BYTES {
-            return Err(Error::NameTooLong {
-                offset: at,
-                name: t.name.clone(),
-                len: t.name.len(),
-            });
-        }
-        no_nul(&t.name, at, "tensor name")?;
-        if let Some(first) = seen_names.insert(&t.name, index) {
-            return Err(Error::DuplicateTensor {
-                offset: at,
-                name: t.name.clone(),
-                first,
-            });
-        }
-        if t.dims.len() > MAX_DIMS {
-            return Err(Error::TooManyDims {
-                offset: at,
-                name: t.name.clone(),
-                n: t.dims.len() as u64,
-            });
-        }
-        let Some((_, block, _)) = t.ty.layout() else {
-            return Err(Error::TensorType {
-                offset: at,
-                name: t.name.clone(),
-                code: t.ty.0,
-            });
+        table.starts.push(at);
+        // The first error in the order a reader meets them: a name seen
+        // before comes before anything else wrong with its description.
+        let described = describe(t, at, offset, alignment, &mut table.names);
+        let (entry, size) = match described {
+            Ok(x) => x,
+            Err((e, named)) => {
+                let known = table.entries.len() + usize::from(named);
+                return Err(table.first_duplicate(known).unwrap_or(e));
+            }
         };
-        let ne0 = t.dims.first().copied().unwrap_or(1);
-        if !ne0.is_multiple_of(block) {
-            return Err(Error::BlockSize {
-                offset: at,
-                name: t.name.clone(),
-                ty: t.ty,
-                ne0,
-                block,
-            });
-        }
-        let size = tensor_bytes(&t.dims, t.ty)
-            .filter(|_| t.dims.iter().all(|&d| d <= i64::MAX as u64))
-            .and_then(|b| pad(b, alignment))
-            .ok_or_else(|| Error::TooManyElements {
-                offset: at,
-                name: t.name.clone(),
-                dims: t.dims.clone(),
-            })?;
-        put_string(&mut out, &t.name);
+        table.entries.push(entry);
+        put_string(&mut out, t.name);
         out.extend_from_slice(&(t.dims.len() as u32).to_le_bytes());
-        for d in &t.dims {
+        for d in t.dims {
             out.extend_from_slice(&d.to_le_bytes());
         }
         out.extend_from_slice(&t.ty.0.to_le_bytes());
         out.extend_from_slice(&offset.to_le_bytes());
-        infos.push(TensorInfo {
-            name: t.name.clone(),
-            dims: t.dims.clone(),
-            ty: t.ty,
-            offset,
-        });
-        offset = offset
+        let next = offset
             .checked_add(size)
             .ok_or_else(|| Error::TooManyElements {
                 offset: at,
-                name: t.name.clone(),
-                dims: t.dims.clone(),
-            })?;
+                name: t.name.to_string(),
+                dims: t.dims.to_vec(),
+            });
+        match next {
+            Ok(n) => offset = n,
+            Err(e) => return Err(table.first_duplicate(table.entries.len()).unwrap_or(e)),
+        }
     }
-    let places = Places::new(&offsets, metadata_end, &tensor_offsets, out.len());
+    if let Some(e) = table.first_duplicate(table.entries.len()) {
+        return Err(e);
+    }
+    let places = Places::new(&offsets, metadata_end, &table.starts, out.len());
     if !tensors.is_empty() {
         let padded = pad(out.len() as u64, alignment).expect("small") as usize;
         out.resize(padded, 0);
     }
     let header = Header {
         metadata: metadata.to_vec(),
-        tensors: infos,
+        entries: table.entries,
+        names: table.names,
         alignment,
         data_start: out.len() as u64,
         data_bytes: offset,
         places,
     };
     Ok((out, header))
+}
+
+/// A description to write, checked as [`decode_header`] checks one read
+/// (its name appended to `names`), and its padded data size; an error says
+/// whether its name was appended first.
+fn describe(
+    t: &TensorDesc,
+    at: usize,
+    offset: u64,
+    alignment: u64,
+    names: &mut String,
+) -> Result<(Entry, u64), (Error, bool)> {
+    if t.name.len() >= MAX_NAME_BYTES {
+        return Err((
+            Error::NameTooLong {
+                offset: at,
+                name: t.name.to_string(),
+                len: t.name.len(),
+            },
+            false,
+        ));
+    }
+    no_nul(t.name, at, "tensor name").map_err(|e| (e, false))?;
+    let start = names.len() as u64;
+    names.push_str(t.name);
+    let named = |e: Error| (e, true);
+    if t.dims.len() > MAX_DIMS {
+        return Err(named(Error::TooManyDims {
+            offset: at,
+            name: t.name.to_string(),
+            n: t.dims.len() as u64,
+        }));
+    }
+    let Some((_, block, _)) = t.ty.layout() else {
+        return Err(named(Error::TensorType {
+            offset: at,
+            name: t.name.to_string(),
+            code: t.ty.0,
+        }));
+    };
+    let ne0 = t.dims.first().copied().unwrap_or(1);
+    if !ne0.is_multiple_of(block) {
+        return Err(named(Error::BlockSize {
+            offset: at,
+            name: t.name.to_string(),
+            ty: t.ty,
+            ne0,
+            block,
+        }));
+    }
+    let size = tensor_bytes(t.dims, t.ty)
+        .filter(|_| t.dims.iter().all(|&d| d <= i64::MAX as u64))
+        .and_then(|b| pad(b, alignment))
+        .ok_or_else(|| {
+            named(Error::TooManyElements {
+                offset: at,
+                name: t.name.to_string(),
+                dims: t.dims.to_vec(),
+            })
+        })?;
+    let mut dims = [0u64; MAX_DIMS];
+    dims[..t.dims.len()].copy_from_slice(t.dims);
+    Ok((
+        Entry {
+            name: (start, t.name.len() as u8),
+            n_dims: t.dims.len() as u8,
+            dims,
+            ty: t.ty,
+            offset,
+        },
+        size,
+    ))
 }
 
 fn put_string(out: &mut Vec<u8>, s: &str) {
@@ -1120,12 +1375,8 @@ mod tests {
         (k.to_string(), v)
     }
 
-    fn t(name: &str, dims: &[u64], ty: TensorType) -> TensorDesc {
-        TensorDesc {
-            name: name.into(),
-            dims: dims.to_vec(),
-            ty,
-        }
+    fn t<'a>(name: &'a str, dims: &'a [u64], ty: TensorType) -> TensorDesc<'a> {
+        TensorDesc { name, dims, ty }
     }
 
     /// A whole file: the header and zero data.
@@ -1160,8 +1411,8 @@ mod tests {
         let h = decode_header(&bytes, bytes.len() as u64).unwrap();
         assert_eq!(h.metadata.len(), 5);
         assert_eq!(h.get("a.f64"), Some(&Value::F64(-0.5)));
-        assert_eq!(h.tensors[0].offset, 0);
-        assert_eq!(h.tensors[1].offset, 32, "24 bytes padded to 32");
+        assert_eq!(h.tensor_at(0).unwrap().offset, 0);
+        assert_eq!(h.tensor_at(1).unwrap().offset, 32, "24 bytes padded to 32");
         assert_eq!(h.data_start % 32, 0);
         assert_eq!(h.data_bytes, 32 + 96, "68 bytes of Q8_0 padded to 96");
         let (again, h2) = encode_header(
@@ -1386,7 +1637,7 @@ mod tests {
         // Four dimensions are fine both ways; five are not.
         let four = file(&[], &[t("a", &[1, 2, 1, 3], TensorType::F32)]);
         let h = decode_header(&four, four.len() as u64).unwrap();
-        assert_eq!(h.tensors[0].dims, [1, 2, 1, 3]);
+        assert_eq!(h.tensor_at(0).unwrap().dims, [1, 2, 1, 3]);
         assert!(matches!(
             encode_header(&[], &[t("a", &[1; 5], TensorType::F32)]),
             Err(Error::TooManyDims { n: 5, .. })
@@ -1499,8 +1750,8 @@ mod tests {
         assert_eq!(pad(u64::MAX - 30, 32), None);
         assert_eq!(pad(u64::MAX - 31, 32), Some(u64::MAX - 31));
         let t = TensorInfo {
-            name: "t".into(),
-            dims: vec![3, 5, 2],
+            name: "t",
+            dims: &[3, 5, 2],
             ty: TensorType::Q8_0,
             offset: 0,
         };

@@ -424,15 +424,17 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
         return Err(Error::Invalid(problems));
     }
     let frames = s.frames() as u64;
+    let layouts: Vec<(TensorType, Vec<u64>)> = TENSORS
+        .iter()
+        .map(|&name| tensor_layout(name, frames))
+        .collect();
     let tensors: Vec<TensorDesc> = TENSORS
         .iter()
-        .map(|&name| {
-            let (ty, dims) = tensor_layout(name, frames);
-            TensorDesc {
-                name: name.into(),
-                dims,
-                ty,
-            }
+        .zip(&layouts)
+        .map(|(&name, (ty, dims))| TensorDesc {
+            name,
+            dims,
+            ty: *ty,
         })
         .collect();
     let (mut out, header) = gguf::encode_header(&metadata(s), &tensors).map_err(Error::Gguf)?;
@@ -527,12 +529,12 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
     let h = gguf::decode_header(bytes, bytes.len() as u64).map_err(Error::Gguf)?;
     // The tensors first: they give the frame count and the parameter count
     // the metadata is checked against.
-    let frames = match h.tensors.get(1) {
+    let frames = match h.tensor_at(1) {
         Some(t) if t.name == TENSORS[1] && t.dims.len() == 1 => t.dims[0],
         _ => 0,
     };
-    for index in 0..h.tensors.len().max(TENSORS.len()) {
-        let ok = match (h.tensors.get(index), TENSORS.get(index)) {
+    for index in 0..h.tensor_count().max(TENSORS.len()) {
+        let ok = match (h.tensor_at(index), TENSORS.get(index)) {
             (Some(t), Some(&name)) => {
                 let (ty, dims) = tensor_layout(name, frames);
                 t.name == name && t.ty == ty && t.dims == dims
@@ -540,7 +542,7 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
             _ => false,
         };
         if !ok {
-            let found = h.tensors.get(index).map_or("none".into(), |t| {
+            let found = h.tensor_at(index).map_or("none".into(), |t| {
                 format!("{} {} with GGML shape {:?}", t.name, t.ty.name(), t.dims)
             });
             return Err(placed(&h, Error::Tensor { index, found }));
@@ -575,7 +577,7 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
     let name = string("motionbricks.style_name");
     let data = &bytes[h.data_start as usize..];
     let tensor = |i: usize| {
-        let t = &h.tensors[i];
+        let t = h.tensor_at(i).expect("the five were checked");
         let start = t.offset as usize;
         &data[start..start + t.bytes().unwrap_or(0) as usize]
     };

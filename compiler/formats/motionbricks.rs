@@ -150,7 +150,7 @@ pub fn common_problems(component: &str, name: Option<&str>, h: &Header) -> Vec<P
         Value::U32(n) => Err(format!("is {n}, the runtime reads 1")),
         v => Err(format!("must be UINT32, is {}", v.type_text())),
     });
-    let count: u64 = h.tensors.iter().map(|t| t.elements()).sum();
+    let count: u64 = h.tensors().map(|t| t.elements()).sum();
     want("motionbricks.parameter_count", &|v| match v {
         Value::U64(n) if *n == count => Ok(()),
         Value::U64(n) => Err(format!("is {n}, the tensors hold {count}")),

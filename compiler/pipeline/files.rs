@@ -307,14 +307,14 @@ fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
             )),
             Err(e) => problems.push(format!("{file}: {e}")),
         }
-        let count: u64 = c.header.tensors.iter().map(|t| t.elements()).sum();
-        if entry["tensor_count"] != c.header.tensors.len() || entry["parameter_count"] != count {
+        let count: u64 = c.header.tensors().map(|t| t.elements()).sum();
+        if entry["tensor_count"] != c.header.tensor_count() || entry["parameter_count"] != count {
             problems.push(format!(
                 "manifest.json: components.{} says {} tensors and {} parameters; {file} has {} and {count}",
                 role.name(),
                 entry["tensor_count"],
                 entry["parameter_count"],
-                c.header.tensors.len()
+                c.header.tensor_count()
             ));
         }
         if c.role != Some(role) {

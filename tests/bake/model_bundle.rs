@@ -446,7 +446,7 @@ fn generic_conversions_under_every_type_policy_give_the_checked_bytes() {
             want.remove(2);
         }
         assert_eq!(md, want, "{policy}");
-        let names: Vec<&str> = h.tensors.iter().map(|t| t.name.as_str()).collect();
+        let names: Vec<&str> = h.tensors().map(|t| t.name).collect();
         assert_eq!(
             names,
             [

@@ -196,8 +196,9 @@ fn each_runtime_refusal_is_its_own_error() {
 
     // The same value rules on decode: patch the data of a good file.
     let h = gguf::decode_header(&good, good.len() as u64).unwrap();
-    let at =
-        |tensor: usize, i: usize| h.data_start as usize + h.tensors[tensor].offset as usize + 4 * i;
+    let at = |tensor: usize, i: usize| {
+        h.data_start as usize + h.tensor_at(tensor).unwrap().offset as usize + 4 * i
+    };
     let patch = |off: usize, v: [u8; 4]| {
         let mut b = good.clone();
         b[off..off + 4].copy_from_slice(&v);
@@ -268,7 +269,7 @@ fn tensors_other_than_the_five_are_refused() {
     };
     // Renamed.
     let mut d = h.descs();
-    d[2].name = "global_joint_position".into();
+    d[2].name = "global_joint_position";
     let renamed = rebuild(d, data);
     let e = decode(&renamed).unwrap_err();
     // At the description of tensor 2.
@@ -286,7 +287,7 @@ fn tensors_other_than_the_five_are_refused() {
     // A valid GGUF (the data sized for the new shape), so the style's rule
     // is what refuses it.
     let mut d = h.descs();
-    d[3].dims = vec![9, 33, 5];
+    d[3].dims = &[9, 33, 5];
     let (_, layout) = gguf::encode_header(&h.metadata, &d).unwrap();
     let mut resized = data.to_vec();
     resized.resize(layout.data_bytes as usize, 0);
@@ -295,7 +296,7 @@ fn tensors_other_than_the_five_are_refused() {
     // One tensor missing.
     let mut d = h.descs();
     d.pop();
-    let cut = h.tensors[4].offset as usize;
+    let cut = h.tensor_at(4).unwrap().offset as usize;
     let short = rebuild(d, &data[..cut]);
     let e = decode(&short).unwrap_err();
     assert!(matches!(e.rule(), Error::Tensor { index: 4, .. }), "{e}");
@@ -325,14 +326,27 @@ fn hostile_sizes_fail_fast_without_big_allocations() {
     // A header claiming 4 billion frames in a small file.
     let good = encode(&style(4)).unwrap();
     let h = gguf::decode_header(&good, good.len() as u64).unwrap();
-    let mut d = h.descs();
-    for t in &mut d {
-        if let Some(last) = t.dims.last_mut()
-            && t.name != "allowed_tokens"
-        {
-            *last = u32::MAX as u64;
-        }
-    }
+    let dims: Vec<Vec<u64>> = h
+        .tensors()
+        .map(|t| {
+            let mut d = t.dims.to_vec();
+            if let Some(last) = d.last_mut()
+                && t.name != "allowed_tokens"
+            {
+                *last = u32::MAX as u64;
+            }
+            d
+        })
+        .collect();
+    let d: Vec<gguf::TensorDesc> = h
+        .tensors()
+        .zip(&dims)
+        .map(|(t, dims)| gguf::TensorDesc {
+            name: t.name,
+            dims,
+            ty: t.ty,
+        })
+        .collect();
     let (mut bytes, _) = gguf::encode_header(&h.metadata, &d).unwrap();
     bytes.extend_from_slice(&[0; 4096]);
     let (result, counts) = alloc_support::counts_in(|| decode(&bytes));
@@ -484,7 +498,7 @@ fn a_scalar_where_the_headings_belong_is_an_error_not_a_panic() {
     let good = encode(&style(5)).unwrap();
     let h = gguf::decode_header(&good, good.len() as u64).unwrap();
     let mut d = h.descs();
-    d[1].dims = vec![];
+    d[1].dims = &[];
     let (mut bytes, layout) = gguf::encode_header(&h.metadata, &d).unwrap();
     bytes.resize(layout.file_bytes() as usize, 0);
     let e = decode(&bytes).unwrap_err();
@@ -523,7 +537,7 @@ fn what_the_runtime_loads_is_told_apart_from_kilns_canonical_form() {
     };
     let mut padded = good.clone();
     let h = gguf::decode_header(&good, good.len() as u64).unwrap();
-    let pad_at = (h.data_start + h.tensors[0].offset + 44) as usize;
+    let pad_at = (h.data_start + h.tensor_at(0).unwrap().offset + 44) as usize;
     padded[pad_at] = 7;
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         (
@@ -595,7 +609,7 @@ fn what_the_runtime_loads_is_told_apart_from_kilns_canonical_form() {
     // A mask of zeros loads in the runtime but can never plan: refused,
     // and not said to be the runtime's refusal.
     let mut zeros = good.clone();
-    let mask = (h.data_start + h.tensors[0].offset) as usize;
+    let mask = (h.data_start + h.tensor_at(0).unwrap().offset) as usize;
     zeros[mask..mask + 44].fill(0);
     let file = dir.path().join("zeros.mbstyle");
     std::fs::write(&file, &zeros).unwrap();

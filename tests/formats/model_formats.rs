@@ -42,9 +42,8 @@ fn gguf_py_s_file_with_every_value_type_reads_in_full() {
     );
     assert_eq!(get("t.arr_f32"), Value::Array(Array::F32(vec![0.5, -0.25])));
     let types: Vec<(&str, TensorType, Vec<u64>)> = h
-        .tensors
-        .iter()
-        .map(|t| (t.name.as_str(), t.ty, t.dims.clone()))
+        .tensors()
+        .map(|t| (t.name, t.ty, t.dims.to_vec()))
         .collect();
     assert_eq!(
         types,
@@ -61,7 +60,7 @@ fn gguf_py_s_file_with_every_value_type_reads_in_full() {
     assert!(h.tensor("w_none").is_none());
     // The tensor values, at the offsets the header gives.
     let data = &TINY[h.data_start as usize..];
-    let w = &h.tensors[0];
+    let w = &h.tensor_at(0).unwrap();
     let first = f32::from_le_bytes(data[w.offset as usize..][..4].try_into().unwrap());
     assert!(first.is_finite());
     // Encoding the header again gives gguf-py's bytes exactly.

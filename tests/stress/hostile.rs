@@ -531,10 +531,12 @@ const MANY_NAMES: usize = 1_000_000;
 fn duplicate_names_among_a_million_are_found_by_lookup_not_by_scanning() {
     let name = |i: usize| format!("n{i:07}");
     // Tensors.
-    let tensors: Vec<gguf::TensorDesc> = (0..MANY_NAMES)
-        .map(|i| gguf::TensorDesc {
-            name: name(i),
-            dims: vec![1],
+    let names: Vec<String> = (0..MANY_NAMES).map(name).collect();
+    let tensors: Vec<gguf::TensorDesc> = names
+        .iter()
+        .map(|n| gguf::TensorDesc {
+            name: n,
+            dims: &[1],
             ty: gguf::TensorType::F32,
         })
         .collect();
@@ -550,19 +552,34 @@ fn duplicate_names_among_a_million_are_found_by_lookup_not_by_scanning() {
         matches!(&err, gguf::Error::DuplicateTensor { offset, first: 0, .. } if *offset == last),
         "{err}"
     );
-    // Metadata keys.
-    let metadata: Vec<(String, gguf::Value)> = (0..MANY_NAMES)
-        .map(|i| (name(i), gguf::Value::U8(1)))
-        .collect();
+    // Metadata keys: as many as a header may have (a million is refused
+    // at its count).
+    let most = gguf::MAX_METADATA_ENTRIES as usize;
+    let metadata: Vec<(String, gguf::Value)> =
+        (0..most).map(|i| (name(i), gguf::Value::U8(1))).collect();
     let (mut bytes, header) = gguf::encode_header(&metadata, &[]).unwrap();
-    let last = header.metadata_at(MANY_NAMES - 1) as usize;
+    let last = header.metadata_at(most - 1) as usize;
     bytes[last + 8..last + 16].copy_from_slice(name(0).as_bytes());
     let len = bytes.len() as u64;
-    let err = guard_support::no_hang("a million metadata keys", || {
+    let err = guard_support::no_hang("65,536 metadata keys", || {
         gguf::decode_header(&bytes, len).unwrap_err()
     });
     assert!(
         matches!(&err, gguf::Error::DuplicateKey { offset, first: 0, .. } if *offset == last),
+        "{err}"
+    );
+    let metadata: Vec<(String, gguf::Value)> = (0..MANY_NAMES)
+        .map(|i| (name(i), gguf::Value::U8(1)))
+        .collect();
+    let (bytes, _) = gguf::encode_header(&metadata, &[]).unwrap();
+    let err = gguf::decode_header(&bytes, bytes.len() as u64).unwrap_err();
+    assert!(
+        matches!(&err, gguf::Error::TooMany { offset: 16, .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("1000000 metadata entries, more than the 65536 kiln reads"),
         "{err}"
     );
 }

@@ -405,7 +405,7 @@ fn write_gguf(
     let mut buf = vec![0u8; CHUNK_BYTES];
     let mut converted = Vec::with_capacity(2 * CHUNK_BYTES);
     let mut written = 0u64;
-    for ((t, info), &shard) in plan.tensors.iter().zip(&layout.tensors).zip(shards) {
+    for ((t, info), &shard) in plan.tensors.iter().zip(layout.tensors()).zip(shards) {
         let c = &mut checkpoints[shard];
         let element = t.from.size() as usize;
         let chunk = CHUNK_BYTES / element * element;
