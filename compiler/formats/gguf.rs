@@ -1386,6 +1386,63 @@ mod tests {
         bytes
     }
 
+    /// The counts a header may claim are bounded, each at its count's
+    /// byte: tensors, metadata entries, and strings across arrays (a
+    /// sum: two arrays together past it are refused at the second).
+    #[test]
+    fn counts_past_the_limits_are_refused_at_their_bytes() {
+        let mut head = MAGIC.to_vec();
+        head.extend_from_slice(&VERSION.to_le_bytes());
+        head.extend_from_slice(&(MAX_TENSORS + 1).to_le_bytes());
+        head.extend_from_slice(&0u64.to_le_bytes());
+        let e = decode_header(&head, head.len() as u64).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::TooMany {
+                    offset: 8,
+                    what: "tensors",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        head[8..16].copy_from_slice(&0u64.to_le_bytes());
+        head[16..24].copy_from_slice(&(MAX_METADATA_ENTRIES + 1).to_le_bytes());
+        let e = decode_header(&head, head.len() as u64).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::TooMany {
+                    offset: 16,
+                    what: "metadata entries",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // Two arrays of empty strings: the limit, then one more.
+        let half = MAX_ARRAY_STRINGS / 2;
+        let arrays = |second: u64| {
+            let strings = |n: u64| Value::Array(Array::String(vec![String::new(); n as usize]));
+            encode_header(&[kv("a", strings(half)), kv("b", strings(second))], &[])
+                .unwrap()
+                .0
+        };
+        let ok = arrays(MAX_ARRAY_STRINGS - half);
+        assert!(decode_header(&ok, ok.len() as u64).is_ok());
+        let over = arrays(MAX_ARRAY_STRINGS - half + 1);
+        let e = decode_header(&over, over.len() as u64).unwrap_err();
+        // At the second array's length: after its key, type and element
+        // type.
+        let h = decode_header(&ok, ok.len() as u64).unwrap();
+        let at = h.key_at("b") as usize + 8 + 1 + 4 + 4;
+        assert!(
+            matches!(e, Error::TooMany { offset, count, .. } if offset == at && count == MAX_ARRAY_STRINGS + 1),
+            "{e}"
+        );
+    }
+
     fn sample() -> Vec<u8> {
         file(
             &[

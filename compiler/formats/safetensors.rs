@@ -965,6 +965,32 @@ mod tests {
     }
 
     #[test]
+    fn metadata_of_more_entries_than_kiln_reads_is_refused_at_its_byte() {
+        let entries = |n: usize| {
+            let m: Vec<String> = (0..n).map(|i| format!("\"k{i}\":\"v\"")).collect();
+            format!("{{\"__metadata__\":{{{}}}}}", m.join(","))
+        };
+        let most = entries(MAX_METADATA_ENTRIES);
+        assert_eq!(
+            decode(&with_json(&most, 0))
+                .unwrap()
+                .metadata
+                .unwrap()
+                .len(),
+            MAX_METADATA_ENTRIES
+        );
+        let over = entries(MAX_METADATA_ENTRIES + 1);
+        let e = decode(&with_json(&over, 0)).unwrap_err();
+        assert!(
+            matches!(&e, Error::Json { message, .. } if message.contains("__metadata__ has more than 65536 entries")),
+            "{e}"
+        );
+        // At the entry past the limit (the byte the parser had reached).
+        let last = over.rfind("\"k65536\"").unwrap() as u64;
+        assert!(e.offset() > PREFIX_BYTES + last, "{e}");
+    }
+
+    #[test]
     fn round_trips_and_sorts_by_name() {
         let bytes = file(&[
             spec("layers.2.w", Dtype::F32, &[2, 3]),

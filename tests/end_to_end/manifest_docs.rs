@@ -173,6 +173,19 @@ fn the_limits_table_gives_each_constants_value() {
             "files::MAX_GGUF_HEADER_BYTES",
             kiln::pipeline::files::MAX_GGUF_HEADER_BYTES as f64,
         ),
+        ("gguf::MAX_TENSORS", kiln::formats::gguf::MAX_TENSORS as f64),
+        (
+            "gguf::MAX_METADATA_ENTRIES",
+            kiln::formats::gguf::MAX_METADATA_ENTRIES as f64,
+        ),
+        (
+            "gguf::MAX_ARRAY_STRINGS",
+            kiln::formats::gguf::MAX_ARRAY_STRINGS as f64,
+        ),
+        (
+            "safetensors::MAX_METADATA_ENTRIES",
+            kiln::formats::safetensors::MAX_METADATA_ENTRIES as f64,
+        ),
         ("image::MAX_SIDE", f64::from(kiln::import::image::MAX_SIDE)),
         (
             "image::MAX_DEFLATE_RATIO",
