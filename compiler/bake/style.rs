@@ -114,6 +114,10 @@ pub enum Error {
         needed()
     )]
     Missing { at: u64, name: &'static str },
+    #[error(
+        "at byte {at}: the clip's values need {bytes} bytes of memory, which could not be had: give kiln more memory"
+    )]
+    NoMemory { at: u64, bytes: u64 },
     #[error("at byte {at}: tensor {name:?} is {dtype} {shape:?}; a clip file's is {want}")]
     Layout {
         at: u64,
@@ -267,10 +271,14 @@ pub fn style_of(
     official: bool,
     source_sha256: &str,
 ) -> Result<Style, Error> {
-    let mut headings = le_f32s(arrays[0]);
-    let joint_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[1]);
-    let joint_rotations: Vec<[f32; 9]> = le_f32_arrays(arrays[2]);
-    let root_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[3]);
+    let no_memory = |a: usize| {
+        let (at, _) = file.array_range(a, row.clip, 0);
+        move |e: crate::memory::NoMemory| Error::NoMemory { at, bytes: e.bytes }
+    };
+    let mut headings = le_f32s(arrays[0]).map_err(no_memory(0))?;
+    let joint_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[1]).map_err(no_memory(1))?;
+    let joint_rotations: Vec<[f32; 9]> = le_f32_arrays(arrays[2]).map_err(no_memory(2))?;
+    let root_positions: Vec<[f32; 3]> = le_f32_arrays(arrays[3]).map_err(no_memory(3))?;
     let values = [
         &headings[..],
         joint_positions.as_flattened(),

@@ -701,7 +701,10 @@ impl<'a> Payload<'a> {
         while out.len() < n {
             let k = (n - out.len()).min(WINDOW_ITEMS);
             self.fill(&mut raw[..k * 12])?;
-            for v in cursor::le_f32_arrays::<3>(&raw[..k * 12]) {
+            for c in raw[..k * 12].chunks_exact(12) {
+                let v: [f32; 3] = std::array::from_fn(|i| {
+                    f32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])
+                });
                 if v.iter().any(|x| !x.is_finite()) {
                     return Err(Rule::NotFinite {
                         what,
@@ -1300,7 +1303,9 @@ fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
 fn bounding_box(p: &mut Payload) -> Result<[f32; 6], Rule> {
     let mut raw = [0u8; 24];
     p.fill(&mut raw)?;
-    let b: [f32; 6] = cursor::le_f32s(&raw).try_into().expect("six floats");
+    let b: [f32; 6] = std::array::from_fn(|i| {
+        f32::from_le_bytes([raw[4 * i], raw[4 * i + 1], raw[4 * i + 2], raw[4 * i + 3]])
+    });
     if b.iter().all(|x| x.is_finite()) && (0..3).all(|i| b[i] <= b[i + 3]) {
         Ok(b)
     } else {

@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::memory::{self, NoMemory};
+
 /// A byte-level rule broken at `offset`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
@@ -49,6 +51,15 @@ pub enum Error {
         what: String,
         extra: usize,
     },
+    /// The values of `what` need more memory than could be had.
+    #[error(
+        "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
+    )]
+    NoMemory {
+        offset: usize,
+        what: String,
+        bytes: u64,
+    },
 }
 
 impl Error {
@@ -57,7 +68,8 @@ impl Error {
             Error::Truncated { offset, .. }
             | Error::TooMany { offset, .. }
             | Error::PastEnd { offset, .. }
-            | Error::Trailing { offset, .. } => *offset,
+            | Error::Trailing { offset, .. }
+            | Error::NoMemory { offset, .. } => *offset,
         }
     }
 }
@@ -87,6 +99,23 @@ macro_rules! le {
 }
 
 impl<'a> Cursor<'a> {
+    /// The next `n` bytes of `what`, converted (by [`le_f32s`] and its
+    /// kind) into values allocated fallibly: memory refused is an error at
+    /// their first byte.
+    pub fn values<T>(
+        &mut self,
+        n: usize,
+        what: &str,
+        convert: fn(&[u8]) -> Result<Vec<T>, NoMemory>,
+    ) -> Result<Vec<T>, Error> {
+        let offset = self.pos;
+        convert(self.take(n, what)?).map_err(|e| Error::NoMemory {
+            offset,
+            what: what.to_string(),
+            bytes: e.bytes,
+        })
+    }
+
     pub fn new(bytes: &'a [u8]) -> Cursor<'a> {
         Cursor { bytes, pos: 0 }
     }
@@ -212,40 +241,36 @@ impl fmt::Display for Cursor<'_> {
 
 /// `bytes` read as little-endian `f32`s (a trailing partial value is
 /// ignored: callers pass exact lengths).
-pub fn le_f32s(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+pub fn le_f32s(bytes: &[u8]) -> Result<Vec<f32>, NoMemory> {
+    convert(bytes, 4, |c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// `bytes` read as groups of `N` little-endian `f32`s (points, matrices;
 /// a trailing partial group is ignored, as [`le_f32s`]).
-pub fn le_f32_arrays<const N: usize>(bytes: &[u8]) -> Vec<[f32; N]> {
-    bytes
-        .chunks_exact(4 * N)
-        .map(|c| {
-            std::array::from_fn(|k| {
-                f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
-            })
+pub fn le_f32_arrays<const N: usize>(bytes: &[u8]) -> Result<Vec<[f32; N]>, NoMemory> {
+    convert(bytes, 4 * N, |c| {
+        std::array::from_fn(|k| {
+            f32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]])
         })
-        .collect()
+    })
 }
 
 /// `bytes` read as little-endian `u32`s (as [`le_f32s`]).
-pub fn le_u32s(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+pub fn le_u32s(bytes: &[u8]) -> Result<Vec<u32>, NoMemory> {
+    convert(bytes, 4, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// `bytes` read as little-endian `i32`s (as [`le_f32s`]).
-pub fn le_i32s(bytes: &[u8]) -> Vec<i32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+pub fn le_i32s(bytes: &[u8]) -> Result<Vec<i32>, NoMemory> {
+    convert(bytes, 4, |c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
+/// `bytes` in `size`-byte pieces, each converted, into a vector asked for
+/// fallibly (the values are as many as the file's bytes say).
+fn convert<T>(bytes: &[u8], size: usize, f: impl Fn(&[u8]) -> T) -> Result<Vec<T>, NoMemory> {
+    let mut out = memory::with_capacity(bytes.len() / size)?;
+    out.extend(bytes.chunks_exact(size).map(f));
+    Ok(out)
 }
 
 #[cfg(test)]

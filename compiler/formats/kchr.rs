@@ -636,12 +636,16 @@ fn read_model(c: &mut Cursor) -> Result<(Model, ModelAt), Error> {
     let mesh_node = c.u32("mesh node")?;
     let n_joints = read_count(c, true, 4 + 64, MAX_JOINTS, "joint count")?;
     at.joints = c.offset();
-    let joints = cursor::le_u32s(c.take(4 * n_joints, "palette")?);
+    let joints = c.values(4 * n_joints, "palette", cursor::le_u32s)?;
     at.inverse_bind = c.offset();
-    let inverse_bind = cursor::le_f32_arrays::<16>(c.take(64 * n_joints, "inverse-bind matrices")?);
+    let inverse_bind = c.values(
+        64 * n_joints,
+        "inverse-bind matrices",
+        cursor::le_f32_arrays::<16>,
+    )?;
     let n_vertices = read_count(c, true, 64, MAX_VERTICES, "vertex count")?;
     at.vertices = c.offset();
-    let vertices = cursor::le_f32_arrays::<16>(c.take(64 * n_vertices, "vertices")?);
+    let vertices = c.values(64 * n_vertices, "vertices", cursor::le_f32_arrays::<16>)?;
     let n_indices = read_count(c, true, 2, MAX_INDICES, "index count")?;
     at.indices = c.offset();
     let indices = c
@@ -653,7 +657,7 @@ fn read_model(c: &mut Cursor) -> Result<(Model, ModelAt), Error> {
     let height = c.u32("image height")?;
     let len = read_count(c, true, 1, MAX_IMAGE_BYTES, "image byte length")?;
     at.image = c.offset();
-    let qoi = c.take(len, "image")?.to_vec();
+    let qoi = c.values(len, "image", crate::memory::copy)?;
     let model = Model {
         id,
         bank,
@@ -701,9 +705,9 @@ fn read_bank(c: &mut Cursor) -> Result<(Bank, BankAt), Error> {
             let width = path.width();
             let n_keys = read_count(c, true, 4 + 4 * width as u64, MAX_KEYS, "key count")?;
             let times = c.offset();
-            let times_s = cursor::le_f32s(c.take(4 * n_keys, "key times")?);
+            let times_s = c.values(4 * n_keys, "key times", cursor::le_f32s)?;
             let values_at = c.offset();
-            let values = cursor::le_f32s(c.take(4 * width * n_keys, "key values")?);
+            let values = c.values(4 * width * n_keys, "key values", cursor::le_f32s)?;
             clip_at.tracks.push(TrackAt {
                 start,
                 times,

@@ -533,31 +533,38 @@ pub fn decode(bytes: &[u8]) -> Result<Replay, Error> {
     );
 
     let at = r.offset();
-    let parents = i32s(r.take(4 * nj, "parents")?);
+    let parents = r.values(4 * nj, "parents", i32s)?;
     for (j, &p) in parents.iter().enumerate() {
         rule_parent(at + 4 * j, j, p)?;
     }
-    let modes = i32s(r.take(4 * nf, "modes")?);
+    let modes = r.values(4 * nf, "modes", i32s)?;
     let at = r.offset();
-    let active_plan = i32s(r.take(4 * nf, "active plans")?);
+    let active_plan = r.values(4 * nf, "active plans", i32s)?;
     for (f, &a) in active_plan.iter().enumerate() {
         rule_active_plan(at + 4 * f, f, a, np)?;
     }
     let at = r.offset();
-    let qpos_values = f32s(r.take(4 * nf * nq, "qpos")?);
+    let qpos_values = r.values(4 * nf * nq, "qpos", f32s)?;
     rule_finite(at, FloatField::Qpos, &qpos_values)?;
     let at = r.offset();
-    let positions = le_f32_arrays::<3>(r.take(12 * nf * nj, "animated joint world positions")?);
+    let positions = r.values(
+        12 * nf * nj,
+        "animated joint world positions",
+        le_f32_arrays::<3>,
+    )?;
     rule_finite(at, FloatField::Positions, positions.as_flattened())?;
-    let first = r.take(4 * np, "first playback frames")?;
-    let mode = i32s(r.take(4 * np, "plan modes")?);
-    let length = r.take(4 * np, "generated plan lengths")?;
+    let first = r.values(4 * np, "first playback frames", le_u32s)?;
+    let mode = r.values(4 * np, "plan modes", i32s)?;
+    let length = r.values(4 * np, "generated plan lengths", le_u32s)?;
     let at = r.offset();
-    let targets = le_f32_arrays::<3>(r.take(48 * np * nj, "target joint world positions")?);
+    let targets = r.values(
+        48 * np * nj,
+        "target joint world positions",
+        le_f32_arrays::<3>,
+    )?;
     rule_finite(at, FloatField::Targets, targets.as_flattened())?;
     r.finish("replay")?;
 
-    let (first, length) = (le_u32s(first), le_u32s(length));
     let first_at = offsets::PAYLOAD + 4 * nj + 8 * nf + 4 * nf * nq + 12 * nf * nj;
     let mut out_plans = Vec::with_capacity(np);
     let per_plan = TARGET_FRAMES as usize * nj;

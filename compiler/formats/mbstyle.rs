@@ -581,8 +581,23 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         let start = t.offset as usize;
         &data[start..start + t.bytes().unwrap_or(0) as usize]
     };
+    // The values, allocated fallibly: memory refused is an error at the
+    // tensor's first byte.
+    let no_memory = |i: usize| {
+        let offset = h.tensor_byte_at(i, 0) as usize;
+        move |e: crate::memory::NoMemory| {
+            Error::Gguf(gguf::Error::NoMemory {
+                offset,
+                what: "tensor's values",
+                bytes: e.bytes,
+            })
+        }
+    };
     let mut allowed_tokens = [0i32; MASK_LEN];
-    for (slot, v) in allowed_tokens.iter_mut().zip(le_i32s(tensor(0))) {
+    for (slot, v) in allowed_tokens
+        .iter_mut()
+        .zip(le_i32s(tensor(0)).map_err(no_memory(0))?)
+    {
         *slot = v;
     }
     let style = Style {
@@ -597,10 +612,10 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         },
         source_sha256: string("motionbricks.source_sha256"),
         allowed_tokens,
-        headings: f32s(tensor(1)),
-        joint_positions: le_f32_arrays(tensor(2)),
-        joint_rotations: le_f32_arrays(tensor(3)),
-        root_positions: le_f32_arrays(tensor(4)),
+        headings: f32s(tensor(1)).map_err(no_memory(1))?,
+        joint_positions: le_f32_arrays(tensor(2)).map_err(no_memory(2))?,
+        joint_rotations: le_f32_arrays(tensor(3)).map_err(no_memory(3))?,
+        root_positions: le_f32_arrays(tensor(4)).map_err(no_memory(4))?,
     };
     let general = string("general.name");
     if general != name {

@@ -900,7 +900,14 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     }
     // The length is exact, so the poses are read straight from the rest.
     let rest = r.rest();
-    let mut poses = Vec::with_capacity(rest.len() / POSE_BYTES);
+    let first_pose = bytes.len() - rest.len();
+    let mut poses = crate::memory::with_capacity(rest.len() / POSE_BYTES).map_err(|e| {
+        Error::Bytes(cursor::Error::NoMemory {
+            offset: first_pose,
+            what: "poses".into(),
+            bytes: e.bytes,
+        })
+    })?;
     for (j, chunk) in rest.chunks_exact(POSE_BYTES).enumerate() {
         let mut v = [0f32; 7];
         for (slot, b) in v.iter_mut().zip(chunk.chunks_exact(4)) {

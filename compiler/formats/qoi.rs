@@ -27,6 +27,7 @@
 use std::fmt;
 
 use super::cursor::{self, Cursor};
+use crate::memory;
 
 pub const MAGIC: [u8; 4] = *b"qoif";
 pub const HEADER_BYTES: usize = 14;
@@ -146,6 +147,11 @@ pub enum Error {
     EndMarker {
         offset: usize,
     },
+    /// The pixels the ops make need more memory than could be had.
+    NoMemory {
+        offset: usize,
+        bytes: u64,
+    },
     /// A byte-level rule (the header cut short, bytes after the marker).
     Bytes(cursor::Error),
     /// [`encode`] was given an image [`validate`] rejects.
@@ -163,7 +169,8 @@ impl Error {
             Error::Colorspace { .. } => offsets::COLORSPACE,
             Error::TruncatedOp { offset, .. }
             | Error::RunPastImage { offset, .. }
-            | Error::EndMarker { offset } => *offset,
+            | Error::EndMarker { offset }
+            | Error::NoMemory { offset, .. } => *offset,
             Error::Bytes(e) => e.offset(),
             Error::Invalid(_) => return None,
         })
@@ -192,6 +199,9 @@ impl Error {
             Error::EndMarker { .. } => {
                 "the end marker 00 00 00 00 00 00 00 01 must follow the last pixel".into()
             }
+            Error::NoMemory { bytes, .. } => format!(
+                "the pixels, grown as the ops make them, need {bytes} bytes of memory, which could not be had: give kiln more memory"
+            ),
             Error::Bytes(e) => e.to_string(),
             Error::Invalid(problems) => problems.join("; "),
         }
@@ -307,7 +317,10 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
     while out.len() < total {
         let done = out.len();
         let piece = (total - done).min(done.max(FIRST_PIECE.max(data_bytes)));
-        out.resize(done + piece, [0; 4]);
+        memory::grow(&mut out, done + piece).map_err(|e| Error::NoMemory {
+            offset: state.pos,
+            bytes: e.bytes,
+        })?;
         decode_piece(bytes, &mut out[done..], total - done, &mut state)?;
     }
     let pos = state.pos;

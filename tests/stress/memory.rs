@@ -497,3 +497,34 @@ fn a_gguf_of_millions_of_tensors_never_aborts() {
         stderr(&o)
     );
 }
+
+/// The largest QOI the format allows (400 million pixels) from the fewest
+/// bytes (runs of 62: 6.5 MB): verify and inspect under 512 MiB end with
+/// an error naming the byte (the pixels need 1.6 GB) or succeed, never an
+/// abort; the same under 1 GiB.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_qoi_from_the_fewest_bytes_never_aborts() {
+    let (w, h) = (20_000u32, 20_000u32);
+    let total = u64::from(w) * u64::from(h);
+    assert_eq!(total, kiln::formats::qoi::MAX_PIXELS);
+    let mut file = b"qoif".to_vec();
+    file.extend_from_slice(&w.to_be_bytes());
+    file.extend_from_slice(&h.to_be_bytes());
+    file.extend_from_slice(&[4, 0]);
+    let full = total / 62;
+    file.extend(std::iter::repeat_n(0xfdu8, full as usize));
+    let rest = total - full * 62;
+    if rest > 0 {
+        file.push(0xc0 + (rest - 1) as u8);
+    }
+    file.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 1]);
+    let p = Project::empty();
+    p.write_bytes("big.qoi", &file);
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [&["verify", "big.qoi"][..], &["inspect", "big.qoi"]] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+        }
+    }
+}
