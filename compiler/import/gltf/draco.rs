@@ -184,7 +184,8 @@ pub(crate) fn decode(
         let packed = values(attribute, points, header).map_err(|e| e.context(&at))?;
         attributes.insert(name.to_string(), packed);
     }
-    let mut indices = Vec::with_capacity(mesh.num_faces() * 3);
+    let mut indices = accessor::try_vec(mesh.num_faces() * 3)
+        .map_err(|e| e.context(format!("{path}.indices")))?;
     for (f, face) in mesh.faces().iter().enumerate() {
         for corner in face {
             if corner.0 as usize >= points {
@@ -221,7 +222,7 @@ fn values(attribute: &PointAttribute, points: usize, header: Header) -> Result<P
     };
     let data = attribute.buffer().data();
     let target = header.component_type;
-    let mut bytes = Vec::with_capacity(points * width * target.size());
+    let mut bytes = accessor::try_vec(points * width * target.size())?;
     for point in 0..points {
         let value = attribute.mapped_index(PointIndex(point as u32)).0 as usize;
         let element = value

@@ -111,7 +111,12 @@ pub(crate) fn decode(
 
     // u32 storage keeps the 2- and 4-byte elements the C code writes
     // through typed pointers aligned.
-    let mut words = vec![0u32; size.div_ceil(4)];
+    let mut words: Vec<u32> = crate::memory::zeroed(size.div_ceil(4)).map_err(|e| {
+        Error::at(
+            path,
+            format!("the decoded view {e}: give kiln more memory or make the asset smaller"),
+        )
+    })?;
     let dst = words.as_mut_ptr().cast::<c_void>();
     // SAFETY: `words` holds at least `count * byte_stride` bytes, which is
     // all any decoder writes; the preconditions the decoders assert were
