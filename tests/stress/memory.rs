@@ -528,3 +528,56 @@ fn the_largest_qoi_from_the_fewest_bytes_never_aborts() {
         }
     }
 }
+
+/// A pose cache as large as the format allows (about 256 MiB: 65,536 entities,
+/// 145 frames): `verify` and `inspect` under 512 MiB hold the file and its
+/// poses (twice the file) and end with exit 0 or an error at the byte where
+/// the poses begin, never an abort; under 1 GiB, read.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_pose_cache_never_aborts() {
+    use kiln::formats::ospc::{self, Entity, Pose, PoseCache, Shape};
+    let entities = ospc::MAX_ENTITIES as usize;
+    let frames = 145;
+    let cache = PoseCache {
+        dimensions: 3,
+        start_step: 0,
+        metres_per_unit: 1.0,
+        unit_name: "metre".into(),
+        module_id: "kiln".into(),
+        library_version: "test".into(),
+        scene: "s".into(),
+        replay: String::new(),
+        label: "largest".into(),
+        entities: (0..entities)
+            .map(|e| Entity {
+                id: e as u64 + 1,
+                shape: Shape::Point,
+                size: [0.0; 3],
+                name: format!("e{e}"),
+            })
+            .collect(),
+        poses: vec![
+            Pose {
+                position: [1.0, 2.0, 3.0],
+                rotation: [0.0, 0.0, 0.0, 1.0],
+            };
+            entities * frames
+        ],
+    };
+    let bytes = ospc::encode(&cache).unwrap();
+    drop(cache);
+    assert!(bytes.len() <= ospc::MAX_FILE_BYTES && bytes.len() > ospc::MAX_FILE_BYTES - (8 << 20));
+    let p = Project::empty();
+    p.write_bytes("big.ospc", &bytes);
+    drop(bytes);
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [&["verify", "big.ospc"][..], &["inspect", "big.ospc"]] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+            if cap == 1 << 30 {
+                assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            }
+        }
+    }
+}
