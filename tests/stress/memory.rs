@@ -581,3 +581,38 @@ fn the_largest_pose_cache_never_aborts() {
         }
     }
 }
+
+/// A MotionBricks replay near the format's 256 MiB (256 joints, 1,024
+/// qpos values, 37,000 frames) under 512 MiB and 1 GiB: exit 0, or an
+/// error at the byte of the values that could not be held, never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_replay_never_aborts() {
+    use kiln::formats::mbreplay::{self, Replay};
+    let (frames, joints, qpos) = (37_000usize, 256usize, 1024u32);
+    let replay = Replay {
+        fps: 30,
+        parents: (0..joints as i32).map(|j| j - 1).collect(),
+        modes: vec![0; frames],
+        active_plan: vec![-1; frames],
+        qpos_count: qpos,
+        qpos: vec![0.5; frames * qpos as usize],
+        positions: vec![[0.0, 1.0, 0.0]; frames * joints],
+        plans: vec![],
+    };
+    let bytes = mbreplay::encode(&replay).unwrap_or_else(|e| panic!("{e}"));
+    drop(replay);
+    assert!(bytes.len() <= mbreplay::MAX_FILE_BYTES && bytes.len() > 200 << 20);
+    let p = Project::empty();
+    p.write_bytes("big.mbreplay", &bytes);
+    drop(bytes);
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [
+            &["verify", "big.mbreplay"][..],
+            &["inspect", "big.mbreplay"],
+        ] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+        }
+    }
+}
