@@ -438,6 +438,15 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
         })
         .collect();
     let (mut out, header) = gguf::encode_header(&metadata(s), &tensors).map_err(Error::Gguf)?;
+    // The whole file at once, asked for fallibly (up to 165 MB).
+    let more = header.file_bytes() as usize - out.len();
+    crate::memory::reserve(&mut out, more).map_err(|e| {
+        Error::Gguf(gguf::Error::NoMemory {
+            offset: out.len(),
+            what: "style's values",
+            bytes: e.bytes,
+        })
+    })?;
     // Each tensor's data in file order, padded to the alignment.
     let start = out.len();
     let pad = |out: &mut Vec<u8>| {
@@ -675,14 +684,46 @@ fn canonical_problem(h: &gguf::Header, bytes: &[u8], style: &Style) -> Option<Er
             return Some(placed(h, Error::Metadata { index: i, found }));
         }
     }
-    // The bytes encode writes (zero padding included).
-    let again = match encode(style) {
-        Ok(again) => again,
-        Err(e) => return Some(e),
-    };
-    again
+    // The bytes encode writes, without writing them again (a style may be
+    // 165 MB): the header encode writes, then the data, whose values are
+    // the file's own bytes read back bit for bit (finite floats, integers),
+    // so only the padding after each tensor can differ: it must be zero.
+    let problems = validate(style);
+    if !problems.is_empty() {
+        return Some(Error::Invalid(problems));
+    }
+    let layouts: Vec<(TensorType, Vec<u64>)> = TENSORS
         .iter()
-        .zip(bytes)
-        .position(|(a, b)| a != b)
-        .map(|offset| Error::NotCanonical { offset })
+        .map(|&name| tensor_layout(name, style.frames() as u64))
+        .collect();
+    let descs: Vec<TensorDesc> = TENSORS
+        .iter()
+        .zip(&layouts)
+        .map(|(&name, (ty, dims))| TensorDesc {
+            name,
+            dims,
+            ty: *ty,
+        })
+        .collect();
+    let (head, layout) = match gguf::encode_header(&metadata(style), &descs) {
+        Ok(x) => x,
+        Err(e) => return Some(Error::Gguf(e)),
+    };
+    if let Some(offset) = head.iter().zip(bytes).position(|(a, b)| a != b) {
+        return Some(Error::NotCanonical { offset });
+    }
+    let end = layout.file_bytes() as usize;
+    let starts: Vec<usize> = layout
+        .tensors()
+        .map(|t| (layout.data_start + t.offset) as usize)
+        .chain([end])
+        .collect();
+    for (t, next) in layout.tensors().zip(&starts[1..]) {
+        let from = (layout.data_start + t.offset + t.bytes().unwrap_or(0)) as usize;
+        let padding = bytes.get(from..*next).unwrap_or_default();
+        if let Some(i) = padding.iter().position(|&b| b != 0) {
+            return Some(Error::NotCanonical { offset: from + i });
+        }
+    }
+    None
 }

@@ -616,3 +616,25 @@ fn the_largest_replay_never_aborts() {
         }
     }
 }
+
+/// The largest style the runtime allows (100,000 frames, 165 MB) under
+/// 512 MiB and 1 GiB: exit 0, or an error naming its byte, never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_style_never_aborts() {
+    let style = crate::synth::style("long", kiln::formats::mbstyle::MAX_FRAMES, (6, 11));
+    let bytes = kiln::formats::mbstyle::encode(&style).unwrap();
+    drop(style);
+    let p = Project::empty();
+    p.write_bytes("long.mbstyle", &bytes);
+    drop(bytes);
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [
+            &["verify", "long.mbstyle"][..],
+            &["inspect", "long.mbstyle"],
+        ] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+        }
+    }
+}
