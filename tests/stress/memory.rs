@@ -13,6 +13,7 @@ use miniz_oxide::deflate::core::{
 };
 
 use kiln::formats::cgeo::{self, Header, Mesh, Sequence, Snapshot, Triangle};
+use serde_json::json;
 
 use crate::boundary::HANG;
 use crate::cli_support::{KILN, Project, stderr};
@@ -285,7 +286,13 @@ fn peak_rss(p: &Project, args: &[&str]) -> (bool, u64) {
         .next_back()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no peak RSS in {err}"));
-    eprintln!("{args:?} uncapped: peak RSS {} MiB", kib >> 10);
+    eprintln!(
+        "{args:?} uncapped: peak RSS {} MiB{}",
+        kib >> 10,
+        err.lines()
+            .find(|l| l.starts_with("error:"))
+            .map_or(String::new(), |l| format!(": {l}"))
+    );
     (o.status.success(), kib << 10)
 }
 
@@ -637,4 +644,198 @@ fn the_largest_style_never_aborts() {
             ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
         }
     }
+}
+
+/// The largest compiled characters the format allows, near its 64 MiB:
+/// eight models of the most vertices and indices, eight banks of the most
+/// keys, and an atlas of noise (QOI's worst bytes a pixel), through
+/// `verify` and `inspect` (text and JSON) under 512 MiB and 1 GiB: exit 0,
+/// or an error naming its byte, never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_compiled_characters_never_abort() {
+    use kiln::formats::kchr::{self, Bank, Clip, Document, Image, Model, Node, Path, Track};
+    use kiln::formats::qoi;
+    let node = |name: &str, parent: Option<u32>| Node {
+        name: name.into(),
+        parent,
+        translation: [0.0, 0.5, 0.0],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        scale: [1.0; 3],
+    };
+    let mut identity = [0.0f32; 16];
+    for i in 0..4 {
+        identity[5 * i] = 1.0;
+    }
+    let image = |width: u32, height: u32, seed: u32| {
+        // An xorshift's bytes: no run, no index hit, no small difference.
+        let mut s = seed | 1;
+        let mut rgba = Vec::with_capacity((width * height * 4) as usize);
+        for _ in 0..width * height {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let [r, g, b, _] = s.to_le_bytes();
+            rgba.extend_from_slice(&[r, g, b, 255]);
+        }
+        let header = qoi::Header {
+            width,
+            height,
+            channels: qoi::Channels::Rgba,
+            colorspace: qoi::Colorspace::Srgb,
+        };
+        Image {
+            width,
+            height,
+            qoi: qoi::encode(&qoi::Image { header, rgba }).unwrap(),
+        }
+    };
+    let vertices = kchr::MAX_VERTICES;
+    let models = (0..kchr::MAX_MODELS as u32)
+        .map(|m| Model {
+            id: format!("m{m}"),
+            bank: m,
+            nodes: vec![node("root", None), node("hip", Some(0))],
+            mesh_node: 0,
+            joints: vec![1],
+            inverse_bind: vec![identity],
+            vertices: (0..vertices)
+                .map(|v| {
+                    let (x, y) = ((v % 256) as f32 / 256.0, (v / 256) as f32 / 256.0);
+                    [
+                        x, y, 0.0, 0.0, 0.0, 1.0, x, y, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+                    ]
+                })
+                .collect(),
+            indices: (0..kchr::MAX_INDICES)
+                .map(|i| ((i / 3 + i % 3) % vertices) as u16)
+                .collect(),
+            image: if m == 0 {
+                image(2048, 1024, 7)
+            } else {
+                image(2, 2, m)
+            },
+        })
+        .collect();
+    let keys = kchr::MAX_KEYS;
+    let half = std::f32::consts::FRAC_1_SQRT_2;
+    let banks = (0..kchr::MAX_BANKS)
+        .map(|b| Bank {
+            id: format!("b{b}"),
+            clips: vec![Clip {
+                name: "walk".into(),
+                duration_s: keys as f32 / 1000.0,
+                tracks: vec![Track {
+                    node: "hip".into(),
+                    path: Path::Rotation,
+                    step: false,
+                    times_s: (0..keys).map(|k| k as f32 / 1000.0).collect(),
+                    values: (0..keys)
+                        .flat_map(|k| {
+                            if k % 2 == 0 {
+                                [0.0, 0.0, 0.0, 1.0]
+                            } else {
+                                [0.0, 0.0, half, half]
+                            }
+                        })
+                        .collect(),
+                }],
+            }],
+        })
+        .collect();
+    let doc = Document { models, banks };
+    let problems = kchr::validate(&doc);
+    assert!(problems.is_empty(), "{problems:?}");
+    let bytes = kchr::encode(&doc).unwrap();
+    drop(doc);
+    assert!(
+        bytes.len() > 60 << 20 && bytes.len() <= kchr::MAX_BYTES,
+        "{} bytes",
+        bytes.len()
+    );
+    let p = Project::empty();
+    p.write_bytes("levels/big/@world/characters", &bytes);
+    drop(bytes);
+    let entry = "levels/big/@world/characters";
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [
+            &["verify", entry][..],
+            &["inspect", entry],
+            &["inspect", "--json", entry],
+        ] {
+            let o = capped(&p, cap, args);
+            ends_well(&format!("{args:?} under {} MiB", cap >> 20), &o);
+        }
+    }
+    let (ok, peak) = peak_rss(&p, &["verify", entry]);
+    assert!(ok && peak < 256 << 20, "{peak}");
+}
+
+/// The most a meshopt-compressed glTF may ask for: one `ATTRIBUTES` view
+/// decoding to `meshopt::MAX_DECODED_BYTES` (1 GiB of positions, 89 million
+/// vertices) from zeros, the payload meshoptimizer compresses best, through
+/// `verify` and `inspect` under 512 MiB and 1 GiB: exit 0, or an error
+/// naming the file and the view, never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_largest_meshopt_view_never_aborts() {
+    use kiln::import::gltf::MAX_DECODED_BYTES;
+    let stride = 12usize;
+    // Whole triangles: the view a little under the limit.
+    let count = MAX_DECODED_BYTES / stride / 3 * 3;
+    let stream = {
+        // Zeroed (calloc'd) pages: a GiB the test never touches but reads.
+        let zeros = vec![[0.0f32; 3]; count];
+        meshopt::encode_vertex_buffer(&zeros).unwrap()
+    };
+    let length = count * stride;
+    eprintln!("{} compressed bytes for {length}", stream.len());
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["EXT_meshopt_compression"],
+        "extensionsRequired": ["EXT_meshopt_compression"],
+        "buffers": [
+            {"byteLength": stream.len()},
+            {"byteLength": length, "extensions": {"EXT_meshopt_compression": {"fallback": true}}}
+        ],
+        "bufferViews": [{
+            "buffer": 1, "byteLength": length, "byteStride": stride,
+            "extensions": {"EXT_meshopt_compression": {
+                "buffer": 0, "byteLength": stream.len(), "byteStride": stride,
+                "count": count, "mode": "ATTRIBUTES"
+            }}
+        }],
+        "accessors": [{
+            "bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3",
+            "min": [0, 0, 0], "max": [0, 0, 0]
+        }],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0}],
+        "scenes": [{"nodes": [0]}],
+        "scene": 0
+    });
+    let p = Project::empty();
+    p.write_bytes("big.glb", &crate::gltf_support::make_glb(&json, &stream));
+    drop(stream);
+    for cap in [512u64 << 20, 1 << 30] {
+        for args in [&["verify", "big.glb"][..], &["inspect", "big.glb"]] {
+            let what = format!("{args:?} under {} MiB", cap >> 20);
+            let o = capped(&p, cap, args);
+            let err = stderr(&o);
+            assert!(o.status.signal().is_none(), "{what}: {err}");
+            eprintln!("{what}: exit {:?}: {}", o.status.code(), err.trim());
+            match o.status.code() {
+                Some(0) => {}
+                Some(1) => assert!(
+                    err.contains("big.glb") && err.contains("bufferViews[0]"),
+                    "{what}: an error without its place: {err}"
+                ),
+                code => panic!("{what}: exit {code:?}: {err}"),
+            }
+        }
+    }
+    // Uncapped, the view is decoded and its accessor read once; reading
+    // it again passes the asset's sum of accessor values, refused.
+    let (ok, peak) = peak_rss(&p, &["verify", "big.glb"]);
+    assert!(!ok && peak < 5 << 29, "{peak}");
 }
