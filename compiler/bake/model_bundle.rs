@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use super::tensor_convert;
+use super::{llama_cpp, tensor_convert};
 use crate::formats::gguf::{self, TensorDesc, TensorType, Value};
 use crate::formats::motionbricks::Problem;
 use crate::formats::safetensors::{self, Dtype};
@@ -189,6 +189,48 @@ pub enum Error {
     NothingKept { n: usize },
     #[error("metadata key {key:?} is written by kiln; leave it out")]
     ReservedKey { key: String },
+    #[error("{key}: {pattern:?} matches no tensor of the checkpoint")]
+    Unmatched { key: &'static str, pattern: String },
+    #[error(
+        "rename: {from:?} -> {to:?}: the new name must hold as many `*` as the pattern (each is what the pattern's `*` matched, in order)"
+    )]
+    Template { from: String, to: String },
+    #[error(
+        "rename: tensor {name:?} matches both {first:?} and {second:?}; make one of them narrower"
+    )]
+    RenameConflict {
+        name: String,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "rename: {pattern:?} matches a tensor name of {len} bytes; kiln renames names of at most {MAX_RENAMED_NAME_BYTES}"
+    )]
+    RenameTooLong { len: usize, pattern: String },
+    #[error(
+        "types: tensor {name:?} matches both {first:?} and {second:?}, which name different types"
+    )]
+    TypeConflict {
+        name: String,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "types: {pattern:?} gives the integer tensor {name:?} ({dtype}) a float type; integer tensors keep their type (write `keep`, or narrow the pattern)"
+    )]
+    IntegerType {
+        name: String,
+        dtype: Dtype,
+        pattern: String,
+    },
+    #[error(
+        "types: {pattern:?} makes {name:?} Q8_0, but its rows of {ne0} elements are not whole blocks of 32; give it f16, bf16 or f32"
+    )]
+    Blocks {
+        name: String,
+        ne0: u64,
+        pattern: String,
+    },
     #[error(
         "the {what} needs {bytes} bytes of memory, which could not be had: give kiln more memory"
     )]
@@ -389,7 +431,7 @@ pub fn bundle_manifest(components: &[ComponentEntry], safe_manifest_sha256: &str
     s
 }
 
-/// The generic profile's type policy.
+/// The generic profile's type policy, and a `types:` override's choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TypePolicy {
     /// Every tensor as it is (U8 becomes I16 and BOOL I8: GGUF has no
@@ -398,30 +440,47 @@ pub enum TypePolicy {
     F32,
     F16,
     BF16,
+    /// ggml's 8-bit blocks of 32 ([`tensor_convert`]).
+    Q8_0,
 }
 
 impl TypePolicy {
-    /// What `dtype` becomes (for a tensor of `rank` dimensions). Integers
-    /// stay integers under every policy (they are indices and ids; a float
-    /// would change their meaning). Under `f16` and `bf16`, tensors of
-    /// fewer than 2 dimensions (norms, biases, scalars) become F32, as
-    /// llama.cpp's converters do: halving them saves little, and GGML's
-    /// norm and add kernels want F32.
-    pub fn target(self, dtype: Dtype, rank: usize) -> TensorType {
-        if !dtype.is_float() {
-            return match dtype {
-                Dtype::U8 => TensorType::I16,
-                Dtype::Bool => TensorType::I8,
-                d => tensor_convert::native(d).expect("signed integers are native"),
-            };
+    /// What a tensor of `dtype`, `rank` dimensions, GGUF name `name` and
+    /// first GGML dimension `ne0` becomes under the policy. Integers stay
+    /// integers under every policy (they are indices and ids; a float
+    /// would change their meaning). Under `f16`, `bf16` and `q8_0`, the
+    /// tensors llama.cpp's converter keeps in F32 stay F32
+    /// ([`llama_cpp::keeps_f32`]: one dimension or none, norms, names not
+    /// ending in `.weight`, position and token-type embeddings, …); under
+    /// `q8_0`, a tensor whose rows are not whole blocks of 32 becomes F16,
+    /// as llama.cpp's converter does.
+    pub fn target(self, dtype: Dtype, rank: usize, name: &str, ne0: u64) -> TensorType {
+        if let Some(t) = integer_target(dtype) {
+            return t;
         }
         match self {
             TypePolicy::Keep => tensor_convert::native(dtype).expect("floats are native"),
             TypePolicy::F32 => TensorType::F32,
-            TypePolicy::F16 if rank >= 2 => TensorType::F16,
-            TypePolicy::BF16 if rank >= 2 => TensorType::BF16,
-            TypePolicy::F16 | TypePolicy::BF16 => TensorType::F32,
+            _ if llama_cpp::keeps_f32(name, rank) => TensorType::F32,
+            TypePolicy::F16 => TensorType::F16,
+            TypePolicy::BF16 => TensorType::BF16,
+            TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
+            TypePolicy::Q8_0 => TensorType::F16,
         }
+    }
+
+    /// What a `types:` override makes of a float tensor: exactly the type
+    /// it names (`keep`: its own); `None` for Q8_0 of rows that are not
+    /// whole blocks.
+    pub fn exact(self, dtype: Dtype, ne0: u64) -> Option<TensorType> {
+        Some(match self {
+            TypePolicy::Keep => tensor_convert::native(dtype)?,
+            TypePolicy::F32 => TensorType::F32,
+            TypePolicy::F16 => TensorType::F16,
+            TypePolicy::BF16 => TensorType::BF16,
+            TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
+            TypePolicy::Q8_0 => return None,
+        })
     }
 
     /// `general.file_type` (llama.cpp's LLAMA_FTYPE), where one applies.
@@ -430,9 +489,33 @@ impl TypePolicy {
             TypePolicy::Keep => None,
             TypePolicy::F32 => Some(0),
             TypePolicy::F16 => Some(1),
+            TypePolicy::Q8_0 => Some(7),
             TypePolicy::BF16 => Some(32),
         }
     }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TypePolicy::Keep => "keep",
+            TypePolicy::F32 => "f32",
+            TypePolicy::F16 => "f16",
+            TypePolicy::BF16 => "bf16",
+            TypePolicy::Q8_0 => "q8_0",
+        }
+    }
+}
+
+/// The GGML type of an integer (or boolean) tensor under every policy;
+/// `None` for a float.
+fn integer_target(dtype: Dtype) -> Option<TensorType> {
+    if dtype.is_float() {
+        return None;
+    }
+    Some(match dtype {
+        Dtype::U8 => TensorType::I16,
+        Dtype::Bool => TensorType::I8,
+        d => tensor_convert::native(d).expect("signed integers are native"),
+    })
 }
 
 /// Settings of a generic conversion.
@@ -445,6 +528,13 @@ pub struct Generic {
     pub compact_names: bool,
     /// Keep only tensors matching one of these (`*` any run); all if empty.
     pub keep: Vec<String>,
+    /// Leave out the tensors (checkpoint names) matching one of these.
+    pub drop: Vec<String>,
+    /// New names: (checkpoint name or pattern, GGUF name or template, each
+    /// `*` of which is what the pattern's `*` matched, in order).
+    pub rename: Vec<(String, String)>,
+    /// Per-tensor types by GGUF-name pattern, over the policy.
+    pub types: Vec<(String, TypePolicy)>,
 }
 
 /// Keys kiln writes itself in a generic conversion.
@@ -454,8 +544,13 @@ pub const GENERIC_KEYS: [&str; 3] = [
     "general.file_type",
 ];
 
+/// Longest tensor name a `rename` pattern is matched against (a checkpoint
+/// may hold longer names; renaming one is refused, naming it).
+pub const MAX_RENAMED_NAME_BYTES: usize = 4096;
+
 /// The plan of a generic conversion of one checkpoint: its tensors (each
-/// `(shard index, tensor)` across the shards) sorted by name.
+/// `(shard index, tensor)` across the shards) kept by `keep` and `drop`,
+/// renamed, typed, and sorted by GGUF name.
 pub fn generic(
     tensors: &[(usize, safetensors::Tensor)],
     settings: &Generic,
@@ -477,33 +572,109 @@ pub fn generic(
     if kept.is_empty() {
         return Err(Error::NothingKept { n: tensors.len() });
     }
+    for pattern in &settings.drop {
+        if !kept.iter().any(|(_, t)| wildcard(pattern, t.name)) {
+            return Err(Error::Unmatched {
+                key: "drop",
+                pattern: pattern.clone(),
+            });
+        }
+    }
+    kept.retain(|(_, t)| !settings.drop.iter().any(|p| wildcard(p, t.name)));
+    if kept.is_empty() {
+        return Err(Error::NothingKept { n: tensors.len() });
+    }
+    for (from, to) in &settings.rename {
+        check_template(from, to)?;
+        if !kept.iter().any(|(_, t)| wildcard(from, t.name)) {
+            return Err(Error::Unmatched {
+                key: "rename",
+                pattern: from.clone(),
+            });
+        }
+    }
+    // In checkpoint-name order, so that errors name the same tensor first
+    // whatever the shards' order.
     kept.sort_unstable_by(|a, b| (a.1.name, a.0).cmp(&(b.1.name, b.0)));
-    let mut planned = memory::with_capacity(kept.len()).map_err(no_memory)?;
-    let mut shards = memory::with_capacity(kept.len()).map_err(no_memory)?;
+    let mut planned: Vec<PlannedTensor> = memory::with_capacity(kept.len()).map_err(no_memory)?;
+    let mut shards: Vec<usize> = memory::with_capacity(kept.len()).map_err(no_memory)?;
+    let mut types_used = vec![false; settings.types.len()];
     for (shard, t) in kept {
+        let renamed = rename(&settings.rename, t.name)?;
         let name = if settings.compact_names {
-            compact_name(t.name)
-        } else if t.name.len() >= gguf::MAX_NAME_BYTES {
+            compact_name(&renamed)
+        } else if renamed.len() >= gguf::MAX_NAME_BYTES {
             return Err(Error::NameTooLong {
-                name: t.name.to_string(),
-                len: t.name.len(),
+                len: renamed.len(),
+                name: renamed,
             });
         } else {
-            t.name.to_string()
+            renamed
+        };
+        let dims = ggml_dims(t.name, t.shape)?;
+        let ne0 = dims[0];
+        let mut chosen: Option<(usize, TypePolicy)> = None;
+        for (i, (pattern, choice)) in settings.types.iter().enumerate() {
+            if wildcard(pattern, &name) {
+                if let Some((first, _)) = chosen.filter(|&(_, c)| c != *choice) {
+                    return Err(Error::TypeConflict {
+                        name,
+                        first: settings.types[first].0.clone(),
+                        second: pattern.clone(),
+                    });
+                }
+                types_used[i] = true;
+                chosen.get_or_insert((i, *choice));
+            }
+        }
+        let to = match chosen {
+            None => settings.policy.target(t.dtype, t.shape.len(), &name, ne0),
+            Some((i, choice)) => match integer_target(t.dtype) {
+                Some(int) if choice == TypePolicy::Keep => int,
+                Some(_) => {
+                    return Err(Error::IntegerType {
+                        name,
+                        dtype: t.dtype,
+                        pattern: settings.types[i].0.clone(),
+                    });
+                }
+                None => choice.exact(t.dtype, ne0).ok_or_else(|| Error::Blocks {
+                    name: name.clone(),
+                    ne0,
+                    pattern: settings.types[i].0.clone(),
+                })?,
+            },
         };
         planned.push(PlannedTensor {
             name,
             source: t.name.to_string(),
             from: t.dtype,
-            to: settings.policy.target(t.dtype, t.shape.len()),
-            dims: ggml_dims(t.name, t.shape)?,
+            to,
+            dims,
             elements: t.elements(),
             begin: t.begin,
             end: t.end,
         });
         shards.push(*shard);
     }
+    if let Some(i) = types_used.iter().position(|used| !used) {
+        return Err(Error::Unmatched {
+            key: "types",
+            pattern: settings.types[i].0.clone(),
+        });
+    }
     check_collisions(&planned)?;
+    // Sorted by GGUF name (unique now), the shards alongside.
+    let mut order: Vec<u32> = memory::with_capacity(planned.len()).map_err(no_memory)?;
+    order.extend(0..planned.len() as u32);
+    order.sort_unstable_by(|&a, &b| planned[a as usize].name.cmp(&planned[b as usize].name));
+    let mut sorted: Vec<PlannedTensor> = memory::with_capacity(planned.len()).map_err(no_memory)?;
+    let mut sorted_shards: Vec<usize> = memory::with_capacity(planned.len()).map_err(no_memory)?;
+    let mut slots: Vec<Option<PlannedTensor>> = planned.into_iter().map(Some).collect();
+    for &i in &order {
+        sorted.push(slots[i as usize].take().expect("each index once"));
+        sorted_shards.push(shards[i as usize]);
+    }
     let mut metadata = vec![
         kv(
             "general.architecture",
@@ -520,10 +691,100 @@ pub fn generic(
     Ok((
         PlannedFile {
             metadata,
-            tensors: planned,
+            tensors: sorted,
         },
-        shards,
+        sorted_shards,
     ))
+}
+
+/// A rename template has as many `*` as its pattern.
+fn check_template(from: &str, to: &str) -> Result<(), Error> {
+    let stars = |s: &str| s.bytes().filter(|&b| b == b'*').count();
+    if stars(from) != stars(to) || to.is_empty() {
+        return Err(Error::Template {
+            from: from.to_string(),
+            to: to.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// `name` under the rename rules: an exact rule first, else the one
+/// pattern that matches (two are an error), else unchanged.
+fn rename(rules: &[(String, String)], name: &str) -> Result<String, Error> {
+    if let Some((_, to)) = rules.iter().find(|(from, _)| from == name) {
+        return Ok(to.clone());
+    }
+    let mut hit: Option<&(String, String)> = None;
+    for rule in rules.iter().filter(|(from, _)| from.contains('*')) {
+        if wildcard(&rule.0, name) {
+            if let Some(first) = hit {
+                return Err(Error::RenameConflict {
+                    name: name.to_string(),
+                    first: first.0.clone(),
+                    second: rule.0.clone(),
+                });
+            }
+            hit = Some(rule);
+        }
+    }
+    let Some((from, to)) = hit else {
+        return Ok(name.to_string());
+    };
+    if name.len() > MAX_RENAMED_NAME_BYTES {
+        return Err(Error::RenameTooLong {
+            len: name.len(),
+            pattern: from.clone(),
+        });
+    }
+    let captured = captures(from, name).expect("the pattern matched");
+    let mut out = String::with_capacity(to.len() + name.len());
+    let mut parts = captured.into_iter();
+    for piece in to.split('*').enumerate() {
+        if piece.0 > 0 {
+            out.push_str(parts.next().expect("as many stars"));
+        }
+        out.push_str(piece.1);
+    }
+    Ok(out)
+}
+
+/// What each `*` of `pattern` matches in `name`, each as short as the rest
+/// of the pattern allows (leftmost first); `None` if it does not match.
+/// Work is pattern length × name length, a table of booleans.
+pub fn captures<'a>(pattern: &str, name: &'a str) -> Option<Vec<&'a str>> {
+    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    let w = n.len() + 1;
+    // ok[i * w + j]: p[i..] matches n[j..].
+    let mut ok = vec![false; (p.len() + 1) * w];
+    ok[p.len() * w + n.len()] = true;
+    for i in (0..p.len()).rev() {
+        for j in (0..=n.len()).rev() {
+            ok[i * w + j] = if p[i] == b'*' {
+                ok[(i + 1) * w + j] || (j < n.len() && ok[i * w + j + 1])
+            } else {
+                j < n.len() && p[i] == n[j] && ok[(i + 1) * w + j + 1]
+            };
+        }
+    }
+    if !ok[0] {
+        return None;
+    }
+    let mut out = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < p.len() {
+        if p[i] == b'*' {
+            let start = j;
+            while !ok[(i + 1) * w + j] {
+                j += 1;
+            }
+            out.push(&name[start..j]);
+        } else {
+            j += 1;
+        }
+        i += 1;
+    }
+    Some(out)
 }
 
 /// `*` matches any run of characters (dots included); everything else is
@@ -780,6 +1041,9 @@ mod tests {
             policy: TypePolicy::Keep,
             compact_names: true,
             keep: vec![],
+            drop: vec![],
+            rename: vec![],
+            types: vec![],
         };
         let tensors = [(0, a), (0, c)];
         let e = generic(&tensors, &settings).unwrap_err();
@@ -919,13 +1183,294 @@ mod tests {
 
     #[test]
     fn the_policies_keep_integers_and_small_tensors_f32() {
-        assert_eq!(TypePolicy::F16.target(Dtype::F32, 2), TensorType::F16);
-        assert_eq!(TypePolicy::F16.target(Dtype::F32, 1), TensorType::F32);
-        assert_eq!(TypePolicy::BF16.target(Dtype::F64, 0), TensorType::F32);
-        assert_eq!(TypePolicy::F32.target(Dtype::I64, 2), TensorType::I64);
-        assert_eq!(TypePolicy::Keep.target(Dtype::BF16, 2), TensorType::BF16);
-        assert_eq!(TypePolicy::Keep.target(Dtype::U8, 1), TensorType::I16);
-        assert_eq!(TypePolicy::Keep.target(Dtype::Bool, 1), TensorType::I8);
+        let w = "blk.0.attn_q.weight";
+        assert_eq!(
+            TypePolicy::F16.target(Dtype::F32, 2, w, 32),
+            TensorType::F16
+        );
+        assert_eq!(
+            TypePolicy::F16.target(Dtype::F32, 1, w, 32),
+            TensorType::F32
+        );
+        assert_eq!(
+            TypePolicy::BF16.target(Dtype::F64, 0, w, 1),
+            TensorType::F32
+        );
+        assert_eq!(
+            TypePolicy::F32.target(Dtype::I64, 2, w, 32),
+            TensorType::I64
+        );
+        assert_eq!(
+            TypePolicy::Keep.target(Dtype::BF16, 2, w, 32),
+            TensorType::BF16
+        );
+        assert_eq!(
+            TypePolicy::Keep.target(Dtype::U8, 1, w, 32),
+            TensorType::I16
+        );
+        assert_eq!(
+            TypePolicy::Keep.target(Dtype::Bool, 1, w, 32),
+            TensorType::I8
+        );
+        // llama.cpp's F32 tensors (the BERT token types crashed it as F16).
+        for p in [TypePolicy::F16, TypePolicy::BF16, TypePolicy::Q8_0] {
+            assert_eq!(
+                p.target(Dtype::F32, 2, "token_types.weight", 384),
+                TensorType::F32
+            );
+            assert_eq!(
+                p.target(Dtype::F32, 2, "position_embd.weight", 384),
+                TensorType::F32
+            );
+            assert_eq!(
+                p.target(Dtype::F16, 2, "blk.3.attn_output_norm.weight", 384),
+                TensorType::F32
+            );
+        }
+        assert_eq!(
+            TypePolicy::Keep.target(Dtype::F16, 2, "token_types.weight", 384),
+            TensorType::F16
+        );
+        // Q8_0 needs whole blocks of 32; otherwise F16, as llama.cpp does.
+        assert_eq!(
+            TypePolicy::Q8_0.target(Dtype::F32, 2, w, 384),
+            TensorType::Q8_0
+        );
+        assert_eq!(
+            TypePolicy::Q8_0.target(Dtype::F32, 2, w, 30),
+            TensorType::F16
+        );
+        assert_eq!(TypePolicy::Q8_0.file_type(), Some(7));
+    }
+
+    fn tensor(
+        name: &'static str,
+        dtype: Dtype,
+        shape: &'static [u64],
+    ) -> (usize, safetensors::Tensor<'static>) {
+        let bytes = shape.iter().product::<u64>() * dtype.size();
+        (
+            0,
+            safetensors::Tensor {
+                name,
+                dtype,
+                shape,
+                begin: 0,
+                end: bytes,
+                entry_at: 0,
+            },
+        )
+    }
+
+    fn settings() -> Generic {
+        Generic {
+            architecture: "bert".into(),
+            metadata: BTreeMap::new(),
+            policy: TypePolicy::F16,
+            compact_names: false,
+            keep: vec![],
+            drop: vec![],
+            rename: vec![],
+            types: vec![],
+        }
+    }
+
+    fn bert() -> Vec<(usize, safetensors::Tensor<'static>)> {
+        vec![
+            tensor(
+                "embeddings.token_type_embeddings.weight",
+                Dtype::F32,
+                &[2, 384],
+            ),
+            tensor(
+                "embeddings.word_embeddings.weight",
+                Dtype::F32,
+                &[30522, 384],
+            ),
+            tensor(
+                "encoder.layer.0.attention.self.query.weight",
+                Dtype::F32,
+                &[384, 384],
+            ),
+            tensor(
+                "encoder.layer.11.attention.self.query.weight",
+                Dtype::F32,
+                &[384, 384],
+            ),
+            tensor(
+                "encoder.layer.0.attention.self.query.bias",
+                Dtype::F32,
+                &[384],
+            ),
+            tensor("embeddings.position_ids", Dtype::I64, &[1, 512]),
+            tensor("pooler.dense.weight", Dtype::F32, &[384, 384]),
+        ]
+    }
+
+    #[test]
+    fn rename_drop_and_types_make_the_names_and_types_a_runtime_wants() {
+        let mut s = settings();
+        s.drop = vec!["pooler.*".into(), "embeddings.position_ids".into()];
+        s.rename = vec![
+            (
+                "embeddings.token_type_embeddings.weight".into(),
+                "token_types.weight".into(),
+            ),
+            (
+                "embeddings.word_embeddings.weight".into(),
+                "token_embd.weight".into(),
+            ),
+            (
+                "encoder.layer.*.attention.self.query.*".into(),
+                "blk.*.attn_q.*".into(),
+            ),
+        ];
+        s.types = vec![("blk.11.*".into(), TypePolicy::Q8_0)];
+        let (plan, shards) = generic(&bert(), &s).unwrap();
+        let got: Vec<(&str, TensorType, &str)> = plan
+            .tensors
+            .iter()
+            .map(|t| (t.name.as_str(), t.to, t.source.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "blk.0.attn_q.bias",
+                    TensorType::F32,
+                    "encoder.layer.0.attention.self.query.bias"
+                ),
+                (
+                    "blk.0.attn_q.weight",
+                    TensorType::F16,
+                    "encoder.layer.0.attention.self.query.weight"
+                ),
+                (
+                    "blk.11.attn_q.weight",
+                    TensorType::Q8_0,
+                    "encoder.layer.11.attention.self.query.weight"
+                ),
+                (
+                    "token_embd.weight",
+                    TensorType::F16,
+                    "embeddings.word_embeddings.weight"
+                ),
+                (
+                    "token_types.weight",
+                    TensorType::F32,
+                    "embeddings.token_type_embeddings.weight"
+                ),
+            ]
+        );
+        assert_eq!(shards.len(), 5);
+    }
+
+    #[test]
+    fn every_refusal_names_its_key_and_pattern() {
+        let refuse = |edit: &dyn Fn(&mut Generic)| {
+            let mut s = settings();
+            edit(&mut s);
+            generic(&bert(), &s).unwrap_err().to_string()
+        };
+        assert_eq!(
+            refuse(&|s| s.drop = vec!["nothing.*".into()]),
+            "drop: \"nothing.*\" matches no tensor of the checkpoint"
+        );
+        assert!(
+            refuse(&|s| s.rename = vec![("missing".into(), "x".into())])
+                .starts_with("rename: \"missing\" matches no tensor")
+        );
+        assert!(
+            refuse(&|s| s.rename = vec![("encoder.*".into(), "x".into())]).contains("as many `*`")
+        );
+        let both = refuse(&|s| {
+            s.rename = vec![
+                ("encoder.*".into(), "a.*".into()),
+                ("*.bias".into(), "b.*".into()),
+            ]
+        });
+        assert!(
+            both.contains("matches both \"*.bias\" and \"encoder.*\"")
+                || both.contains("matches both \"encoder.*\" and \"*.bias\""),
+            "{both}"
+        );
+        let collide = refuse(&|s| {
+            s.rename = vec![
+                (
+                    "embeddings.word_embeddings.weight".into(),
+                    "x.weight".into(),
+                ),
+                ("pooler.dense.weight".into(), "x.weight".into()),
+            ]
+        });
+        assert!(collide.contains("both become \"x.weight\""), "{collide}");
+        assert!(
+            refuse(&|s| s.types = vec![("nope".into(), TypePolicy::F32)])
+                .starts_with("types: \"nope\" matches no tensor")
+        );
+        let int = refuse(&|s| s.types = vec![("embeddings.position_ids".into(), TypePolicy::F16)]);
+        assert!(
+            int.contains("integer tensor") && int.contains("I64"),
+            "{int}"
+        );
+        let conflict = refuse(&|s| {
+            s.types = vec![
+                ("*.weight".into(), TypePolicy::F32),
+                ("pooler.*".into(), TypePolicy::BF16),
+            ]
+        });
+        assert!(
+            conflict.contains("which name different types"),
+            "{conflict}"
+        );
+        assert!(refuse(&|s| s.drop = vec!["*".into()]).starts_with("the filter keeps no tensor"));
+        // Q8_0 named for a row that is not whole blocks.
+        let mut odd = bert();
+        odd.push(tensor("odd.weight", Dtype::F32, &[4, 30]));
+        let mut s = settings();
+        s.types = vec![("odd.weight".into(), TypePolicy::Q8_0)];
+        let e = generic(&odd, &s).unwrap_err().to_string();
+        assert!(
+            e.contains("rows of 30 elements are not whole blocks of 32"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn captures_are_the_shortest_runs_that_let_the_rest_match() {
+        assert_eq!(captures("a.*.b", "a.12.b"), Some(vec!["12"]));
+        assert_eq!(captures("*.*", "x.y.z"), Some(vec!["x", "y.z"]));
+        assert_eq!(captures("*", ""), Some(vec![""]));
+        assert_eq!(captures("a*", "b"), None);
+        assert_eq!(
+            captures("l.*.w*", "l.3.w.weight"),
+            Some(vec!["3", ".weight"])
+        );
+        // Agrees with `wildcard` on every pair of a small alphabet.
+        let words = [
+            "", "a", "b", "ab", "ba", "aab", "abab", "a.b", "*", "a*", "*b", "*a*", "a*b*", "**",
+        ];
+        for p in words {
+            for n in words.iter().filter(|n| !n.contains('*')) {
+                assert_eq!(captures(p, n).is_some(), wildcard(p, n), "{p:?} {n:?}");
+                if let Some(c) = captures(p, n) {
+                    // Putting the captures back gives the name.
+                    let mut parts = c.into_iter();
+                    let rebuilt: String = p
+                        .split('*')
+                        .enumerate()
+                        .map(|(i, piece)| {
+                            if i == 0 {
+                                piece.to_string()
+                            } else {
+                                format!("{}{piece}", parts.next().unwrap())
+                            }
+                        })
+                        .collect();
+                    assert_eq!(&rebuilt, n, "{p:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -202,7 +202,7 @@ mod tests {
             outputs: crate::pipeline::job::Outputs::one(RelPath::parse("poses/a.ospc").unwrap()),
             inputs: vec![RelPath::parse("s/a.glb").unwrap()],
             globs: vec![],
-            spec: crate::pipeline::kinds::Spec::PoseCache(entry),
+            spec: crate::pipeline::kinds::Spec::PoseCache(Box::new(entry)),
         }
     }
 

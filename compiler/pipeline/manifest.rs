@@ -197,9 +197,11 @@ fn plain_words(message: &str) -> String {
     const UNTAGGED: [(&str, &str); 2] = [
         (
             "untagged enum MetaValue",
-            "a metadata value must be a string, true or false, or a map of one GGUF type to \
-             its value: {uint8|int8|uint16|int16|uint32|int32|uint64|int64|float32|float64: \
-             a number}, {bool: true}, {string: text}",
+            "a metadata value must be a string, true or false, a list of strings, or a map of \
+             one GGUF type to its value or to a list of values: \
+             {uint8|int8|uint16|int16|uint32|int32|uint64|int64|float32|float64: a number or \
+             [numbers]}, {bool: true or [true, false]}, {string: text or [texts]} \
+             (a list holds one type; lists of lists are not written)",
         ),
         (
             "untagged enum Animation",
@@ -358,11 +360,12 @@ pose_caches:
 
     #[test]
     fn an_untagged_value_says_what_it_may_be() {
-        let text = "model_bundles:\n  - id: m\n    profile: generic\n    source: a.safetensors\n    architecture: x\n    metadata: { a: [1, 2] }\n";
+        let text = "model_bundles:\n  - id: m\n    profile: generic\n    source: a.safetensors\n    architecture: x\n    metadata: { a: [1, [2]] }\n";
         let e = parse(text).unwrap_err();
         assert!(
-            e.message
-                .starts_with("a metadata value must be a string, true or false, or a map"),
+            e.message.starts_with(
+                "a metadata value must be a string, true or false, a list of strings, or a map"
+            ),
             "{e:?}"
         );
         let text = GOOD.replace("animation: Run", "animation: [Run]");

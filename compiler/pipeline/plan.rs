@@ -385,7 +385,7 @@ mod tests {
                 outputs: Outputs::one(RelPath::parse("shared/x.bin").unwrap()),
                 inputs: vec![],
                 globs: vec![],
-                spec: Spec::PoseCache(entry.value),
+                spec: Spec::PoseCache(Box::new(entry.value)),
             });
         }
         let mut problems = Vec::new();

@@ -291,14 +291,34 @@ fn checkpoint(p: &Project, rel: &str, tensors: &[(&str, Dtype, &[u64])], seed: u
     synth::write_checkpoint(&p.path(rel), &specs, seed).unwrap();
 }
 
+/// Every float dtype, ranks 0 to 4, rows of whole Q8_0 blocks and not,
+/// and the tensors llama.cpp's converter keeps in F32 (a norm, the token
+/// types, a name without `.weight`).
 const GENERIC_TENSORS: &[(&str, Dtype, &[u64])] = &[
-    ("layers.2.w", Dtype::F32, &[8, 4]),
-    ("layers.10.w", Dtype::F64, &[3, 5]),
+    ("blk.2.attn_q.weight", Dtype::F32, &[8, 64]),
+    ("blk.10.ffn_up.weight", Dtype::F64, &[3, 40]),
     ("norm.b", Dtype::BF16, &[7]),
-    ("emb", Dtype::F16, &[2, 3, 4, 5]),
+    ("emb.weight", Dtype::F16, &[2, 3, 4, 32]),
+    ("token_types.weight", Dtype::F32, &[2, 32]),
+    ("out_norm.weight", Dtype::BF16, &[2, 32]),
+    ("proj.b", Dtype::F32, &[2, 32]),
     ("ids", Dtype::I64, &[6]),
     ("mask", Dtype::Bool, &[3]),
     ("scalar", Dtype::F32, &[]),
+];
+
+/// The GGUF names in byte order.
+const GENERIC_ORDER: [&str; 10] = [
+    "blk.10.ffn_up.weight",
+    "blk.2.attn_q.weight",
+    "emb.weight",
+    "ids",
+    "mask",
+    "norm.b",
+    "out_norm.weight",
+    "proj.b",
+    "scalar",
+    "token_types.weight",
 ];
 
 /// A project whose checkpoint is converted under each type policy of
@@ -309,13 +329,13 @@ fn generic_policies_built() -> Project {
     let mut text = String::from("model_bundles:\n");
     for (policy, _) in GENERIC_SHA256 {
         text.push_str(&format!(
-            "  - id: m-{policy}\n    profile: generic\n    source: sources/weights/m.safetensors\n    architecture: test\n    metadata: {{ general.name: m, test.n: {{uint32: 5}}, test.on: true }}\n    type: {policy}\n"
+            "  - id: m-{policy}\n    profile: generic\n    source: sources/weights/m.safetensors\n    architecture: test\n    metadata: {{ general.name: m, test.n: {{uint32: 5}}, test.on: true, test.tokens: [a, \"b c\"], test.ids: {{int32: [1, -2]}}, test.scores: {{float32: [0.5, -1.5]}} }}\n    type: {policy}\n"
         ));
     }
     p.manifest(&text);
     let (report, out) = p.build_json();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(ids_with(&report, "built").len(), 4);
+    assert_eq!(ids_with(&report, "built").len(), GENERIC_SHA256.len());
     p
 }
 
@@ -365,54 +385,80 @@ fn generic_conversions_under_every_type_policy_equal_the_source() {
         ("general.alignment", "UINT32"),
         ("general.file_type", "UINT32"),
         ("general.name", "STRING"),
+        ("test.ids", "ARRAY"),
         ("test.n", "UINT32"),
         ("test.on", "BOOL"),
+        ("test.scores", "ARRAY"),
+        ("test.tokens", "ARRAY"),
     ];
     let want: Vec<(String, String)> = want
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
         .collect();
     assert_eq!(md, want);
+    // Arrays with their element types and values, as gguf-py reads them.
+    let value = |k: &str| {
+        let e = v["metadata"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e[0] == k)
+            .unwrap();
+        (e[1].clone(), e[2].clone())
+    };
+    assert_eq!(
+        value("test.tokens"),
+        (
+            serde_json::json!(["ARRAY", "STRING"]),
+            serde_json::json!(["a", "b c"])
+        )
+    );
+    assert_eq!(
+        value("test.ids"),
+        (
+            serde_json::json!(["ARRAY", "INT32"]),
+            serde_json::json!([1, -2])
+        )
+    );
+    assert_eq!(
+        value("test.scores"),
+        (
+            serde_json::json!(["ARRAY", "FLOAT32"]),
+            serde_json::json!([0.5, -1.5])
+        )
+    );
     let tensors: Vec<String> = v["tensors"]
         .as_array()
         .unwrap()
         .iter()
         .map(|t| t[0].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(
-        tensors,
-        [
-            "emb",
-            "ids",
-            "layers.10.w",
-            "layers.2.w",
-            "mask",
-            "norm.b",
-            "scalar"
-        ],
-        "byte order"
-    );
+    assert_eq!(tensors, GENERIC_ORDER, "byte order");
 }
 
 /// The SHA-256 of each policy's GGUF from `generic_conversions_…`'s
 /// checkpoint, recorded from a build whose every value gguf-py checked
 /// against the source (that test, in the full tier, checks them again).
-const GENERIC_SHA256: [(&str, &str); 4] = [
+const GENERIC_SHA256: [(&str, &str); 5] = [
     (
         "keep",
-        "1091de3e8627be8e73e5fc902f4252c7b08d064d94cbe7fdfe88860430ec2ca6",
+        "22b0737ff49250be95e413f6298288bb9d34ac2f90e2f19348e22bd861e4ba8d",
     ),
     (
         "f32",
-        "297107870aca7b0e14eb06c52086172487a226b77370bfca3d4d37520d8ab207",
+        "e51c8a0533369efc3733341e08fdd74be28ae33fe58ecb1fda2f3bb6149fa099",
     ),
     (
         "f16",
-        "aa21abcced5e761845d95445be3e96452fd93803e5c6ff89a2ce435a209ba4ec",
+        "8c930c43d5cf77b83a4931e26db39e1f119142ebcc22b18245e4e9fee3ea310d",
     ),
     (
         "bf16",
-        "68a91535168f22abcfbe958663645337e1a01234aa3ca4269094eba1f9b61bc2",
+        "00677b10b41577b963507cfa9c230054c7c8a9a35cd30d75c7dfa643d862c020",
+    ),
+    (
+        "q8_0",
+        "121dba25a116475a141c6241c3718dbdd04029cf7e2a78cc7fb47f33002289be",
     ),
 ];
 
@@ -423,10 +469,23 @@ const GENERIC_SHA256: [(&str, &str); 4] = [
 fn generic_conversions_under_every_type_policy_give_the_checked_bytes() {
     use sha2::Digest;
     let p = generic_policies_built();
-    for (policy, sha) in GENERIC_SHA256 {
+    let sha = |policy: &str| {
         let bytes = fs::read(p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"))).unwrap();
-        let got = kiln::formats::hex(&sha2::Sha256::digest(&bytes));
-        assert_eq!(got, sha, "{policy}: other bytes than gguf-py checked");
+        kiln::formats::hex(&sha2::Sha256::digest(&bytes))
+    };
+    // Every policy's hash at once, so a deliberate change re-records them
+    // in one run.
+    let got: Vec<(&str, String)> = GENERIC_SHA256
+        .iter()
+        .map(|(policy, _)| (*policy, sha(policy)))
+        .collect();
+    let want: Vec<(&str, String)> = GENERIC_SHA256
+        .iter()
+        .map(|(p, s)| (*p, s.to_string()))
+        .collect();
+    assert_eq!(got, want, "other bytes than gguf-py checked");
+    for (policy, _) in GENERIC_SHA256 {
+        let bytes = fs::read(p.path(&format!("out/models/m-{policy}/m-{policy}.gguf"))).unwrap();
         let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
         let md: Vec<(&str, &str)> = h
             .metadata
@@ -439,27 +498,18 @@ fn generic_conversions_under_every_type_policy_give_the_checked_bytes() {
             ("general.alignment", "UINT32"),
             ("general.file_type", "UINT32"),
             ("general.name", "STRING"),
+            ("test.ids", "ARRAY"),
             ("test.n", "UINT32"),
             ("test.on", "BOOL"),
+            ("test.scores", "ARRAY"),
+            ("test.tokens", "ARRAY"),
         ];
         if policy == "keep" {
             want.remove(2);
         }
         assert_eq!(md, want, "{policy}");
         let names: Vec<&str> = h.tensors().map(|t| t.name).collect();
-        assert_eq!(
-            names,
-            [
-                "emb",
-                "ids",
-                "layers.10.w",
-                "layers.2.w",
-                "mask",
-                "norm.b",
-                "scalar"
-            ],
-            "{policy}: byte order"
-        );
+        assert_eq!(names, GENERIC_ORDER, "{policy}: byte order");
     }
 }
 
@@ -554,6 +604,143 @@ fn generic_refusals_name_the_setting() {
     p.manifest("model_bundles:\n  - id: l\n    profile: generic\n    source: sources/weights/l.safetensors\n");
     let err = stderr(&p.kiln(&["build"]));
     assert!(err.contains("needs `architecture:`"), "{err}");
+}
+
+/// `rename`, `drop` and `types` from a manifest: the GGUF holds the new
+/// names, sorted, without the dropped tensors, in the types asked; each
+/// refusal points at its key's line.
+#[test]
+fn rename_drop_and_types_shape_the_gguf_and_refusals_name_their_line() {
+    let p = Project::new();
+    checkpoint(
+        &p,
+        "sources/weights/b.safetensors",
+        &[
+            (
+                "embeddings.token_type_embeddings.weight",
+                Dtype::F32,
+                &[2, 32],
+            ),
+            ("embeddings.word_embeddings.weight", Dtype::F32, &[10, 32]),
+            (
+                "encoder.layer.0.attention.self.query.weight",
+                Dtype::F32,
+                &[32, 32],
+            ),
+            (
+                "encoder.layer.1.attention.self.query.weight",
+                Dtype::F32,
+                &[32, 32],
+            ),
+            ("pooler.dense.weight", Dtype::F32, &[32, 32]),
+        ],
+        4,
+    );
+    let entry = |extra: &str| {
+        format!(
+            "model_bundles:\n  - id: b\n    profile: generic\n    source: sources/weights/b.safetensors\n    architecture: bert\n    type: f16\n{extra}"
+        )
+    };
+    p.manifest(&entry(
+        "    drop: ['pooler.*']\n    rename: { embeddings.token_type_embeddings.weight: token_types.weight, embeddings.word_embeddings.weight: token_embd.weight, 'encoder.layer.*.attention.self.query.weight': 'blk.*.attn_q.weight' }\n    types: { blk.1.attn_q.weight: q8_0 }\n",
+    ));
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = fs::read(p.path("out/models/b/b.gguf")).unwrap();
+    let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+    let got: Vec<(&str, &str)> = h.tensors().map(|t| (t.name, t.ty.name())).collect();
+    assert_eq!(
+        got,
+        [
+            ("blk.0.attn_q.weight", "F16"),
+            ("blk.1.attn_q.weight", "Q8_0"),
+            ("token_embd.weight", "F16"),
+            // llama.cpp keeps the token types in F32 (F16 crashed it).
+            ("token_types.weight", "F32"),
+        ]
+    );
+    for (extra, line_col, words) in [
+        (
+            "    drop: ['nothing.*']\n",
+            "7:11",
+            "drop: \"nothing.*\" matches no tensor",
+        ),
+        ("    rename: { 'encoder.*': x }\n", "7:13", "as many `*`"),
+        (
+            "    rename: { missing: x }\n",
+            "7:13",
+            "rename: \"missing\" matches no tensor",
+        ),
+        (
+            "    types: { nope: f32 }\n",
+            "7:12",
+            "types: \"nope\" matches no tensor",
+        ),
+        (
+            "    types: { pooler.dense.weight: q4_k }\n",
+            "7:35",
+            "unknown variant `q4_k`",
+        ),
+        ("    drop: ['']\n", "7:11", "may not be empty"),
+    ] {
+        p.manifest(&entry(extra));
+        let err = stderr(&p.kiln(&["build"]));
+        assert!(
+            err.contains(&format!("manifests/models.yaml:{line_col}:")) && err.contains(words),
+            "{extra}: {err}"
+        );
+    }
+}
+
+/// A finite value beyond F16 fails the job at its element's byte in the
+/// checkpoint, or with `saturate: true` becomes 65504; NaN and infinity
+/// are kept and reported with the first one's byte.
+#[test]
+fn no_value_is_lost_silently() {
+    let p = Project::new();
+    let rel = "sources/weights/v.safetensors";
+    checkpoint(&p, rel, &[("w.weight", Dtype::F32, &[2, 4])], 1);
+    let mut bytes = fs::read(p.path(rel)).unwrap();
+    let h = kiln::formats::safetensors::decode(&bytes).unwrap();
+    let data = (h.data_start() + h.tensors().next().unwrap().begin) as usize;
+    bytes[data + 4 * 5..data + 4 * 6].copy_from_slice(&1e6f32.to_le_bytes());
+    fs::write(p.path(rel), &bytes).unwrap();
+    let entry = |extra: &str| {
+        format!(
+            "model_bundles:\n  - id: v\n    profile: generic\n    source: sources/weights/v.safetensors\n    architecture: t\n    type: f16\n{extra}"
+        )
+    };
+    p.manifest(&entry(""));
+    let out = p.kiln(&["build"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let at = data + 4 * 5;
+    assert!(
+        err.contains(&format!(
+            "sources/weights/v.safetensors: at byte {at}: tensor \"w.weight\": element 5 is 1e6, beyond F16's largest finite value (65504)"
+        )),
+        "{err}"
+    );
+    p.manifest(&entry("    saturate: true\n"));
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let gguf = fs::read(p.path("out/models/v/v.gguf")).unwrap();
+    let g = kiln::formats::gguf::decode_header(&gguf, gguf.len() as u64).unwrap();
+    let start = (g.data_start + g.tensors().next().unwrap().offset) as usize;
+    assert_eq!(&gguf[start + 10..start + 12], &0x7bffu16.to_le_bytes());
+    // A NaN and an infinity: kept, and said.
+    bytes[data + 4 * 5..data + 4 * 6].copy_from_slice(&f32::NAN.to_le_bytes());
+    bytes[data + 4 * 7..data + 4 * 8].copy_from_slice(&f32::INFINITY.to_le_bytes());
+    fs::write(p.path(rel), &bytes).unwrap();
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "tensor \"w.weight\" holds 2 NaN or infinite values (the first is element 5, at byte {at}); they are kept as they are"
+        )),
+        "{err}"
+    );
 }
 
 #[test]

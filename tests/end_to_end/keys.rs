@@ -59,7 +59,11 @@ architecture: bert
 metadata: {general.name: x, bert.n: {uint32: 3}}
 type: keep
 compact_names: false
-tensors: ['a.*']",
+tensors: ['a.*']
+drop: ['a.b']
+rename: {a.c: x}
+types: {x: f32}
+saturate: false",
         &[
             ("id", "n"),
             ("profile", "motionbricks-g1"),
@@ -74,6 +78,10 @@ tensors: ['a.*']",
             ("type", "f16"),
             ("compact_names", "true"),
             ("tensors", "['b.*']"),
+            ("drop", "['a.d']"),
+            ("rename", "{a.c: y}"),
+            ("types", "{x: q8_0}"),
+            ("saturate", "true"),
         ],
     ),
     (

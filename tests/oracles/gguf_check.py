@@ -207,7 +207,33 @@ def check_bundle(out, src):
     print(f"ok bundle {out}: 4 components, {total} inference parameters")
 
 
+# llama.cpp's converter (conversion/base.py `prepare_tensors`, at the
+# llama.cpp that node-llama-cpp 3.21.1 bundles) keeps these GGUF tensor kinds
+# in F32 under every output type; their names are gguf-py's own.
+F32_KINDS = ["FFN_GATE_INP", "FFN_GATE_INP_SHEXP", "POS_EMBD", "TOKEN_TYPES", "SSM_CONV1D",
+             "SHORTCONV_CONV", "TIME_MIX_FIRST", "TIME_MIX_W1", "TIME_MIX_W2", "TIME_MIX_DECAY_W1",
+             "TIME_MIX_DECAY_W2", "TIME_MIX_LERP_FUSED", "POSNET_NORM1", "POSNET_NORM2",
+             "V_ENC_EMBD_POS", "A_ENC_EMBD_POS", "ALTUP_CORRECT_COEF", "ALTUP_PREDICT_COEF",
+             "SSM_CONV1D_Q", "SSM_CONV1D_K", "SSM_CONV1D_V", "INDEXER_PROJ"]
+
+
+def llama_cpp_keeps_f32(name, n_dims):
+    import re
+    from gguf.constants import MODEL_TENSOR, TENSOR_NAMES
+    if n_dims <= 1 or name.endswith("_norm.weight"):
+        return True
+    if name[-7:] not in (".weight", ".lora_a", ".lora_b"):
+        return True
+    for kind in F32_KINDS:
+        template = TENSOR_NAMES[getattr(MODEL_TENSOR, kind)] + ".weight"
+        pattern = re.escape(template).replace(re.escape("{bid}"), "[0-9]+")
+        if re.fullmatch(pattern, name):
+            return True
+    return False
+
+
 def check_generic(path, src, policy):
+    from gguf import GGMLQuantizationType, quants
     r = GGUFReader(path)
     check_layout(path, r)
     st = load_raw(src)
@@ -225,8 +251,10 @@ def check_generic(path, src, policy):
             continue
         if policy == "keep":
             want = dtype
-        elif policy == "f32" or len(shp) < 2:
+        elif policy == "f32" or llama_cpp_keeps_f32(t.name, len(shp)):
             want = "F32"
+        elif policy == "q8_0":
+            want = "Q8_0" if shape[-1] % 32 == 0 else "F16"
         else:
             want = policy.upper()
         assert t.tensor_type.name == want, (t.name, t.tensor_type.name, want)
@@ -235,6 +263,12 @@ def check_generic(path, src, policy):
             bits = got.reshape(-1).view(np.uint16)
             exp = np.array([bf16_bits(float(v)) for v in x], dtype=np.uint16) if dtype != "BF16" else a.reshape(-1)
             assert np.array_equal(bits, exp), t.name
+        elif want == "Q8_0":
+            # gguf-py's quantizer, on the values as llama.cpp's converter
+            # takes them (float32).
+            rows = x.astype(np.float32).reshape(-1, shape[-1])
+            exp = quants.quantize(rows, GGMLQuantizationType.Q8_0)
+            assert np.array_equal(np.asarray(t.data).reshape(-1).view(np.uint8), exp.reshape(-1)), t.name
         else:
             exp = x.astype({"F64": np.float64, "F32": np.float32, "F16": np.float16}[want])
             assert np.array_equal(got.reshape(-1), exp, equal_nan=True), t.name

@@ -37,10 +37,11 @@ macro_rules! kinds {
             )*
         }
 
-        /// A job's kind and its settings.
+        /// A job's kind and its settings (boxed: entries differ in size
+        /// by hundreds of bytes, and a plan holds one per job).
         #[derive(Clone, Debug, PartialEq)]
         pub enum Spec {
-            $($variant($module::Entry),)*
+            $($variant(Box<$module::Entry>),)*
         }
 
         impl Spec {
@@ -83,7 +84,7 @@ macro_rules! kinds {
                     planner.start_entry(entry.pos);
                     if let Some(outputs) = $module::plan(&entry.value, planner) {
                         let id = entry.value.id.clone();
-                        add(planner, id, outputs, Spec::$variant(entry.value));
+                        add(planner, id, outputs, Spec::$variant(Box::new(entry.value)));
                     }
                 }
             )*
@@ -94,7 +95,7 @@ macro_rules! kinds {
         pub fn for_each_spec(sections: Sections, each: &mut dyn FnMut(Spec)) {
             $(
                 for entry in sections.$section {
-                    each(Spec::$variant(entry.value));
+                    each(Spec::$variant(Box::new(entry.value)));
                 }
             )*
         }

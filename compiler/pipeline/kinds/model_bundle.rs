@@ -33,7 +33,11 @@ use crate::pipeline::sources::{Checkpoint, open_safetensors};
 pub const KIND: &str = "model_bundle";
 
 /// When to bump it: ARCHITECTURE.md, "A kind's `VERSION` changes".
-pub const VERSION: u32 = 1;
+/// 2 (generic): under `f16`/`bf16`, llama.cpp's F32 tensors (norms, names
+/// not ending in `.weight`, position and token-type embeddings…) stay F32;
+/// tensors sorted by GGUF name (compacted names moved); a finite value
+/// beyond the output type is refused, not made infinite.
+pub const VERSION: u32 = 2;
 
 /// Largest extraction `manifest.json` and shard index kiln reads.
 pub const MAX_INDEX_BYTES: u64 = 16 << 20;
@@ -81,6 +85,23 @@ pub struct Entry {
     /// patterns (`*` matches any run). Default: every tensor.
     #[serde(default)]
     pub tensors: Option<At<Vec<String>>>,
+    /// generic: leave out the tensors whose checkpoint names match one of
+    /// these patterns. Default: none.
+    #[serde(default)]
+    pub drop: Option<At<Vec<String>>>,
+    /// generic: new names, `checkpoint name: GGUF name`, or a pattern and
+    /// a template (`"encoder.layer.*.attention.self.query.weight":
+    /// "blk.*.attn_q.weight"`). Default: the checkpoint's names.
+    #[serde(default)]
+    pub rename: Option<At<BTreeMap<String, String>>>,
+    /// generic: per-tensor types over `type`, by GGUF-name pattern
+    /// (`"token_types.weight": f32`). Default: none.
+    #[serde(default)]
+    pub types: Option<At<BTreeMap<String, TypeName>>>,
+    /// generic: a finite value beyond the output type's range becomes its
+    /// largest finite value instead of failing the job. Default: false.
+    #[serde(default)]
+    pub saturate: Option<At<bool>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -105,6 +126,20 @@ pub enum TypeName {
     F32,
     F16,
     Bf16,
+    #[serde(rename = "q8_0")]
+    Q8_0,
+}
+
+impl TypeName {
+    fn policy(self) -> TypePolicy {
+        match self {
+            TypeName::Keep => TypePolicy::Keep,
+            TypeName::F32 => TypePolicy::F32,
+            TypeName::F16 => TypePolicy::F16,
+            TypeName::Bf16 => TypePolicy::BF16,
+            TypeName::Q8_0 => TypePolicy::Q8_0,
+        }
+    }
 }
 
 /// The extraction's files.
@@ -135,7 +170,29 @@ impl Sources {
 pub enum MetaValue {
     Text(String),
     Flag(bool),
+    /// A list of text: an ARRAY of STRING.
+    Texts(Vec<String>),
     Typed(Typed),
+    TypedList(TypedList),
+}
+
+/// An ARRAY with its element type named: `{int32: [1, 2]}`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TypedList {
+    Uint8(Vec<u8>),
+    Int8(Vec<i8>),
+    Uint16(Vec<u16>),
+    Int16(Vec<i16>),
+    Uint32(Vec<u32>),
+    Int32(Vec<i32>),
+    /// Read as doubles: a value beyond float32's range is refused.
+    Float32(Vec<f64>),
+    Uint64(Vec<u64>),
+    Int64(Vec<i64>),
+    Float64(Vec<f64>),
+    Bool(Vec<bool>),
+    String(Vec<String>),
 }
 
 /// A value with its GGUF type named.
@@ -160,7 +217,26 @@ pub enum Typed {
 
 impl MetaValue {
     fn to_gguf(&self) -> Value {
+        use crate::formats::gguf::Array;
         match self {
+            MetaValue::Texts(v) | MetaValue::TypedList(TypedList::String(v)) => {
+                Value::Array(Array::String(v.clone()))
+            }
+            MetaValue::TypedList(l) => Value::Array(match l {
+                TypedList::Uint8(v) => Array::U8(v.clone()),
+                TypedList::Int8(v) => Array::I8(v.clone()),
+                TypedList::Uint16(v) => Array::U16(v.clone()),
+                TypedList::Int16(v) => Array::I16(v.clone()),
+                TypedList::Uint32(v) => Array::U32(v.clone()),
+                TypedList::Int32(v) => Array::I32(v.clone()),
+                // Checked to be in range when planned.
+                TypedList::Float32(v) => Array::F32(v.iter().map(|&x| x as f32).collect()),
+                TypedList::Uint64(v) => Array::U64(v.clone()),
+                TypedList::Int64(v) => Array::I64(v.clone()),
+                TypedList::Float64(v) => Array::F64(v.clone()),
+                TypedList::Bool(v) => Array::Bool(v.clone()),
+                TypedList::String(_) => unreachable!("matched above"),
+            }),
             MetaValue::Text(s) | MetaValue::Typed(Typed::String(s)) => Value::String(s.clone()),
             MetaValue::Flag(b) | MetaValue::Typed(Typed::Bool(b)) => Value::Bool(*b),
             MetaValue::Typed(t) => match *t {
@@ -206,6 +282,10 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                 ("type", e.type_policy.as_ref().map(|a| a.pos)),
                 ("compact_names", e.compact_names.as_ref().map(|a| a.pos)),
                 ("tensors", e.tensors.as_ref().map(|a| a.pos)),
+                ("drop", e.drop.as_ref().map(|a| a.pos)),
+                ("rename", e.rename.as_ref().map(|a| a.pos)),
+                ("types", e.types.as_ref().map(|a| a.pos)),
+                ("saturate", e.saturate.as_ref().map(|a| a.pos)),
             ];
             for (key, pos) in not_here {
                 if let Some(pos) = pos {
@@ -260,9 +340,7 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                         p.fail(m.pos, "a metadata key may not be empty");
                     } else if bundle::GENERIC_KEYS.contains(&key.as_str()) {
                         p.fail(m.pos, format!("metadata {key} is written by kiln; leave it out"));
-                    } else if let MetaValue::Typed(Typed::Float32(v)) = value
-                        && (*v as f32).is_infinite()
-                    {
+                    } else if let Some(v) = beyond_f32(value) {
                         p.fail(
                             m.pos,
                             format!(
@@ -270,6 +348,34 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                                 f32::MAX
                             ),
                         );
+                    }
+                }
+            }
+            for (key, patterns) in [("tensors", &e.tensors), ("drop", &e.drop)] {
+                if let Some(list) = patterns {
+                    for pattern in &list.value {
+                        if let Some(why) = pattern_problem(pattern) {
+                            p.fail(list.pos, format!("{key}: {pattern:?}: {why}"));
+                        }
+                    }
+                }
+            }
+            if let Some(rename) = &e.rename {
+                for (from, to) in &rename.value {
+                    if let Some(why) = pattern_problem(from).or_else(|| pattern_problem(to)) {
+                        p.fail(rename.pos, format!("rename: {from:?} -> {to:?}: {why}"));
+                    } else if from.matches('*').count() != to.matches('*').count() {
+                        p.fail(
+                            rename.pos,
+                            format!("rename: {from:?} -> {to:?}: the new name must hold as many `*` as the pattern (each is what the pattern's `*` matched, in order)"),
+                        );
+                    }
+                }
+            }
+            if let Some(types) = &e.types {
+                for pattern in types.value.keys() {
+                    if let Some(why) = pattern_problem(pattern) {
+                        p.fail(types.pos, format!("types: {pattern:?}: {why}"));
                     }
                 }
             }
@@ -284,6 +390,38 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
             }
             output(id, &format!("{id}.gguf")).ok().map(Outputs::one)
         }
+    }
+}
+
+/// Where a key was written, if it was.
+fn at<T>(key: &Option<At<T>>) -> Option<Pos> {
+    key.as_ref().map(|k| k.pos)
+}
+
+/// Longest pattern or name in `tensors`, `drop`, `rename` and `types`.
+pub const MAX_PATTERN_BYTES: usize = 1024;
+
+/// Why a pattern or name cannot be used, if it cannot.
+fn pattern_problem(pattern: &str) -> Option<String> {
+    if pattern.is_empty() {
+        Some("may not be empty".into())
+    } else if pattern.len() > MAX_PATTERN_BYTES {
+        Some(format!(
+            "is {} bytes; at most {MAX_PATTERN_BYTES}",
+            pattern.len()
+        ))
+    } else {
+        None
+    }
+}
+
+/// A float32 metadata value (or element) beyond float32's range.
+fn beyond_f32(value: &MetaValue) -> Option<f64> {
+    let out = |v: f64| (v as f32).is_infinite() && v.is_finite();
+    match value {
+        MetaValue::Typed(Typed::Float32(v)) if out(*v) => Some(*v),
+        MetaValue::TypedList(TypedList::Float32(list)) => list.iter().copied().find(|&v| out(v)),
+        _ => None,
     }
 }
 
@@ -342,12 +480,12 @@ fn run_motionbricks(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let safe_sha = hex(&sha2_of(&safe_manifest));
 
     let total: u64 = plans.iter().flat_map(|p| &p.tensors).map(|t| t.end - t.begin).sum();
-    let mut done = 0;
+    let mut progress = Progress { done: 0, total };
     let mut entries = Vec::with_capacity(4);
     for ((role, plan), c) in Role::ALL.into_iter().zip(&plans).zip(&mut checkpoints) {
         let path = output(&e.id.value, role.file()).map_err(JobError::job)?;
         let mut inputs = [c];
-        let sha = write_gguf(io, &path, plan, &mut inputs, &vec![0; plan.tensors.len()], &mut done, total)?;
+        let sha = write_gguf(io, &path, plan, &mut inputs, &vec![0; plan.tensors.len()], &mut progress, Default::default())?;
         entries.push(bundle::ComponentEntry {
             role,
             parameter_count: plan.parameter_count(),
@@ -385,6 +523,12 @@ fn check_safe_manifest(bytes: &[u8]) -> Result<(), String> {
     }
 }
 
+/// Tensor bytes read of the job's total, for its progress line.
+struct Progress {
+    done: u64,
+    total: u64,
+}
+
 /// Writes one GGUF: the header, then each tensor (from
 /// `checkpoints[shards[i]]`) converted through a fixed buffer, each padded
 /// to the alignment. Its SHA-256.
@@ -394,8 +538,8 @@ fn write_gguf(
     plan: &PlannedFile,
     checkpoints: &mut [&mut Checkpoint],
     shards: &[usize],
-    done: &mut u64,
-    total: u64,
+    progress: &mut Progress,
+    options: tensor_convert::Options,
 ) -> Result<[u8; 32], JobError> {
     let (header, layout) = gguf::encode_header(&plan.metadata, &plan.descs())
         .map_err(|err| JobError::job(format!("{path}: {err}")))?;
@@ -407,6 +551,7 @@ fn write_gguf(
     let mut written = 0u64;
     for ((t, info), &shard) in plan.tensors.iter().zip(layout.tensors()).zip(shards) {
         let c = &mut checkpoints[shard];
+        let mut seen = tensor_convert::Seen::default();
         let element = t.from.size() as usize;
         let chunk = CHUNK_BYTES / element * element;
         let start = c.header.data_start() + t.begin;
@@ -417,10 +562,13 @@ fn write_gguf(
             let n = chunk.min((len - at) as usize);
             c.input.read_exact_at(start + at, &mut buf[..n])?;
             let bytes = if tensor_convert::native(t.from) == Some(t.to) {
+                if t.from.is_float() {
+                    tensor_convert::count_non_finite(t.from, &buf[..n], at / element as u64, &mut seen);
+                }
                 &buf[..n] // the same type: the bytes as they are
             } else {
                 converted.clear();
-                tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, &mut converted)
+                tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, options, &mut seen, &mut converted)
                     .map_err(|err| {
                         // The element's byte in the checkpoint (the
                         // tensor's first, for a rule of the whole tensor).
@@ -432,8 +580,17 @@ fn write_gguf(
             out.write_all(bytes).map_err(write_error)?;
             out_bytes += bytes.len() as u64;
             at += n as u64;
-            *done += n as u64;
-            io.progress(*done, total, Unit::Bytes)?;
+            progress.done += n as u64;
+            io.progress(progress.done, progress.total, Unit::Bytes)?;
+        }
+        if let Some(first) = seen.first_non_finite {
+            io.warn(format!(
+                "{}: tensor {:?} holds {} NaN or infinite values (the first is element {first}, at byte {}); they are kept as they are",
+                c.input.path(),
+                t.source,
+                seen.non_finite,
+                start + first * element as u64
+            ));
         }
         let padded = gguf::pad(out_bytes, layout.alignment).expect("laid out above");
         debug_assert_eq!(written, info.offset);
@@ -541,12 +698,7 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
             ),
         ));
     }
-    let policy = match e.type_policy.as_ref().map(|t| t.value) {
-        None | Some(TypeName::Keep) => TypePolicy::Keep,
-        Some(TypeName::F32) => TypePolicy::F32,
-        Some(TypeName::F16) => TypePolicy::F16,
-        Some(TypeName::Bf16) => TypePolicy::BF16,
-    };
+    let policy = e.type_policy.as_ref().map_or(TypePolicy::Keep, |t| t.value.policy());
     let settings = bundle::Generic {
         architecture: e.architecture.as_ref().map_or_else(String::new, |a| a.value.clone()),
         metadata: e
@@ -557,11 +709,32 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
         policy,
         compact_names: e.compact_names.as_ref().is_some_and(|c| c.value),
         keep: e.tensors.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
+        drop: e.drop.as_ref().map(|t| t.value.clone()).unwrap_or_default(),
+        rename: e
+            .rename
+            .as_ref()
+            .map(|r| r.value.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default(),
+        types: e
+            .types
+            .as_ref()
+            .map(|t| t.value.iter().map(|(k, v)| (k.clone(), v.policy())).collect())
+            .unwrap_or_default(),
     };
     let blame = |err: &bundle::Error| match err {
-        bundle::Error::NothingKept { .. } => e.tensors.as_ref().map_or(pos, |t| t.pos),
-        bundle::Error::NameTooLong { .. } => e.compact_names.as_ref().map_or(pos, |c| c.pos),
-        bundle::Error::ReservedKey { .. } => e.metadata.as_ref().map_or(pos, |m| m.pos),
+        bundle::Error::NothingKept { .. } => at(&e.drop).or(at(&e.tensors)).unwrap_or(pos),
+        bundle::Error::NameTooLong { .. } => at(&e.rename).or(at(&e.compact_names)).unwrap_or(pos),
+        bundle::Error::ReservedKey { .. } => at(&e.metadata).unwrap_or(pos),
+        bundle::Error::Unmatched { key: "drop", .. } => at(&e.drop).unwrap_or(pos),
+        bundle::Error::Unmatched { key: "rename", .. }
+        | bundle::Error::Template { .. }
+        | bundle::Error::RenameConflict { .. }
+        | bundle::Error::RenameTooLong { .. }
+        | bundle::Error::Collision { .. } => at(&e.rename).or(at(&e.compact_names)).unwrap_or(pos),
+        bundle::Error::Unmatched { .. }
+        | bundle::Error::TypeConflict { .. }
+        | bundle::Error::IntegerType { .. }
+        | bundle::Error::Blocks { .. } => at(&e.types).unwrap_or(pos),
         _ => pos,
     };
     let (plan, shards) = bundle::generic(&all, &settings).map_err(|err| JobError::at(blame(&err), err.to_string()))?;
@@ -569,7 +742,11 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
     let total = plan.tensors.iter().map(|t| t.end - t.begin).sum();
     let path = output(&e.id.value, &format!("{}.gguf", e.id.value)).map_err(JobError::job)?;
     let mut refs: Vec<&mut Checkpoint> = checkpoints.iter_mut().collect();
-    write_gguf(io, &path, &plan, &mut refs, &shards, &mut 0, total)?;
+    let options = tensor_convert::Options {
+        saturate: e.saturate.as_ref().is_some_and(|s| s.value),
+    };
+    let mut progress = Progress { done: 0, total };
+    write_gguf(io, &path, &plan, &mut refs, &shards, &mut progress, options)?;
     for c in checkpoints {
         io.finish(c.input)?;
     }
