@@ -459,7 +459,9 @@ impl TypePolicy {
             return t;
         }
         match self {
-            TypePolicy::Keep => tensor_convert::native(dtype).expect("floats are native"),
+            TypePolicy::Keep => tensor_convert::native(dtype)
+                .or(tensor_convert::widened(dtype))
+                .expect("every float has a GGML type"),
             TypePolicy::F32 => TensorType::F32,
             _ if llama_cpp::keeps_f32(name, rank) => TensorType::F32,
             TypePolicy::F16 => TensorType::F16,
@@ -474,7 +476,7 @@ impl TypePolicy {
     /// whole blocks.
     pub fn exact(self, dtype: Dtype, ne0: u64) -> Option<TensorType> {
         Some(match self {
-            TypePolicy::Keep => tensor_convert::native(dtype)?,
+            TypePolicy::Keep => tensor_convert::native(dtype).or(tensor_convert::widened(dtype))?,
             TypePolicy::F32 => TensorType::F32,
             TypePolicy::F16 => TensorType::F16,
             TypePolicy::BF16 => TensorType::BF16,
@@ -511,11 +513,11 @@ fn integer_target(dtype: Dtype) -> Option<TensorType> {
     if dtype.is_float() {
         return None;
     }
-    Some(match dtype {
-        Dtype::U8 => TensorType::I16,
-        Dtype::Bool => TensorType::I8,
-        d => tensor_convert::native(d).expect("signed integers are native"),
-    })
+    Some(
+        tensor_convert::native(dtype)
+            .or(tensor_convert::widened(dtype))
+            .expect("every integer has a GGML type"),
+    )
 }
 
 /// Settings of a generic conversion.

@@ -150,6 +150,7 @@ pub fn count_non_finite(from: Dtype, input: &[u8], first: u64, seen: &mut Seen) 
             Dtype::F32 => u32::from_le_bytes(e.try_into().unwrap()) & 0x7f80_0000 == 0x7f80_0000,
             Dtype::F16 => u16::from_le_bytes([e[0], e[1]]) & 0x7c00 == 0x7c00,
             Dtype::BF16 => u16::from_le_bytes([e[0], e[1]]) & 0x7f80 == 0x7f80,
+            d if d.is_float() => !fp8_to_f64(e[0], d).is_finite(),
             _ => false,
         };
         if non_finite {
@@ -273,6 +274,7 @@ fn as_f32(from: Dtype, e: &[u8]) -> f32 {
         Dtype::F32 => f32::from_le_bytes(e.try_into().unwrap()),
         Dtype::F16 => f16_to_f32(u16::from_le_bytes([e[0], e[1]])),
         Dtype::BF16 => bf16_to_f32(u16::from_le_bytes([e[0], e[1]])),
+        d if d.is_float() => fp8_to_f64(e[0], d) as f32, // exact
         _ => unreachable!("only floats are quantized"),
     }
 }
@@ -327,15 +329,81 @@ pub fn native(dtype: Dtype) -> Option<TensorType> {
         Dtype::I32 => TensorType::I32,
         Dtype::I16 => TensorType::I16,
         Dtype::I8 => TensorType::I8,
-        Dtype::U8 | Dtype::Bool => return None,
+        Dtype::U8
+        | Dtype::Bool
+        | Dtype::U16
+        | Dtype::U32
+        | Dtype::U64
+        | Dtype::F8E4M3
+        | Dtype::F8E5M2
+        | Dtype::F8E8M0
+        | Dtype::F8E4M3Fnuz
+        | Dtype::F8E5M2Fnuz => return None,
     })
+}
+
+/// The GGML type that holds every value of a dtype GGUF has no type for,
+/// exactly: the unsigned integers the next wider signed one (U64 as I64,
+/// each value checked), the FP8s a half (E8M0, whose powers of two reach
+/// 2^-127, an F32), BOOL as I8.
+pub fn widened(dtype: Dtype) -> Option<TensorType> {
+    Some(match dtype {
+        Dtype::Bool => TensorType::I8,
+        Dtype::U8 => TensorType::I16,
+        Dtype::U16 => TensorType::I32,
+        Dtype::U32 | Dtype::U64 => TensorType::I64,
+        Dtype::F8E4M3 | Dtype::F8E5M2 | Dtype::F8E4M3Fnuz | Dtype::F8E5M2Fnuz => TensorType::F16,
+        Dtype::F8E8M0 => TensorType::F32,
+        _ => return None,
+    })
+}
+
+/// An FP8 element's value, exactly (every FP8 value is an f64), by its
+/// dtype's exponent and mantissa widths, bias and special values.
+pub fn fp8_to_f64(byte: u8, dtype: Dtype) -> f64 {
+    let (e_bits, m_bits, bias) = match dtype {
+        Dtype::F8E4M3 => (4, 3, 7),
+        Dtype::F8E5M2 => (5, 2, 15),
+        Dtype::F8E4M3Fnuz => (4, 3, 8),
+        Dtype::F8E5M2Fnuz => (5, 2, 16),
+        Dtype::F8E8M0 => {
+            // Unsigned powers of two; 0xff is NaN.
+            return if byte == 0xff {
+                f64::NAN
+            } else {
+                pow2(i32::from(byte) - 127)
+            };
+        }
+        _ => unreachable!("not an FP8"),
+    };
+    let fnuz = matches!(dtype, Dtype::F8E4M3Fnuz | Dtype::F8E5M2Fnuz);
+    if fnuz && byte == 0x80 {
+        return f64::NAN;
+    }
+    let negative = byte & 0x80 != 0;
+    let exp = i32::from((byte >> m_bits) & ((1 << e_bits) - 1));
+    let mant = i32::from(byte & ((1 << m_bits) - 1));
+    let all_ones = exp == (1 << e_bits) - 1;
+    let magnitude = match dtype {
+        Dtype::F8E5M2 if all_ones => {
+            if mant == 0 {
+                f64::INFINITY
+            } else {
+                f64::NAN
+            }
+        }
+        Dtype::F8E4M3 if all_ones && mant == 7 => f64::NAN,
+        _ if exp == 0 => f64::from(mant) * pow2(1 - bias - m_bits),
+        _ => f64::from((1 << m_bits) + mant) * pow2(exp - bias - m_bits),
+    };
+    if negative { -magnitude } else { magnitude }
 }
 
 /// One element, widened without loss.
 #[derive(Clone, Copy, Debug)]
 enum Elem {
     Float(f64),
-    Int(i64),
+    Int(i128),
 }
 
 fn read(from: Dtype, e: &[u8], index: u64) -> Result<Elem, Error> {
@@ -349,15 +417,21 @@ fn read(from: Dtype, e: &[u8], index: u64) -> Result<Elem, Error> {
         Dtype::F32 => Elem::Float(f64::from(f32::from_le_bytes([e[0], e[1], e[2], e[3]]))),
         Dtype::F16 => Elem::Float(f64::from(f16_to_f32(u16::from_le_bytes([e[0], e[1]])))),
         Dtype::BF16 => Elem::Float(f64::from(bf16_to_f32(u16::from_le_bytes([e[0], e[1]])))),
-        Dtype::I64 => Elem::Int(i64::from_le_bytes(b(8))),
-        Dtype::I32 => Elem::Int(i64::from(i32::from_le_bytes([e[0], e[1], e[2], e[3]]))),
-        Dtype::I16 => Elem::Int(i64::from(i16::from_le_bytes([e[0], e[1]]))),
-        Dtype::I8 => Elem::Int(i64::from(e[0] as i8)),
-        Dtype::U8 => Elem::Int(i64::from(e[0])),
+        Dtype::I64 => Elem::Int(i128::from(i64::from_le_bytes(b(8)))),
+        Dtype::I32 => Elem::Int(i128::from(i32::from_le_bytes([e[0], e[1], e[2], e[3]]))),
+        Dtype::I16 => Elem::Int(i128::from(i16::from_le_bytes([e[0], e[1]]))),
+        Dtype::I8 => Elem::Int(i128::from(e[0] as i8)),
+        Dtype::U8 => Elem::Int(i128::from(e[0])),
+        Dtype::U16 => Elem::Int(i128::from(u16::from_le_bytes([e[0], e[1]]))),
+        Dtype::U32 => Elem::Int(i128::from(u32::from_le_bytes([e[0], e[1], e[2], e[3]]))),
+        Dtype::U64 => Elem::Int(i128::from(u64::from_le_bytes(b(8)))),
         Dtype::Bool => match e[0] {
-            0 | 1 => Elem::Int(i64::from(e[0])),
+            0 | 1 => Elem::Int(i128::from(e[0])),
             byte => return Err(Error::Bool { index, byte }),
         },
+        Dtype::F8E4M3 | Dtype::F8E5M2 | Dtype::F8E8M0 | Dtype::F8E4M3Fnuz | Dtype::F8E5M2Fnuz => {
+            Elem::Float(fp8_to_f64(e[0], from))
+        }
     })
 }
 
@@ -368,7 +442,7 @@ fn write(
     options: Options,
     out: &mut Vec<u8>,
 ) -> Result<(), Error> {
-    let range = |v: i64, target: &'static str| Error::OutOfRange {
+    let range = |v: i128, target: &'static str| Error::OutOfRange {
         index,
         value: v.to_string(),
         target,
@@ -407,7 +481,10 @@ fn write(
             }
             out.extend_from_slice(&h.to_le_bytes());
         }
-        (Elem::Int(v), TensorType::I64) => out.extend_from_slice(&v.to_le_bytes()),
+        (Elem::Int(v), TensorType::I64) => {
+            let v = i64::try_from(v).map_err(|_| range(v, "I64"))?;
+            out.extend_from_slice(&v.to_le_bytes());
+        }
         (Elem::Int(v), TensorType::I32) => {
             let v = i32::try_from(v).map_err(|_| range(v, "I32"))?;
             out.extend_from_slice(&v.to_le_bytes());
@@ -795,6 +872,105 @@ mod tests {
 #[cfg(test)]
 mod fast_paths {
     use super::*;
+
+    /// Every byte of each FP8 dtype decodes to what Google's ml_dtypes
+    /// gives (its answers recorded in tests/golden/fp8_values.json by
+    /// tests/oracles/fp8_values.py; the full tier runs it again).
+    #[test]
+    fn every_fp8_byte_is_the_value_ml_dtypes_gives() {
+        let golden: std::collections::BTreeMap<String, Vec<String>> =
+            serde_json::from_str(include_str!("../../tests/golden/fp8_values.json")).unwrap();
+        assert_eq!(golden.len(), 5);
+        for (name, values) in &golden {
+            let dtype = Dtype::from_name(name).unwrap();
+            assert_eq!(values.len(), 256);
+            for (byte, want) in values.iter().enumerate() {
+                let got = fp8_to_f64(byte as u8, dtype);
+                if want == "nan" {
+                    assert!(got.is_nan(), "{name} {byte:#04x}: {got}");
+                } else {
+                    let bits = u64::from_str_radix(want, 16).unwrap();
+                    assert_eq!(
+                        got.to_bits(),
+                        bits,
+                        "{name} {byte:#04x}: {got} vs {}",
+                        f64::from_bits(bits)
+                    );
+                }
+            }
+        }
+        // E5M2 is the top byte of a half, by construction.
+        for b in 0..=255u8 {
+            let h = f64::from(f16_to_f32(u16::from(b) << 8));
+            let v = fp8_to_f64(b, Dtype::F8E5M2);
+            assert!(v == h || v.is_nan() && h.is_nan(), "{b:#04x}");
+        }
+    }
+
+    /// The unsigned integers widen exactly; a U64 beyond I64 is an error
+    /// naming its element; FP8 to F16 is exact.
+    #[test]
+    fn new_dtypes_convert_exactly_or_name_the_element() {
+        let mut out = Vec::new();
+        let input: Vec<u8> = [0u64, u64::MAX >> 1, u64::MAX]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let e = convert(
+            Dtype::U64,
+            TensorType::I64,
+            &input,
+            0,
+            Options::default(),
+            &mut Seen::default(),
+            &mut out,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "element 2 is 18446744073709551615, which does not fit in I64"
+        );
+        out.clear();
+        convert(
+            Dtype::U16,
+            TensorType::I32,
+            &65535u16.to_le_bytes(),
+            0,
+            Options::default(),
+            &mut Seen::default(),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out, 65535i32.to_le_bytes());
+        out.clear();
+        let all: Vec<u8> = (0..=255u8).collect();
+        let mut seen = Seen::default();
+        convert(
+            Dtype::F8E4M3,
+            TensorType::F16,
+            &all,
+            0,
+            Options::default(),
+            &mut seen,
+            &mut out,
+        )
+        .unwrap();
+        for (b, h) in out.chunks_exact(2).enumerate() {
+            let h = f64::from(f16_to_f32(u16::from_le_bytes([h[0], h[1]])));
+            let v = fp8_to_f64(b as u8, Dtype::F8E4M3);
+            assert!(v == h || v.is_nan() && h.is_nan(), "{b:#04x}");
+        }
+        assert_eq!(
+            seen,
+            Seen {
+                non_finite: 2,
+                first_non_finite: Some(0x7f)
+            },
+            "the two NaNs"
+        );
+        assert_eq!(widened(Dtype::F8E8M0), Some(TensorType::F32));
+        assert_eq!(widened(Dtype::U32), Some(TensorType::I64));
+    }
 
     /// The f32 -> half and f32 -> bfloat16 bit paths equal the general
     /// rounding on 17 million f32 patterns spread over every exponent, and

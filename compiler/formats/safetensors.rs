@@ -34,7 +34,9 @@ pub const MAX_HEADER_BYTES: u64 = 100_000_000;
 /// Bytes before the JSON.
 pub const PREFIX_BYTES: u64 = 8;
 
-/// An element type.
+/// An element type: every whole-byte type the format defines (the
+/// safetensors crate 0.8.0's `Dtype`: 18 of its 22; the other four are
+/// [`REFUSED_DTYPES`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dtype {
     F64,
@@ -47,10 +49,46 @@ pub enum Dtype {
     I8,
     U8,
     Bool,
+    U16,
+    U32,
+    U64,
+    /// OCP FP8: 4 exponent bits (bias 7), 3 mantissa bits, no infinity,
+    /// `S.1111.111` NaN; at most 448.
+    F8E4M3,
+    /// OCP FP8: 5 exponent bits (bias 15), 2 mantissa bits, IEEE-like
+    /// (infinity and NaN at exponent 31).
+    F8E5M2,
+    /// The MX scale: 8 exponent bits (bias 127), no sign, no mantissa;
+    /// `0xff` NaN.
+    F8E8M0,
+    /// FP8 E4M3 "FNUZ": bias 8, no infinity, no negative zero, `0x80` NaN.
+    F8E4M3Fnuz,
+    /// FP8 E5M2 "FNUZ": bias 16, no infinity, no negative zero, `0x80` NaN.
+    F8E5M2Fnuz,
 }
 
+/// The dtypes the format defines that kiln refuses, each with the reason.
+pub const REFUSED_DTYPES: [(&str, &str); 4] = [
+    (
+        "C64",
+        "GGUF has no complex type; save the real and imaginary parts as two float tensors",
+    ),
+    (
+        "F4",
+        "MXFP4 packs two elements in a byte and means nothing without its E8M0 scales; dequantize it (with its scales) to a float type first",
+    ),
+    (
+        "F6_E2M3",
+        "MXFP6 packs four elements in three bytes and means nothing without its E8M0 scales; dequantize it (with its scales) to a float type first",
+    ),
+    (
+        "F6_E3M2",
+        "MXFP6 packs four elements in three bytes and means nothing without its E8M0 scales; dequantize it (with its scales) to a float type first",
+    ),
+];
+
 impl Dtype {
-    pub const ALL: [Dtype; 10] = [
+    pub const ALL: [Dtype; 18] = [
         Dtype::F64,
         Dtype::F32,
         Dtype::F16,
@@ -61,15 +99,30 @@ impl Dtype {
         Dtype::I8,
         Dtype::U8,
         Dtype::Bool,
+        Dtype::U16,
+        Dtype::U32,
+        Dtype::U64,
+        Dtype::F8E4M3,
+        Dtype::F8E5M2,
+        Dtype::F8E8M0,
+        Dtype::F8E4M3Fnuz,
+        Dtype::F8E5M2Fnuz,
     ];
 
     /// Bytes per element.
     pub fn size(self) -> u64 {
         match self {
-            Dtype::F64 | Dtype::I64 => 8,
-            Dtype::F32 | Dtype::I32 => 4,
-            Dtype::F16 | Dtype::BF16 | Dtype::I16 => 2,
-            Dtype::I8 | Dtype::U8 | Dtype::Bool => 1,
+            Dtype::F64 | Dtype::I64 | Dtype::U64 => 8,
+            Dtype::F32 | Dtype::I32 | Dtype::U32 => 4,
+            Dtype::F16 | Dtype::BF16 | Dtype::I16 | Dtype::U16 => 2,
+            Dtype::I8
+            | Dtype::U8
+            | Dtype::Bool
+            | Dtype::F8E4M3
+            | Dtype::F8E5M2
+            | Dtype::F8E8M0
+            | Dtype::F8E4M3Fnuz
+            | Dtype::F8E5M2Fnuz => 1,
         }
     }
 
@@ -86,6 +139,14 @@ impl Dtype {
             Dtype::I8 => "I8",
             Dtype::U8 => "U8",
             Dtype::Bool => "BOOL",
+            Dtype::U16 => "U16",
+            Dtype::U32 => "U32",
+            Dtype::U64 => "U64",
+            Dtype::F8E4M3 => "F8_E4M3",
+            Dtype::F8E5M2 => "F8_E5M2",
+            Dtype::F8E8M0 => "F8_E8M0",
+            Dtype::F8E4M3Fnuz => "F8_E4M3FNUZ",
+            Dtype::F8E5M2Fnuz => "F8_E5M2FNUZ",
         }
     }
 
@@ -94,7 +155,18 @@ impl Dtype {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Dtype::F64 | Dtype::F32 | Dtype::F16 | Dtype::BF16)
+        matches!(
+            self,
+            Dtype::F64
+                | Dtype::F32
+                | Dtype::F16
+                | Dtype::BF16
+                | Dtype::F8E4M3
+                | Dtype::F8E5M2
+                | Dtype::F8E8M0
+                | Dtype::F8E4M3Fnuz
+                | Dtype::F8E5M2Fnuz
+        )
     }
 }
 
@@ -264,14 +336,22 @@ pub enum Error {
     /// A tensor name appears twice.
     #[error("at byte {offset}: tensor {name:?} is named twice")]
     DuplicateName { offset: u64, name: String },
-    /// A dtype kiln does not know.
+    /// A dtype the format does not define.
     #[error(
-        "at byte {offset}: tensor {name:?} has dtype {dtype:?}; kiln reads F64, F32, F16, BF16, I64, I32, I16, I8, U8 and BOOL"
+        "at byte {offset}: tensor {name:?} has dtype {dtype:?}, which safetensors does not define (kiln reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I64, I32, I16, I8, U64, U32, U16, U8 and BOOL)"
     )]
     UnknownDtype {
         offset: u64,
         name: String,
         dtype: String,
+    },
+    /// A dtype the format defines that kiln refuses ([`REFUSED_DTYPES`]).
+    #[error("at byte {offset}: tensor {name:?} has dtype {dtype}: {reason}")]
+    RefusedDtype {
+        offset: u64,
+        name: String,
+        dtype: &'static str,
+        reason: &'static str,
     },
     /// `data_offsets` with its end before its begin.
     #[error(
@@ -342,6 +422,7 @@ impl Error {
             Error::Json { offset, .. }
             | Error::DuplicateName { offset, .. }
             | Error::UnknownDtype { offset, .. }
+            | Error::RefusedDtype { offset, .. }
             | Error::Reversed { offset, .. }
             | Error::ShapeOverflow { offset, .. }
             | Error::SizeMismatch { offset, .. }
@@ -677,6 +758,14 @@ impl FastVisitor<'_> {
 /// size), at `offset`.
 fn entry_problem(name: &str, t: &TensorFields, dtype: Option<Dtype>, offset: u64) -> Option<Error> {
     let Some(dtype) = dtype else {
+        if let Some(&(dtype, reason)) = REFUSED_DTYPES.iter().find(|(d, _)| *d == t.dtype) {
+            return Some(Error::RefusedDtype {
+                offset,
+                name: name.to_string(),
+                dtype,
+                reason,
+            });
+        }
         return Some(Error::UnknownDtype {
             offset,
             name: name.to_string(),
@@ -1042,7 +1131,22 @@ mod tests {
             (
                 r#"{"a":{"dtype":"F8","shape":[1],"data_offsets":[0,1]}}"#,
                 1,
-                "has dtype \"F8\"",
+                "has dtype \"F8\", which safetensors does not define",
+            ),
+            (
+                r#"{"a":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}}"#,
+                1,
+                "has dtype C64: GGUF has no complex type",
+            ),
+            (
+                r#"{"a":{"dtype":"F4","shape":[2],"data_offsets":[0,1]}}"#,
+                1,
+                "has dtype F4: MXFP4 packs two elements in a byte",
+            ),
+            (
+                r#"{"a":{"dtype":"F6_E3M2","shape":[4],"data_offsets":[0,3]}}"#,
+                1,
+                "has dtype F6_E3M2: MXFP6 packs four elements",
             ),
             (
                 r#"{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}}"#,

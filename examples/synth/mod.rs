@@ -111,6 +111,16 @@ fn write_data(t: &TensorSpec, rng: &mut Rng, out: &mut impl Write) -> io::Result
             Dtype::I16 => buf.extend_from_slice(&(rng.next() as i16).to_le_bytes()),
             Dtype::I32 => buf.extend_from_slice(&((rng.next() as i32) >> 8).to_le_bytes()),
             Dtype::I64 => buf.extend_from_slice(&((rng.next() as i64) - (1 << 38)).to_le_bytes()),
+            Dtype::U16 => buf.extend_from_slice(&(rng.next() as u16).to_le_bytes()),
+            Dtype::U32 => buf.extend_from_slice(&(rng.next() as u32).to_le_bytes()),
+            // Beyond i64 too: the conversion must say which element.
+            Dtype::U64 => buf.extend_from_slice(&rng.next().to_le_bytes()),
+            // Every byte pattern, NaN included: FP8 values are all their bytes.
+            Dtype::F8E4M3
+            | Dtype::F8E5M2
+            | Dtype::F8E8M0
+            | Dtype::F8E4M3Fnuz
+            | Dtype::F8E5M2Fnuz => buf.push(rng.next() as u8),
         }
         if buf.len() >= 1 << 16 {
             out.write_all(&buf)?;

@@ -606,6 +606,132 @@ fn generic_refusals_name_the_setting() {
     assert!(err.contains("needs `architecture:`"), "{err}");
 }
 
+/// One tensor of every dtype kiln reads (18 of the format's 22), the
+/// FP8s with every byte pattern (NaN and infinity too), under `keep`,
+/// `f32`, `f16` and `bf16` (E8M0, whose powers of two pass F16's range,
+/// 1-D: it stays F32).
+const EVERY_DTYPE: &[(&str, Dtype, &[u64])] = &[
+    ("a.f64.weight", Dtype::F64, &[4, 8]),
+    ("b.f32.weight", Dtype::F32, &[4, 8]),
+    ("c.f16.weight", Dtype::F16, &[4, 8]),
+    ("d.bf16.weight", Dtype::BF16, &[4, 8]),
+    ("e.e4m3.weight", Dtype::F8E4M3, &[16, 16]),
+    ("f.e5m2.weight", Dtype::F8E5M2, &[16, 16]),
+    ("g.e8m0.weight", Dtype::F8E8M0, &[256]),
+    ("h.e4m3fnuz.weight", Dtype::F8E4M3Fnuz, &[16, 16]),
+    ("i.e5m2fnuz.weight", Dtype::F8E5M2Fnuz, &[16, 16]),
+    ("j.i64", Dtype::I64, &[5]),
+    ("k.i32", Dtype::I32, &[5]),
+    ("l.i16", Dtype::I16, &[5]),
+    ("m.i8", Dtype::I8, &[5]),
+    ("n.u64", Dtype::U64, &[5]),
+    ("o.u32", Dtype::U32, &[5]),
+    ("p.u16", Dtype::U16, &[5]),
+    ("q.u8", Dtype::U8, &[5]),
+    ("r.bool", Dtype::Bool, &[5]),
+];
+
+const EVERY_DTYPE_POLICIES: [&str; 4] = ["keep", "f32", "f16", "bf16"];
+
+/// The SHA-256 of each policy's GGUF of [`EVERY_DTYPE`], every value of
+/// which the full tier checks with gguf-py and ml_dtypes.
+const EVERY_DTYPE_SHA256: [&str; 4] = [
+    "17fac1c3da49ec559289d94fd7df14bb28698fd15ae22b142fd901c419092d02",
+    "e4542804a65e25af9da04cd0a50f85ae4103acdd46b07251b0ac7fcee58fefdd",
+    "72fc3ed110daee9f83480b5f288a9b0a92dbf95eb5d69c280dec83c82c90eab4",
+    "c5dccf47537bb7038352ca2e0def451d6c53fc1d54bd82148dde366dd2d1bb88",
+];
+
+fn every_dtype_built() -> Project {
+    let p = Project::new();
+    checkpoint(&p, "sources/weights/all.safetensors", EVERY_DTYPE, 9);
+    // The FP8s hold every byte, in order.
+    let mut bytes = fs::read(p.path("sources/weights/all.safetensors")).unwrap();
+    let h = kiln::formats::safetensors::decode(&bytes).unwrap();
+    for t in h
+        .tensors()
+        .filter(|t| t.dtype.is_float() && t.dtype.size() == 1)
+    {
+        let at = (h.data_start() + t.begin) as usize;
+        for b in 0..256 {
+            bytes[at + b] = b as u8;
+        }
+    }
+    fs::write(p.path("sources/weights/all.safetensors"), &bytes).unwrap();
+    let mut text = String::from("model_bundles:\n");
+    for policy in EVERY_DTYPE_POLICIES {
+        text.push_str(&format!(
+            "  - {{ id: all-{policy}, profile: generic, source: sources/weights/all.safetensors, architecture: test, type: {policy} }}\n"
+        ));
+    }
+    p.manifest(&text);
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    p
+}
+
+#[test]
+fn every_dtype_converts_exactly_under_every_float_policy() {
+    use sha2::Digest;
+    let p = every_dtype_built();
+    let mut got = Vec::new();
+    for policy in EVERY_DTYPE_POLICIES {
+        let bytes =
+            fs::read(p.path(&format!("out/models/all-{policy}/all-{policy}.gguf"))).unwrap();
+        got.push(kiln::formats::hex(&sha2::Sha256::digest(&bytes)));
+        if policy == "keep" {
+            let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+            let types: Vec<&str> = h.tensors().map(|t| t.ty.name()).collect();
+            assert_eq!(
+                types,
+                [
+                    "F64", "F32", "F16", "BF16", "F16", "F16", "F32", "F16", "F16", "I64", "I32",
+                    "I16", "I8", "I64", "I64", "I32", "I16", "I8"
+                ]
+            );
+        }
+    }
+    assert_eq!(got, EVERY_DTYPE_SHA256, "other bytes than gguf-py checked");
+}
+
+#[test]
+#[ignore = "full tier: gguf-py, ml_dtypes"]
+fn every_dtype_converts_to_what_gguf_py_and_ml_dtypes_read() {
+    let p = every_dtype_built();
+    for policy in EVERY_DTYPE_POLICIES {
+        oracle(&[
+            "generic",
+            p.path(&format!("out/models/all-{policy}/all-{policy}.gguf"))
+                .to_str()
+                .unwrap(),
+            p.path("sources/weights/all.safetensors").to_str().unwrap(),
+            policy,
+        ]);
+    }
+}
+
+/// The FP8 answers the fast tier checks every byte against are what
+/// ml_dtypes gives today.
+#[test]
+#[ignore = "full tier: ml_dtypes"]
+fn the_recorded_fp8_values_are_ml_dtypes_own() {
+    let out = Command::new("python3")
+        .arg(Path::new(REPO).join("tests/oracles/fp8_values.py"))
+        .output()
+        .expect("python3 with ml_dtypes (bash tests/full.sh makes a venv with it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let live: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let recorded: Value = serde_json::from_str(
+        &fs::read_to_string(Path::new(REPO).join("tests/golden/fp8_values.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(live, recorded);
+}
+
 /// `rename`, `drop` and `types` from a manifest: the GGUF holds the new
 /// names, sorted, without the dropped tensors, in the types asked; each
 /// refusal points at its key's line.

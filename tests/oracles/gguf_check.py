@@ -32,7 +32,18 @@ RULES = [
 
 
 NP = {"F64": np.float64, "F32": np.float32, "F16": np.float16, "BF16": np.uint16,
-      "I64": np.int64, "I32": np.int32, "I16": np.int16, "I8": np.int8, "U8": np.uint8, "BOOL": np.uint8}
+      "I64": np.int64, "I32": np.int32, "I16": np.int16, "I8": np.int8, "U8": np.uint8, "BOOL": np.uint8,
+      "U16": np.uint16, "U32": np.uint32, "U64": np.uint64,
+      "F8_E4M3": np.uint8, "F8_E5M2": np.uint8, "F8_E8M0": np.uint8,
+      "F8_E4M3FNUZ": np.uint8, "F8_E5M2FNUZ": np.uint8}
+
+FP8 = {"F8_E4M3": "float8_e4m3fn", "F8_E5M2": "float8_e5m2", "F8_E8M0": "float8_e8m0fnu",
+       "F8_E4M3FNUZ": "float8_e4m3fnuz", "F8_E5M2FNUZ": "float8_e5m2fnuz"}
+
+# What `keep` makes of the dtypes GGUF has no tensor type for.
+KEEP = {"U8": "I16", "BOOL": "I8", "U16": "I32", "U32": "I64", "U64": "I64",
+        "F8_E4M3": "F16", "F8_E5M2": "F16", "F8_E4M3FNUZ": "F16", "F8_E5M2FNUZ": "F16",
+        "F8_E8M0": "F32"}
 
 
 def load_raw(path):
@@ -52,6 +63,9 @@ def load_raw(path):
 
 
 def as_float64(dtype, a):
+    if dtype in FP8:
+        import ml_dtypes
+        return a.view(getattr(ml_dtypes, FP8[dtype])).astype(np.float64)
     if dtype == "BF16":
         return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     return a.astype(np.float64)
@@ -243,14 +257,14 @@ def check_generic(path, src, policy):
         shape = list(shp) or [1]
         assert list(t.shape) == shape[::-1], t.name
         got = np.asarray(t.data)
-        is_float = dtype in ("F64", "F32", "F16", "BF16")
+        is_float = dtype in ("F64", "F32", "F16", "BF16") or dtype in FP8
         if not is_float:
-            want = {"U8": "I16", "BOOL": "I8"}.get(dtype, dtype)
+            want = KEEP.get(dtype, dtype)
             assert t.tensor_type.name == want, (t.name, t.tensor_type.name)
             assert np.array_equal(got.reshape(-1).astype(np.int64), a.reshape(-1).astype(np.int64)), t.name
             continue
         if policy == "keep":
-            want = dtype
+            want = KEEP.get(dtype, dtype)
         elif policy == "f32" or llama_cpp_keeps_f32(t.name, len(shp)):
             want = "F32"
         elif policy == "q8_0":
@@ -262,7 +276,9 @@ def check_generic(path, src, policy):
         if want == "BF16":
             bits = got.reshape(-1).view(np.uint16)
             exp = np.array([bf16_bits(float(v)) for v in x], dtype=np.uint16) if dtype != "BF16" else a.reshape(-1)
-            assert np.array_equal(bits, exp), t.name
+            nan = np.isnan(x)
+            assert np.array_equal(bits[~nan], exp[~nan]), t.name
+            assert np.all((bits[nan] & 0x7fff) > 0x7f80), t.name
         elif want == "Q8_0":
             # gguf-py's quantizer, on the values as llama.cpp's converter
             # takes them (float32).
