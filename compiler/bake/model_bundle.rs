@@ -196,7 +196,7 @@ pub enum Error {
     )]
     Template { from: String, to: String },
     #[error(
-        "rename: tensor {name:?} matches both {first:?} and {second:?}; make one of them narrower"
+        "rename: tensor {name:?} matches both {first:?} and {second:?}, as specific as each other; make one of them narrower"
     )]
     RenameConflict {
         name: String,
@@ -711,24 +711,35 @@ fn check_template(from: &str, to: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// `name` under the rename rules: an exact rule first, else the one
-/// pattern that matches (two are an error), else unchanged.
+/// `name` under the rename rules: an exact rule first, else the most
+/// specific pattern that matches (the most bytes besides `*`:
+/// `layer.*.attention.output.norm.*` over `layer.*.output.norm.*`; two
+/// as specific are an error), else unchanged.
 fn rename(rules: &[(String, String)], name: &str) -> Result<String, Error> {
     if let Some((_, to)) = rules.iter().find(|(from, _)| from == name) {
         return Ok(to.clone());
     }
+    let literal = |p: &str| p.bytes().filter(|&b| b != b'*').count();
     let mut hit: Option<&(String, String)> = None;
+    let mut tie: Option<&(String, String)> = None;
     for rule in rules.iter().filter(|(from, _)| from.contains('*')) {
         if wildcard(&rule.0, name) {
-            if let Some(first) = hit {
-                return Err(Error::RenameConflict {
-                    name: name.to_string(),
-                    first: first.0.clone(),
-                    second: rule.0.clone(),
-                });
+            match hit {
+                Some(best) if literal(&best.0) > literal(&rule.0) => {}
+                Some(best) if literal(&best.0) == literal(&rule.0) => tie = Some(rule),
+                _ => {
+                    hit = Some(rule);
+                    tie = None;
+                }
             }
-            hit = Some(rule);
         }
+    }
+    if let (Some(first), Some(second)) = (hit, tie) {
+        return Err(Error::RenameConflict {
+            name: name.to_string(),
+            first: first.0.clone(),
+            second: second.0.clone(),
+        });
     }
     let Some((from, to)) = hit else {
         return Ok(name.to_string());
@@ -1387,14 +1398,33 @@ mod tests {
         );
         let both = refuse(&|s| {
             s.rename = vec![
-                ("encoder.*".into(), "a.*".into()),
-                ("*.bias".into(), "b.*".into()),
+                ("encoder*".into(), "a*".into()),
+                ("*.weight".into(), "b*".into()),
             ]
         });
         assert!(
-            both.contains("matches both \"*.bias\" and \"encoder.*\"")
-                || both.contains("matches both \"encoder.*\" and \"*.bias\""),
+            both.contains("matches both \"encoder*\" and \"*.weight\", as specific"),
             "{both}"
+        );
+        // The more specific of two overlapping patterns wins.
+        let mut s = settings();
+        s.drop = vec!["pooler.*".into(), "embeddings.*".into()];
+        s.rename = vec![
+            ("encoder.layer.*.query.*".into(), "q.*.*".into()),
+            (
+                "encoder.layer.*.attention.self.query.*".into(),
+                "blk.*.attn_q.*".into(),
+            ),
+        ];
+        let (plan, _) = generic(&bert(), &s).unwrap();
+        let names: Vec<&str> = plan.tensors.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "blk.0.attn_q.bias",
+                "blk.0.attn_q.weight",
+                "blk.11.attn_q.weight"
+            ]
         );
         let collide = refuse(&|s| {
             s.rename = vec![
