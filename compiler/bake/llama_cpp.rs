@@ -1,11 +1,21 @@
-//! What llama.cpp's converter decides about a tensor from its GGUF name,
-//! transcribed as data: the tensors it keeps in F32 whatever the output
-//! type, and the block size its Q8_0 needs.
+//! What llama.cpp's converter decides, transcribed as data: the tensors it
+//! keeps in F32 whatever the output type, the block size its Q8_0 needs,
+//! and for each model family it converts here (the `llama.cpp` profile)
+//! the GGUF names of the checkpoint's tensors, the hyper-parameters it
+//! reads from `config.json`, and how the tokenizer becomes
+//! `tokenizer.ggml.*`. Pure: JSON values and names in, names and metadata
+//! out.
 //!
 //! Source (facts, not code): llama.cpp at 80fb11ac (2026-09-12, the copy
 //! the npm package `node-llama-cpp` 3.21.1 bundles), `conversion/base.py`
-//! `prepare_tensors`, and the tensor names of gguf-py 0.19.0
-//! (`gguf/constants.py`, `TENSOR_NAMES`). `{bid}` is a block number.
+//! `prepare_tensors`, `TextModel.set_gguf_parameters`, `conversion/bert.py`
+//! (`BertModel`), and gguf-py 0.19.0 (`gguf/constants.py`: `TENSOR_NAMES`,
+//! the `Keys`; `gguf/tensor_mapping.py`: the checkpoint names). `{bid}` is
+//! a block number.
+
+use std::collections::BTreeMap;
+
+use crate::formats::gguf::{Array, Value};
 
 /// Tensors llama.cpp's converter writes as F32 under every output type
 /// (its "some tensor types are always in float32" list: gating inputs,
@@ -67,9 +77,560 @@ fn matches_block(template: &str, name: &str) -> bool {
 /// where it is not.
 pub const Q8_0_BLOCK: u64 = 32;
 
+/// A config.json value's GGUF type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    U32,
+    F32,
+}
+
+/// A hyper-parameter: its GGUF key (`{arch}` the architecture), the
+/// config.json keys it is read from (the first present), its type, and
+/// whether the family needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Hparam {
+    pub key: &'static str,
+    pub from: &'static [&'static str],
+    pub kind: Kind,
+    pub required: bool,
+}
+
+/// A model family the `llama.cpp` profile converts.
+#[derive(Debug)]
+pub struct Family {
+    /// `general.architecture` (gguf-py's `MODEL_ARCH` name).
+    pub arch: &'static str,
+    /// config.json `model_type` values of the family.
+    pub model_types: &'static [&'static str],
+    /// Where its tables come from, for errors.
+    pub table: &'static str,
+    /// Prefixes a checkpoint may put before every name.
+    pub prefixes: &'static [&'static str],
+    /// Checkpoint name endings and the GGUF endings they become.
+    pub suffixes: &'static [(&'static str, &'static str)],
+    /// Checkpoint names (without prefix; `*` any run) llama.cpp leaves out.
+    pub skip: &'static [&'static str],
+    /// Checkpoint name (without prefix and suffix) -> GGUF name.
+    pub tensors: &'static [(&'static str, &'static str)],
+    pub hparams: &'static [Hparam],
+    /// Constant keys (`{arch}` the architecture).
+    pub fixed: &'static [(&'static str, bool)],
+}
+
+const CONTEXT: &[&str] = &[
+    "max_position_embeddings",
+    "n_ctx",
+    "n_positions",
+    "max_length",
+    "max_sequence_length",
+    "model_max_length",
+];
+
+/// BERT (`BertModel`, `BertForMaskedLM`, …): llama.cpp's `bert`
+/// architecture, a WordPiece tokenizer.
+pub const BERT: Family = Family {
+    arch: "bert",
+    model_types: &["bert"],
+    table: "the BERT table (compiler/bake/llama_cpp.rs, from gguf-py 0.19.0's tensor_mapping.py)",
+    prefixes: &["", "bert."],
+    suffixes: &[
+        (".weight", ".weight"),
+        (".bias", ".bias"),
+        (".gamma", ".weight"),
+        (".beta", ".bias"),
+    ],
+    skip: &[
+        "embeddings.position_ids",
+        "pooler.dense.*",
+        "cls.predictions.*",
+        "cls.seq_relationship.*",
+    ],
+    tensors: &[
+        ("embeddings.word_embeddings", "token_embd"),
+        ("embeddings.position_embeddings", "position_embd"),
+        ("embeddings.token_type_embeddings", "token_types"),
+        ("embeddings.LayerNorm", "token_embd_norm"),
+        (
+            "encoder.layer.{bid}.attention.self.query",
+            "blk.{bid}.attn_q",
+        ),
+        ("encoder.layer.{bid}.attention.self.key", "blk.{bid}.attn_k"),
+        (
+            "encoder.layer.{bid}.attention.self.value",
+            "blk.{bid}.attn_v",
+        ),
+        (
+            "encoder.layer.{bid}.attention.output.dense",
+            "blk.{bid}.attn_output",
+        ),
+        (
+            "encoder.layer.{bid}.attention.output.LayerNorm",
+            "blk.{bid}.attn_output_norm",
+        ),
+        ("encoder.layer.{bid}.intermediate.dense", "blk.{bid}.ffn_up"),
+        ("encoder.layer.{bid}.output.dense", "blk.{bid}.ffn_down"),
+        (
+            "encoder.layer.{bid}.output.LayerNorm",
+            "blk.{bid}.layer_output_norm",
+        ),
+    ],
+    hparams: &[
+        Hparam {
+            key: "{arch}.context_length",
+            from: CONTEXT,
+            kind: Kind::U32,
+            required: false,
+        },
+        Hparam {
+            key: "{arch}.embedding_length",
+            from: &["hidden_size", "n_embd", "dim"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.feed_forward_length",
+            from: &["intermediate_size", "n_inner", "hidden_dim"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.block_count",
+            from: &["num_hidden_layers", "n_layers", "n_layer", "num_layers"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.attention.head_count",
+            from: &["num_attention_heads", "n_head", "n_heads"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.attention.head_count_kv",
+            from: &["num_key_value_heads", "n_kv_heads"],
+            kind: Kind::U32,
+            required: false,
+        },
+        Hparam {
+            key: "{arch}.attention.layer_norm_epsilon",
+            from: &["layer_norm_eps", "layer_norm_epsilon", "norm_epsilon"],
+            kind: Kind::F32,
+            required: true,
+        },
+        Hparam {
+            key: "tokenizer.ggml.token_type_count",
+            from: &["type_vocab_size"],
+            kind: Kind::U32,
+            required: false,
+        },
+    ],
+    fixed: &[("{arch}.attention.causal", false)],
+};
+
+/// The families, for `config.json`'s `model_type`.
+pub const FAMILIES: &[&Family] = &[&BERT];
+
+/// llama.cpp's pooling types (`{arch}.pooling_type`).
+pub const POOLING: &[(&str, u32)] = &[("none", 0), ("mean", 1), ("cls", 2), ("last", 3)];
+
+/// The family of a `config.json`, by its `model_type`.
+pub fn family(config: &serde_json::Value) -> Result<&'static Family, String> {
+    let Some(model_type) = config.get("model_type").and_then(|v| v.as_str()) else {
+        return Err("config.json has no \"model_type\" (text); kiln picks the family by it".into());
+    };
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.model_types.contains(&model_type))
+        .ok_or_else(|| {
+            let known: Vec<&str> = FAMILIES.iter().flat_map(|f| f.model_types.iter().copied()).collect();
+            format!("config.json: model_type {model_type:?} is not a family kiln converts for llama.cpp (it converts {}); use `profile: generic` with `rename` and `metadata`", known.join(", "))
+        })
+}
+
+/// The rename rules and skips of a family, as the generic conversion's
+/// patterns: `(checkpoint pattern, GGUF template)`, `*` for `{bid}`.
+pub fn name_rules(f: &Family) -> (Vec<(String, String)>, Vec<String>) {
+    let mut rename = Vec::new();
+    let mut skip = Vec::new();
+    for prefix in f.prefixes {
+        for (from, to) in f.tensors {
+            for (end, new_end) in f.suffixes {
+                rename.push((
+                    format!("{prefix}{}{end}", from.replace("{bid}", "*")),
+                    format!("{}{new_end}", to.replace("{bid}", "*")),
+                ));
+            }
+        }
+        for s in f.skip {
+            skip.push(format!("{prefix}{s}"));
+        }
+    }
+    (rename, skip)
+}
+
+/// The family's hyper-parameters from `config.json`, with the pooling
+/// type when one is given.
+pub fn hparams(
+    f: &Family,
+    config: &serde_json::Value,
+    pooling: Option<u32>,
+) -> Result<BTreeMap<String, Value>, String> {
+    let mut out = BTreeMap::new();
+    for h in f.hparams {
+        let key = h.key.replace("{arch}", f.arch);
+        let Some((name, v)) = h.from.iter().find_map(|k| config.get(*k).map(|v| (*k, v))) else {
+            if h.required {
+                return Err(format!(
+                    "config.json has none of {:?}, which {key} is read from",
+                    h.from
+                ));
+            }
+            continue;
+        };
+        let value = match h.kind {
+            Kind::U32 => v
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Value::U32)
+                .ok_or_else(|| {
+                    format!(
+                        "config.json: {name} is {v}; {key} needs a whole number from 0 to {}",
+                        u32::MAX
+                    )
+                })?,
+            Kind::F32 => v
+                .as_f64()
+                .filter(|x| x.is_finite() && (*x as f32).is_finite())
+                .map(|x| Value::F32(x as f32))
+                .ok_or_else(|| {
+                    format!("config.json: {name} is {v}; {key} needs a finite float32")
+                })?,
+        };
+        out.insert(key, value);
+    }
+    for (key, value) in f.fixed {
+        out.insert(key.replace("{arch}", f.arch), Value::Bool(*value));
+    }
+    if let Some(p) = pooling {
+        out.insert(format!("{}.pooling_type", f.arch), Value::U32(p));
+    }
+    Ok(out)
+}
+
+/// Most tokens a vocabulary may hold (gguf's string-array limit).
+pub const MAX_TOKENS: usize = crate::formats::gguf::MAX_ARRAY_STRINGS as usize;
+
+/// llama.cpp's token types (gguf-py `TokenType`).
+const NORMAL: i32 = 1;
+const CONTROL: i32 = 3;
+const USER_DEFINED: i32 = 4;
+const UNUSED: i32 = 5;
+
+/// A WordPiece `tokenizer.json` (and the config's `vocab_size`) as
+/// llama.cpp's BERT converter writes it: `tokenizer.ggml.model` "bert",
+/// the tokens (ids without a token padded `[PAD<id>]`, UNUSED; special
+/// added tokens CONTROL and unchanged; other added ones USER_DEFINED;
+/// every other token in "phantom space" form: `##piece` as `piece`, a
+/// word start with `▁` before it), their types, and the special ids its
+/// template and model name ([CLS] first as BOS, [SEP] last, the model's
+/// unknown token, the config's `pad_token_id`, an added `[MASK]`).
+pub fn wordpiece(
+    tokenizer: &serde_json::Value,
+    config: &serde_json::Value,
+) -> Result<BTreeMap<String, Value>, String> {
+    let model = tokenizer
+        .get("model")
+        .ok_or("tokenizer.json has no \"model\"")?;
+    match model.get("type").and_then(|t| t.as_str()) {
+        Some("WordPiece") => {}
+        other => {
+            return Err(format!(
+                "tokenizer.json: model.type is {other:?}; the BERT family's tokenizer is WordPiece"
+            ));
+        }
+    }
+    let vocab = model
+        .get("vocab")
+        .and_then(|v| v.as_object())
+        .ok_or("tokenizer.json: model.vocab is not an object of token: id")?;
+    let mut n = vocab.len();
+    if let Some(size) = config.get("vocab_size") {
+        let size = size
+            .as_u64()
+            .ok_or_else(|| format!("config.json: vocab_size is {size}; a whole number"))?;
+        n = n.max(usize::try_from(size).unwrap_or(usize::MAX));
+    }
+    if n > MAX_TOKENS {
+        return Err(format!(
+            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
+        ));
+    }
+    let mut tokens: Vec<Option<String>> = vec![None; n];
+    for (token, id) in vocab {
+        let id = id
+            .as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < n)
+            .ok_or_else(|| {
+                format!(
+                    "tokenizer.json: token {token:?} has id {id}, not one of 0 to {}",
+                    n - 1
+                )
+            })?;
+        if let Some(other) = &tokens[id] {
+            return Err(format!(
+                "tokenizer.json: tokens {other:?} and {token:?} share the id {id}"
+            ));
+        }
+        tokens[id] = Some(token.clone());
+    }
+    let mut special: BTreeMap<usize, bool> = BTreeMap::new();
+    let mut by_content: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in tokenizer
+        .get("added_tokens")
+        .and_then(|a| a.as_array())
+        .into_iter()
+        .flatten()
+    {
+        let (Some(id), Some(content)) = (
+            t.get("id").and_then(|i| i.as_u64()),
+            t.get("content").and_then(|c| c.as_str()),
+        ) else {
+            return Err(format!(
+                "tokenizer.json: an added token without an id and content: {t}"
+            ));
+        };
+        let id = usize::try_from(id).ok().filter(|&i| i < n).ok_or_else(|| {
+            format!("tokenizer.json: added token {content:?} has id {id}, beyond the vocabulary")
+        })?;
+        special.insert(
+            id,
+            t.get("special").and_then(|s| s.as_bool()).unwrap_or(false),
+        );
+        by_content.insert(content, id);
+        tokens[id].get_or_insert_with(|| content.to_string());
+    }
+    let mut list = Vec::with_capacity(n);
+    let mut types = Vec::with_capacity(n);
+    for (id, token) in tokens.into_iter().enumerate() {
+        let (text, ty) = match (token, special.get(&id)) {
+            (None, _) => (format!("[PAD{id}]"), UNUSED),
+            (Some(t), Some(true)) => (t, CONTROL),
+            (Some(t), Some(false)) => (t.replace('\u{2581}', " "), USER_DEFINED),
+            (Some(t), None) => match t.strip_prefix("##") {
+                Some(piece) => (piece.to_string(), NORMAL),
+                None => (format!("\u{2581}{t}"), NORMAL),
+            },
+        };
+        list.push(text);
+        types.push(ty);
+    }
+    let mut out = BTreeMap::new();
+    out.insert("tokenizer.ggml.model".into(), Value::String("bert".into()));
+    out.insert(
+        "tokenizer.ggml.tokens".into(),
+        Value::Array(Array::String(list)),
+    );
+    out.insert(
+        "tokenizer.ggml.token_type".into(),
+        Value::Array(Array::I32(types)),
+    );
+    let id_of = |content: &str| {
+        by_content.get(content).copied().or_else(|| {
+            vocab
+                .get(content)
+                .and_then(|v| v.as_u64())
+                .map(|v| v as usize)
+        })
+    };
+    let id = |k: &str, v: usize| (k.to_string(), Value::U32(v as u32));
+    if let Some(unk) = model
+        .get("unk_token")
+        .and_then(|u| u.as_str())
+        .and_then(id_of)
+    {
+        out.extend([id("tokenizer.ggml.unknown_token_id", unk)]);
+    }
+    // The template: `[CLS] $A [SEP]`.
+    let single = tokenizer
+        .pointer("/post_processor/single")
+        .and_then(|s| s.as_array())
+        .map(|s| {
+            s.iter()
+                .map(|p| p.pointer("/SpecialToken/id").and_then(|i| i.as_str()))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    if let Some(cls) = single.first().copied().flatten().and_then(id_of) {
+        out.extend([id("tokenizer.ggml.bos_token_id", cls)]);
+        out.insert("tokenizer.ggml.add_bos_token".into(), Value::Bool(true));
+    }
+    if let Some(sep) = single
+        .last()
+        .copied()
+        .flatten()
+        .and_then(id_of)
+        .filter(|_| single.len() > 1)
+    {
+        out.extend([id("tokenizer.ggml.seperator_token_id", sep)]);
+        out.insert("tokenizer.ggml.add_sep_token".into(), Value::Bool(true));
+    }
+    if let Some(pad) = config
+        .get("pad_token_id")
+        .and_then(|p| p.as_u64())
+        .filter(|&p| (p as usize) < n)
+    {
+        out.extend([id("tokenizer.ggml.padding_token_id", pad as usize)]);
+    }
+    if let Some(mask) = ["[MASK]", "<mask>"]
+        .into_iter()
+        .find_map(|m| by_content.get(m).copied())
+    {
+        out.extend([id("tokenizer.ggml.mask_token_id", mask)]);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bert_tokenizer_becomes_llama_cpps_phantom_space_vocabulary() {
+        let tokenizer = serde_json::json!({
+            "added_tokens": [
+                {"id": 0, "content": "[PAD]", "special": true},
+                {"id": 1, "content": "[UNK]", "special": true},
+                {"id": 2, "content": "[CLS]", "special": true},
+                {"id": 3, "content": "[SEP]", "special": true},
+                {"id": 4, "content": "[MASK]", "special": true}
+            ],
+            "post_processor": {"type": "TemplateProcessing", "single": [
+                {"SpecialToken": {"id": "[CLS]", "type_id": 0}},
+                {"Sequence": {"id": "A", "type_id": 0}},
+                {"SpecialToken": {"id": "[SEP]", "type_id": 0}}
+            ]},
+            "model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {
+                "[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4, "hello": 5, "##lo": 6
+            }}
+        });
+        let config = serde_json::json!({"vocab_size": 8, "pad_token_id": 0});
+        let md = wordpiece(&tokenizer, &config).unwrap();
+        assert_eq!(
+            md["tokenizer.ggml.tokens"],
+            Value::Array(Array::String(
+                [
+                    "[PAD]",
+                    "[UNK]",
+                    "[CLS]",
+                    "[SEP]",
+                    "[MASK]",
+                    "\u{2581}hello",
+                    "lo",
+                    "[PAD7]"
+                ]
+                .map(String::from)
+                .to_vec()
+            ))
+        );
+        assert_eq!(
+            md["tokenizer.ggml.token_type"],
+            Value::Array(Array::I32(vec![3, 3, 3, 3, 3, 1, 1, 5]))
+        );
+        assert_eq!(md["tokenizer.ggml.bos_token_id"], Value::U32(2));
+        assert_eq!(md["tokenizer.ggml.seperator_token_id"], Value::U32(3));
+        assert_eq!(md["tokenizer.ggml.unknown_token_id"], Value::U32(1));
+        assert_eq!(md["tokenizer.ggml.padding_token_id"], Value::U32(0));
+        assert_eq!(md["tokenizer.ggml.mask_token_id"], Value::U32(4));
+        assert_eq!(md["tokenizer.ggml.model"], Value::String("bert".into()));
+        // What it refuses, by key.
+        let mut bpe = tokenizer.clone();
+        bpe["model"]["type"] = "BPE".into();
+        assert!(
+            wordpiece(&bpe, &config)
+                .unwrap_err()
+                .contains("model.type is Some(\"BPE\")")
+        );
+        let mut twice = tokenizer.clone();
+        twice["model"]["vocab"]["again"] = 5.into();
+        assert!(
+            wordpiece(&twice, &config)
+                .unwrap_err()
+                .contains("share the id 5")
+        );
+        let mut beyond = tokenizer.clone();
+        beyond["model"]["vocab"]["far"] = 99.into();
+        assert!(
+            wordpiece(&beyond, &config)
+                .unwrap_err()
+                .contains("has id 99")
+        );
+    }
+
+    #[test]
+    fn bert_hyper_parameters_come_from_the_config_by_their_keys() {
+        let config = serde_json::json!({
+            "model_type": "bert", "hidden_size": 384, "intermediate_size": 1536,
+            "num_hidden_layers": 6, "num_attention_heads": 12, "layer_norm_eps": 1e-12,
+            "max_position_embeddings": 512, "type_vocab_size": 2
+        });
+        let f = family(&config).unwrap();
+        let md = hparams(f, &config, Some(1)).unwrap();
+        let keys: Vec<&str> = md.keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "bert.attention.causal",
+                "bert.attention.head_count",
+                "bert.attention.layer_norm_epsilon",
+                "bert.block_count",
+                "bert.context_length",
+                "bert.embedding_length",
+                "bert.feed_forward_length",
+                "bert.pooling_type",
+                "tokenizer.ggml.token_type_count"
+            ]
+        );
+        assert_eq!(md["bert.attention.layer_norm_epsilon"], Value::F32(1e-12));
+        assert_eq!(md["bert.attention.causal"], Value::Bool(false));
+        let mut no_layers = config.clone();
+        no_layers
+            .as_object_mut()
+            .unwrap()
+            .remove("num_hidden_layers");
+        assert!(
+            hparams(f, &no_layers, None)
+                .unwrap_err()
+                .contains("bert.block_count is read from")
+        );
+        let mut negative = config.clone();
+        negative["hidden_size"] = (-1).into();
+        assert!(
+            hparams(f, &negative, None)
+                .unwrap_err()
+                .contains("hidden_size is -1")
+        );
+        let llama = serde_json::json!({"model_type": "gpt_oss"});
+        assert!(
+            family(&llama)
+                .unwrap_err()
+                .contains("not a family kiln converts")
+        );
+        // Every rule names a GGUF tensor the converter's F32 list and the
+        // names llama.cpp loads agree on: the token types stay F32.
+        let (rename, skip) = name_rules(f);
+        assert!(rename.contains(&(
+            "bert.embeddings.LayerNorm.gamma".into(),
+            "token_embd_norm.weight".into()
+        )));
+        assert!(rename.contains(&(
+            "encoder.layer.*.output.dense.bias".into(),
+            "blk.*.ffn_down.bias".into()
+        )));
+        assert!(skip.contains(&"bert.pooler.dense.*".to_string()));
+        assert!(keeps_f32("token_types.weight", 2));
+    }
 
     #[test]
     fn the_tensors_the_converter_keeps_in_f32() {

@@ -189,6 +189,10 @@ pub enum Error {
     NothingKept { n: usize },
     #[error("metadata key {key:?} is written by kiln; leave it out")]
     ReservedKey { key: String },
+    #[error(
+        "tensor {name:?} is not in {table}; llama.cpp would not load it (use `profile: generic` with `rename` for a checkpoint of other names)"
+    )]
+    UnknownTensor { name: String, table: &'static str },
     #[error("{key}: {pattern:?} matches no tensor of the checkpoint")]
     Unmatched { key: &'static str, pattern: String },
     #[error(
@@ -537,6 +541,10 @@ pub struct Generic {
     pub rename: Vec<(String, String)>,
     /// Per-tensor types by GGUF-name pattern, over the policy.
     pub types: Vec<(String, TypePolicy)>,
+    /// A family's name table (the `llama.cpp` profile): every tensor kept
+    /// must be named by a `rename` rule (else an error naming it and this
+    /// table), and rules or drops that match nothing are no error.
+    pub table: Option<&'static str>,
 }
 
 /// Keys kiln writes itself in a generic conversion.
@@ -574,7 +582,7 @@ pub fn generic(
     if kept.is_empty() {
         return Err(Error::NothingKept { n: tensors.len() });
     }
-    for pattern in &settings.drop {
+    for pattern in settings.drop.iter().filter(|_| settings.table.is_none()) {
         if !kept.iter().any(|(_, t)| wildcard(pattern, t.name)) {
             return Err(Error::Unmatched {
                 key: "drop",
@@ -588,7 +596,7 @@ pub fn generic(
     }
     for (from, to) in &settings.rename {
         check_template(from, to)?;
-        if !kept.iter().any(|(_, t)| wildcard(from, t.name)) {
+        if settings.table.is_none() && !kept.iter().any(|(_, t)| wildcard(from, t.name)) {
             return Err(Error::Unmatched {
                 key: "rename",
                 pattern: from.clone(),
@@ -603,6 +611,18 @@ pub fn generic(
     let mut types_used = vec![false; settings.types.len()];
     for (shard, t) in kept {
         let renamed = rename(&settings.rename, t.name)?;
+        if let Some(table) = settings.table
+            && renamed == t.name
+            && !settings
+                .rename
+                .iter()
+                .any(|(from, _)| wildcard(from, t.name))
+        {
+            return Err(Error::UnknownTensor {
+                name: t.name.to_string(),
+                table,
+            });
+        }
         let name = if settings.compact_names {
             compact_name(&renamed)
         } else if renamed.len() >= gguf::MAX_NAME_BYTES {
@@ -1057,6 +1077,7 @@ mod tests {
             drop: vec![],
             rename: vec![],
             types: vec![],
+            table: None,
         };
         let tensors = [(0, a), (0, c)];
         let e = generic(&tensors, &settings).unwrap_err();
@@ -1285,6 +1306,7 @@ mod tests {
             drop: vec![],
             rename: vec![],
             types: vec![],
+            table: None,
         }
     }
 

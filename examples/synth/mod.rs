@@ -141,6 +141,92 @@ pub fn write_checkpoint(path: &Path, tensors: &[TensorSpec], seed: u64) -> io::R
     out.flush()
 }
 
+/// The words of [`write_tiny_bert`]'s WordPiece vocabulary after its five
+/// special tokens ([PAD] 0, [UNK] 1, [CLS] 2, [SEP] 3, [MASK] 4).
+pub const TINY_BERT_WORDS: [&str; 11] = [
+    "the", "cat", "sat", "on", "mat", "kiln", "game", "##s", "##ing", ".", "asset",
+];
+
+/// A tiny BERT as Hugging Face saves one, in `dir`: `model.safetensors`
+/// (the `bert.`-less names, `layers` blocks of width `hidden`, two heads,
+/// 16 positions, plus `embeddings.position_ids` and the pooler, which a
+/// conversion for llama.cpp leaves out), `config.json` and a WordPiece
+/// `tokenizer.json` of [`TINY_BERT_WORDS`]. Values seeded.
+pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let vocab = 5 + TINY_BERT_WORDS.len() as u64;
+    let f = |name: String, shape: Vec<u64>| TensorSpec {
+        name,
+        dtype: Dtype::F32,
+        shape,
+    };
+    let mut t = vec![
+        f(
+            "embeddings.word_embeddings.weight".into(),
+            vec![vocab, hidden],
+        ),
+        f(
+            "embeddings.position_embeddings.weight".into(),
+            vec![16, hidden],
+        ),
+        f(
+            "embeddings.token_type_embeddings.weight".into(),
+            vec![2, hidden],
+        ),
+        f("embeddings.LayerNorm.weight".into(), vec![hidden]),
+        f("embeddings.LayerNorm.bias".into(), vec![hidden]),
+        TensorSpec {
+            name: "embeddings.position_ids".into(),
+            dtype: Dtype::I64,
+            shape: vec![1, 16],
+        },
+        f("pooler.dense.weight".into(), vec![hidden, hidden]),
+        f("pooler.dense.bias".into(), vec![hidden]),
+    ];
+    for l in 0..layers {
+        let p = format!("encoder.layer.{l}.");
+        for (name, rows, cols) in [
+            ("attention.self.query", hidden, hidden),
+            ("attention.self.key", hidden, hidden),
+            ("attention.self.value", hidden, hidden),
+            ("attention.output.dense", hidden, hidden),
+            ("intermediate.dense", 4 * hidden, hidden),
+            ("output.dense", hidden, 4 * hidden),
+        ] {
+            t.push(f(format!("{p}{name}.weight"), vec![rows, cols]));
+            t.push(f(format!("{p}{name}.bias"), vec![rows]));
+        }
+        for norm in ["attention.output.LayerNorm", "output.LayerNorm"] {
+            t.push(f(format!("{p}{norm}.weight"), vec![hidden]));
+            t.push(f(format!("{p}{norm}.bias"), vec![hidden]));
+        }
+    }
+    write_checkpoint(&dir.join("model.safetensors"), &t, seed)?;
+    let config = format!(
+        "{{\"architectures\": [\"BertModel\"], \"model_type\": \"bert\", \"hidden_size\": {hidden}, \"intermediate_size\": {}, \"num_hidden_layers\": {layers}, \"num_attention_heads\": 2, \"layer_norm_eps\": 1e-12, \"max_position_embeddings\": 16, \"type_vocab_size\": 2, \"vocab_size\": {vocab}, \"pad_token_id\": 0}}\n",
+        4 * hidden
+    );
+    std::fs::write(dir.join("config.json"), config)?;
+    let special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+    let added: Vec<String> = special
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{{\"id\": {i}, \"content\": \"{s}\", \"special\": true, \"single_word\": false, \"lstrip\": false, \"rstrip\": false, \"normalized\": false}}"))
+        .collect();
+    let words: Vec<String> = special
+        .iter()
+        .chain(TINY_BERT_WORDS.iter())
+        .enumerate()
+        .map(|(i, w)| format!("\"{w}\": {i}"))
+        .collect();
+    let tokenizer = format!(
+        "{{\"version\": \"1.0\", \"added_tokens\": [{}], \"normalizer\": {{\"type\": \"BertNormalizer\", \"clean_text\": true, \"handle_chinese_chars\": true, \"strip_accents\": null, \"lowercase\": true}}, \"pre_tokenizer\": {{\"type\": \"BertPreTokenizer\"}}, \"post_processor\": {{\"type\": \"TemplateProcessing\", \"single\": [{{\"SpecialToken\": {{\"id\": \"[CLS]\", \"type_id\": 0}}}}, {{\"Sequence\": {{\"id\": \"A\", \"type_id\": 0}}}}, {{\"SpecialToken\": {{\"id\": \"[SEP]\", \"type_id\": 0}}}}], \"pair\": [], \"special_tokens\": {{}}}}, \"decoder\": {{\"type\": \"WordPiece\", \"prefix\": \"##\", \"cleanup\": true}}, \"model\": {{\"type\": \"WordPiece\", \"unk_token\": \"[UNK]\", \"continuing_subword_prefix\": \"##\", \"max_input_chars_per_word\": 100, \"vocab\": {{{}}}}}}}\n",
+        added.join(", "),
+        words.join(", ")
+    );
+    std::fs::write(dir.join("tokenizer.json"), tokenizer)
+}
+
 /// Writes `pose.safetensors`, `root.safetensors`, `vqvae.safetensors`,
 /// `support.safetensors` and `manifest.json` into `dir`.
 pub fn write_extraction(

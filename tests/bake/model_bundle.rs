@@ -732,6 +732,146 @@ fn the_recorded_fp8_values_are_ml_dtypes_own() {
     assert_eq!(live, recorded);
 }
 
+/// The llama.cpp profile on a tiny BERT as Hugging Face saves one: the
+/// GGUF names of llama.cpp's table (the pooler and position ids left out),
+/// the hyper-parameters and the WordPiece vocabulary as `tokenizer.ggml.*`,
+/// llama.cpp's F32 tensors F32 under f16; what it refuses, at its line.
+#[test]
+fn the_llama_cpp_profile_writes_what_llama_cpp_loads() {
+    let p = Project::new();
+    synth::write_tiny_bert(&p.path("sources/bert"), 2, 32, 5).unwrap();
+    let entry = |extra: &str| {
+        format!(
+            "model_bundles:\n  - id: b\n    profile: llama.cpp\n    source: sources/bert/model.safetensors\n    config: sources/bert/config.json\n    tokenizer: sources/bert/tokenizer.json\n    type: f16\n{extra}"
+        )
+    };
+    p.manifest(&entry(
+        "    pooling: mean\n    metadata: { general.name: tiny }\n",
+    ));
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = fs::read(p.path("out/models/b/b.gguf")).unwrap();
+    let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+    let tensors: Vec<(&str, &str)> = h.tensors().map(|t| (t.name, t.ty.name())).collect();
+    let mut want = vec![
+        ("position_embd.weight", "F32"),
+        ("token_embd.weight", "F16"),
+        ("token_embd_norm.bias", "F32"),
+        ("token_embd_norm.weight", "F32"),
+        ("token_types.weight", "F32"),
+    ];
+    for l in 0..2 {
+        for (name, ty) in [
+            ("attn_k.bias", "F32"),
+            ("attn_k.weight", "F16"),
+            ("attn_output.bias", "F32"),
+            ("attn_output.weight", "F16"),
+            ("attn_output_norm.bias", "F32"),
+            ("attn_output_norm.weight", "F32"),
+            ("attn_q.bias", "F32"),
+            ("attn_q.weight", "F16"),
+            ("attn_v.bias", "F32"),
+            ("attn_v.weight", "F16"),
+            ("ffn_down.bias", "F32"),
+            ("ffn_down.weight", "F16"),
+            ("ffn_up.bias", "F32"),
+            ("ffn_up.weight", "F16"),
+            ("layer_output_norm.bias", "F32"),
+            ("layer_output_norm.weight", "F32"),
+        ] {
+            want.push((format!("blk.{l}.{name}").leak(), ty));
+        }
+    }
+    want.sort();
+    assert_eq!(tensors, want);
+    let md: std::collections::BTreeMap<&str, &kiln::formats::gguf::Value> =
+        h.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    use kiln::formats::gguf::{Array, Value as V};
+    assert_eq!(md["general.architecture"], &V::String("bert".into()));
+    assert_eq!(md["general.name"], &V::String("tiny".into()));
+    assert_eq!(md["bert.block_count"], &V::U32(2));
+    assert_eq!(md["bert.embedding_length"], &V::U32(32));
+    assert_eq!(md["bert.pooling_type"], &V::U32(1));
+    assert_eq!(md["bert.attention.causal"], &V::Bool(false));
+    assert_eq!(md["tokenizer.ggml.model"], &V::String("bert".into()));
+    let V::Array(Array::String(tokens)) = md["tokenizer.ggml.tokens"] else {
+        panic!("tokens")
+    };
+    assert_eq!(
+        &tokens[..8],
+        [
+            "[PAD]",
+            "[UNK]",
+            "[CLS]",
+            "[SEP]",
+            "[MASK]",
+            "\u{2581}the",
+            "\u{2581}cat",
+            "\u{2581}sat"
+        ]
+    );
+    assert_eq!(tokens[12], "s", "##s");
+    assert_eq!(md["tokenizer.ggml.bos_token_id"], &V::U32(2));
+    assert_eq!(md["tokenizer.ggml.seperator_token_id"], &V::U32(3));
+
+    // Refusals, each at its key's line and column.
+    for (extra, line_col, words) in [
+        (
+            "    rename: { a: b }\n",
+            "8:13",
+            "rename is not for the llama.cpp profile",
+        ),
+        (
+            "    architecture: bert\n",
+            "8:19",
+            "architecture is not for the llama.cpp profile",
+        ),
+        ("    pooling: max\n", "8:14", "unknown variant `max`"),
+        (
+            "    metadata: { bert.block_count: {uint32: 3} }\n",
+            "8:15",
+            "metadata bert.block_count is written by the llama.cpp profile",
+        ),
+    ] {
+        p.manifest(&entry(extra));
+        let err = stderr(&p.kiln(&["build"]));
+        assert!(
+            err.contains(&format!("manifests/models.yaml:{line_col}:")) && err.contains(words),
+            "{extra}: {err}"
+        );
+    }
+    p.manifest("model_bundles:\n  - { id: b, profile: llama.cpp, source: sources/bert/model.safetensors }\n");
+    let err = stderr(&p.kiln(&["build"]));
+    assert!(
+        err.contains("needs `config:`") && err.contains("needs `tokenizer:`"),
+        "{err}"
+    );
+    // A tensor the table does not know; a family kiln does not convert.
+    p.manifest(&entry(""));
+    checkpoint(
+        &p,
+        "sources/bert/model.safetensors",
+        &[("encoder.layer.0.extra.weight", Dtype::F32, &[4, 4])],
+        1,
+    );
+    let err = stderr(&p.kiln(&["build"]));
+    assert!(
+        err.contains("tensor \"encoder.layer.0.extra.weight\" is not in the BERT table"),
+        "{err}"
+    );
+    fs::write(
+        p.path("sources/bert/config.json"),
+        "{\"model_type\": \"t5\"}",
+    )
+    .unwrap();
+    let err = stderr(&p.kiln(&["build"]));
+    assert!(
+        err.contains("manifests/models.yaml:5:13:")
+            && err.contains("model_type \"t5\" is not a family kiln converts"),
+        "{err}"
+    );
+}
+
 /// `rename`, `drop` and `types` from a manifest: the GGUF holds the new
 /// names, sorted, without the dropped tensors, in the types asked; each
 /// refusal points at its key's line.

@@ -109,6 +109,9 @@ fn make(p: &Project, name: &str) {
     let file = name.rsplit('/').next().unwrap();
     let corpus = |rel: &str| fs::read(Path::new(REPO).join("tests/corpus").join(rel)).unwrap();
     match file {
+        "model.safetensors" | "config.json" | "tokenizer.json" if name.contains("tiny-bert/") => {
+            synth::write_tiny_bert(path.parent().unwrap(), 2, 32, 1).unwrap()
+        }
         "model.safetensors" => fs::copy(p.path("sources/weights/tiny-mlp.safetensors"), &path)
             .map(|_| ())
             .unwrap(),

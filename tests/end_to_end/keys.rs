@@ -63,7 +63,10 @@ tensors: ['a.*']
 drop: ['a.b']
 rename: {a.c: x}
 types: {x: f32}
-saturate: false",
+saturate: false
+config: c.json
+tokenizer: t.json
+pooling: mean",
         &[
             ("id", "n"),
             ("profile", "motionbricks-g1"),
@@ -82,6 +85,9 @@ saturate: false",
             ("rename", "{a.c: y}"),
             ("types", "{x: q8_0}"),
             ("saturate", "true"),
+            ("config", "d.json"),
+            ("tokenizer", "u.json"),
+            ("pooling", "cls"),
         ],
     ),
     (

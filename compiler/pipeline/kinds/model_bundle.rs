@@ -20,7 +20,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
-use crate::bake::tensor_convert;
+use crate::bake::{llama_cpp, tensor_convert};
 use crate::formats::gguf::{self, Value};
 use crate::formats::{hex, safetensors};
 use crate::memory;
@@ -98,10 +98,47 @@ pub struct Entry {
     /// (`"token_types.weight": f32`). Default: none.
     #[serde(default)]
     pub types: Option<At<BTreeMap<String, TypeName>>>,
-    /// generic: a finite value beyond the output type's range becomes its
-    /// largest finite value instead of failing the job. Default: false.
+    /// generic, llama.cpp: a finite value beyond the output type's range
+    /// becomes its largest finite value instead of failing the job.
+    /// Default: false.
     #[serde(default)]
     pub saturate: Option<At<bool>>,
+    /// llama.cpp: the checkpoint's `config.json` (the family and its
+    /// hyper-parameters).
+    #[serde(default)]
+    pub config: Option<At<String>>,
+    /// llama.cpp: the checkpoint's `tokenizer.json`.
+    #[serde(default)]
+    pub tokenizer: Option<At<String>>,
+    /// llama.cpp: `{arch}.pooling_type` for embeddings: `none`, `mean`,
+    /// `cls` or `last`. Default: not written.
+    #[serde(default)]
+    pub pooling: Option<At<Pooling>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pooling {
+    None,
+    Mean,
+    Cls,
+    Last,
+}
+
+impl Pooling {
+    fn code(self) -> u32 {
+        let name = match self {
+            Pooling::None => "none",
+            Pooling::Mean => "mean",
+            Pooling::Cls => "cls",
+            Pooling::Last => "last",
+        };
+        llama_cpp::POOLING
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| *c)
+            .expect("every pooling is in the table")
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -110,6 +147,10 @@ pub enum Profile {
     MotionbricksG1,
     #[serde(rename = "generic")]
     Generic,
+    /// What llama.cpp loads: a family's names, hyper-parameters and
+    /// tokenizer (`bake::llama_cpp`).
+    #[serde(rename = "llama.cpp")]
+    LlamaCpp,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -286,6 +327,9 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                 ("rename", e.rename.as_ref().map(|a| a.pos)),
                 ("types", e.types.as_ref().map(|a| a.pos)),
                 ("saturate", e.saturate.as_ref().map(|a| a.pos)),
+                ("config", e.config.as_ref().map(|a| a.pos)),
+                ("tokenizer", e.tokenizer.as_ref().map(|a| a.pos)),
+                ("pooling", e.pooling.as_ref().map(|a| a.pos)),
             ];
             for (key, pos) in not_here {
                 if let Some(pos) = pos {
@@ -317,6 +361,37 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                 index: Some(index),
             })
         }
+        Profile::LlamaCpp => {
+            for (key, pos) in [
+                ("sources", at(&e.sources)),
+                ("pins", at(&e.pins)),
+                ("architecture", at(&e.architecture)),
+                ("rename", at(&e.rename)),
+                ("drop", at(&e.drop)),
+                ("tensors", at(&e.tensors)),
+                ("compact_names", at(&e.compact_names)),
+            ] {
+                if let Some(pos) = pos {
+                    p.fail(
+                        pos,
+                        format!("{key} is not for the llama.cpp profile: the family's table names the tensors and the architecture (use `profile: generic` to choose them)"),
+                    );
+                }
+            }
+            for (key, value) in [("config", &e.config), ("tokenizer", &e.tokenizer)] {
+                match value {
+                    Some(v) => {
+                        p.input(v, key);
+                    }
+                    None => p.fail(
+                        e.profile.pos,
+                        format!("the llama.cpp profile needs `{key}:` (the checkpoint's {key}.json)"),
+                    ),
+                }
+            }
+            check_generic_keys(e, p);
+            output(id, &format!("{id}.gguf")).ok().map(Outputs::one)
+        }
         Profile::Generic => {
             for (key, pos) in [
                 ("sources", e.sources.as_ref().map(|a| a.pos)),
@@ -324,6 +399,15 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
             ] {
                 if let Some(pos) = pos {
                     p.fail(pos, format!("{key} is for the motionbricks-g1 profile"));
+                }
+            }
+            for (key, pos) in [
+                ("config", at(&e.config)),
+                ("tokenizer", at(&e.tokenizer)),
+                ("pooling", at(&e.pooling)),
+            ] {
+                if let Some(pos) = pos {
+                    p.fail(pos, format!("{key} is for the llama.cpp profile"));
                 }
             }
             match &e.architecture {
@@ -334,63 +418,114 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
                     "the generic profile needs `architecture:` (general.architecture, such as bert or llama)",
                 ),
             }
-            if let Some(m) = &e.metadata {
-                for (key, value) in &m.value {
-                    if key.is_empty() {
-                        p.fail(m.pos, "a metadata key may not be empty");
-                    } else if bundle::GENERIC_KEYS.contains(&key.as_str()) {
-                        p.fail(m.pos, format!("metadata {key} is written by kiln; leave it out"));
-                    } else if let Some(v) = beyond_f32(value) {
-                        p.fail(
-                            m.pos,
-                            format!(
-                                "metadata {key}: {v:e} is beyond float32's range (±{:e}); write it as float64",
-                                f32::MAX
-                            ),
-                        );
-                    }
-                }
-            }
-            for (key, patterns) in [("tensors", &e.tensors), ("drop", &e.drop)] {
-                if let Some(list) = patterns {
-                    for pattern in &list.value {
-                        if let Some(why) = pattern_problem(pattern) {
-                            p.fail(list.pos, format!("{key}: {pattern:?}: {why}"));
-                        }
-                    }
-                }
-            }
-            if let Some(rename) = &e.rename {
-                for (from, to) in &rename.value {
-                    if let Some(why) = pattern_problem(from).or_else(|| pattern_problem(to)) {
-                        p.fail(rename.pos, format!("rename: {from:?} -> {to:?}: {why}"));
-                    } else if from.matches('*').count() != to.matches('*').count() {
-                        p.fail(
-                            rename.pos,
-                            format!("rename: {from:?} -> {to:?}: the new name must hold as many `*` as the pattern (each is what the pattern's `*` matched, in order)"),
-                        );
-                    }
-                }
-            }
-            if let Some(types) = &e.types {
-                for pattern in types.value.keys() {
-                    if let Some(why) = pattern_problem(pattern) {
-                        p.fail(types.pos, format!("types: {pattern:?}: {why}"));
-                    }
-                }
-            }
-            match &e.source {
-                None => p.fail(e.profile.pos, "the generic profile needs `source:` (a .safetensors file, a *.index.json, or a glob of shards)"),
-                Some(s) if s.value.contains(['*', '?']) => {
-                    p.glob(s, "source");
-                }
-                Some(s) => {
-                    p.input(s, "source");
-                }
-            }
+            check_generic_keys(e, p);
             output(id, &format!("{id}.gguf")).ok().map(Outputs::one)
         }
     }
+}
+
+/// The keys the generic and llama.cpp profiles share: metadata, patterns,
+/// the checkpoint.
+fn check_generic_keys(e: &Entry, p: &mut Planner) {
+    if let Some(m) = &e.metadata {
+        for (key, value) in &m.value {
+            if key.is_empty() {
+                p.fail(m.pos, "a metadata key may not be empty");
+            } else if bundle::GENERIC_KEYS.contains(&key.as_str()) {
+                p.fail(m.pos, format!("metadata {key} is written by kiln; leave it out"));
+            } else if let Some(v) = beyond_f32(value) {
+                p.fail(
+                    m.pos,
+                    format!(
+                        "metadata {key}: {v:e} is beyond float32's range (±{:e}); write it as float64",
+                        f32::MAX
+                    ),
+                );
+            }
+        }
+    }
+    for (key, patterns) in [("tensors", &e.tensors), ("drop", &e.drop)] {
+        if let Some(list) = patterns {
+            for pattern in &list.value {
+                if let Some(why) = pattern_problem(pattern) {
+                    p.fail(list.pos, format!("{key}: {pattern:?}: {why}"));
+                }
+            }
+        }
+    }
+    if let Some(rename) = &e.rename {
+        for (from, to) in &rename.value {
+            if let Some(why) = pattern_problem(from).or_else(|| pattern_problem(to)) {
+                p.fail(rename.pos, format!("rename: {from:?} -> {to:?}: {why}"));
+            } else if from.matches('*').count() != to.matches('*').count() {
+                p.fail(
+                    rename.pos,
+                    format!("rename: {from:?} -> {to:?}: the new name must hold as many `*` as the pattern (each is what the pattern's `*` matched, in order)"),
+                );
+            }
+        }
+    }
+    if let Some(types) = &e.types {
+        for pattern in types.value.keys() {
+            if let Some(why) = pattern_problem(pattern) {
+                p.fail(types.pos, format!("types: {pattern:?}: {why}"));
+            }
+        }
+    }
+    match &e.source {
+        None => p.fail(e.profile.pos, "this profile needs `source:` (a .safetensors file, a *.index.json, or a glob of shards)"),
+        Some(s) if s.value.contains(['*', '?']) => {
+            p.glob(s, "source");
+        }
+        Some(s) => {
+            p.input(s, "source");
+        }
+    }
+}
+
+
+/// Largest `config.json` and `tokenizer.json` the llama.cpp profile reads.
+pub const MAX_CONFIG_BYTES: u64 = 16 << 20;
+pub const MAX_TOKENIZER_BYTES: u64 = 64 << 20;
+
+/// The llama.cpp profile's names, architecture and metadata, from the
+/// family `config.json` names: its table renames and drops, its
+/// hyper-parameters and tokenizer become metadata, under the manifest's
+/// own `metadata` (which may add keys, not replace the family's).
+fn llama_cpp_settings(e: &Entry, io: &mut JobIo, settings: &mut bundle::Generic) -> Result<(), JobError> {
+    let json = |io: &mut JobIo, key: &Option<At<String>>, limit: u64| -> Result<(RelPath, serde_json::Value, Pos), JobError> {
+        let at = key.as_ref().ok_or_else(|| JobError::at(e.profile.pos, "planned with it"))?;
+        let path = rel(at)?;
+        let bytes = io.read(&path, at.pos, limit)?;
+        let value = serde_json::from_slice(&bytes)
+            .map_err(|err| JobError::at(at.pos, format!("{path}: not JSON: {err}")))?;
+        Ok((path, value, at.pos))
+    };
+    let (config_path, config, config_pos) = json(io, &e.config, MAX_CONFIG_BYTES)?;
+    let family = llama_cpp::family(&config).map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
+    let pooling = e.pooling.as_ref().map(|p| p.value.code());
+    let mut metadata = llama_cpp::hparams(family, &config, pooling)
+        .map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
+    let (tokenizer_path, tokenizer, tokenizer_pos) = json(io, &e.tokenizer, MAX_TOKENIZER_BYTES)?;
+    let vocab = llama_cpp::wordpiece(&tokenizer, &config)
+        .map_err(|m| JobError::at(tokenizer_pos, format!("{tokenizer_path}: {m}")))?;
+    metadata.extend(vocab);
+    for (key, value) in std::mem::take(&mut settings.metadata) {
+        if metadata.contains_key(&key) {
+            return Err(JobError::at(
+                at(&e.metadata).unwrap_or(e.profile.pos),
+                format!("metadata {key} is written by the llama.cpp profile (from {config_path} or {tokenizer_path}); leave it out"),
+            ));
+        }
+        metadata.insert(key, value);
+    }
+    let (rename, drop) = llama_cpp::name_rules(family);
+    settings.architecture = family.arch.to_string();
+    settings.metadata = metadata;
+    settings.rename = rename;
+    settings.drop = drop;
+    settings.table = Some(family.table);
+    Ok(())
 }
 
 /// Where a key was written, if it was.
@@ -428,7 +563,7 @@ fn beyond_f32(value: &MetaValue) -> Option<f64> {
 pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     match e.profile.value {
         Profile::MotionbricksG1 => run_motionbricks(e, io),
-        Profile::Generic => run_generic(e, io),
+        Profile::Generic | Profile::LlamaCpp => run_generic(e, io),
     }
 }
 
@@ -699,7 +834,7 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
         ));
     }
     let policy = e.type_policy.as_ref().map_or(TypePolicy::Keep, |t| t.value.policy());
-    let settings = bundle::Generic {
+    let mut settings = bundle::Generic {
         architecture: e.architecture.as_ref().map_or_else(String::new, |a| a.value.clone()),
         metadata: e
             .metadata
@@ -720,7 +855,11 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
             .as_ref()
             .map(|t| t.value.iter().map(|(k, v)| (k.clone(), v.policy())).collect())
             .unwrap_or_default(),
+        table: None,
     };
+    if e.profile.value == Profile::LlamaCpp {
+        llama_cpp_settings(e, io, &mut settings)?;
+    }
     let blame = |err: &bundle::Error| match err {
         bundle::Error::NothingKept { .. } => at(&e.drop).or(at(&e.tensors)).unwrap_or(pos),
         bundle::Error::NameTooLong { .. } => at(&e.rename).or(at(&e.compact_names)).unwrap_or(pos),
