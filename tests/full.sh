@@ -9,8 +9,11 @@
 # It needs, and installs when missing (as root, through apt-get):
 #   - util-linux (prlimit, unshare, setpriv) and coreutils (mkfifo), for the
 #     stress binary's memory caps, user namespaces and FIFOs;
+#   - Node.js 20 or newer and node-llama-cpp 3.21.1 (llama.cpp's CPU build,
+#     pinned by tests/oracles/npm/package-lock.json) in target/full-tier/npm,
+#     for the llama.cpp tests (KILN_LLAMA_CPP points at it);
 #   - Python 3 with venv, for the oracles: gguf-py, numpy, safetensors,
-#     Pillow and DracoPy at the versions pinned in tests/oracles/requirements.txt,
+#     Pillow, DracoPy and ml_dtypes at the versions pinned in tests/oracles/requirements.txt,
 #     in a virtual environment of its own under target/full-tier/venv (made
 #     on first use, and again when the pins change); its python3 comes first
 #     on the PATH of the tests;
@@ -66,6 +69,21 @@ if ! cmp -s "$pins" "$venv/pins.txt"; then
 fi
 export PATH="$PWD/$venv/bin:$PATH"
 python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
+
+echo "== llama.cpp (node-llama-cpp's CPU build, pinned by tests/oracles/npm, in target/full-tier/npm)"
+command -v node >/dev/null && command -v npm >/dev/null || apt_install node "nodejs npm"
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' \
+    || fail "node $(node --version) is older than 20, which node-llama-cpp 3.21.1 needs: install Node.js 20 or newer"
+npm_dir=target/full-tier/npm
+if ! cmp -s tests/oracles/npm/package-lock.json "$npm_dir/package-lock.json" || [ ! -d "$npm_dir/node_modules/node-llama-cpp" ]; then
+    rm -rf "$npm_dir"
+    mkdir -p "$npm_dir"
+    cp tests/oracles/npm/package.json tests/oracles/npm/package-lock.json "$npm_dir/"
+    (cd "$npm_dir" && npm ci --no-audit --no-fund --omit=optional >/dev/null) \
+        || fail "npm could not install node-llama-cpp 3.21.1 into $npm_dir (it needs the npm registry)"
+fi
+export KILN_LLAMA_CPP="$PWD/$npm_dir"
+node -e 'console.log("node", process.version)'
 
 if [ $fuzz = 1 ]; then
     echo "== cargo-fuzz"

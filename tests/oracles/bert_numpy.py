@@ -2,11 +2,15 @@
 Hugging Face names), for the llama.cpp test of kiln's BERT conversion:
 
     python3 bert_numpy.py MODEL.safetensors CONFIG.json POOLING < token-lists.json
+    python3 bert_numpy.py tokenize TOKENIZER.json TEXT...
 
-reads a JSON list of token-id lists (each with its [CLS] ... [SEP]) and
-prints a JSON list of pooled embeddings (POOLING: mean or cls), float64
-arithmetic throughout. Written from the BERT paper's definition and the
-config's sizes, not from kiln or llama.cpp.
+The first reads a JSON list of token-id lists (each with its [CLS] ...
+[SEP]) and prints a JSON list of pooled embeddings (POOLING: mean or
+cls), float64 arithmetic throughout. The second prints each text's token
+ids ([CLS] ... [SEP]) by BERT's uncased tokenizer (lowercase, accents
+stripped, split at spaces and punctuation, then greedy longest-match
+WordPiece with `##` continuations). Both written from the BERT paper's
+definitions and the config's sizes, not from kiln or llama.cpp.
 """
 import json
 import math
@@ -55,7 +59,43 @@ def encode(t, cfg, ids):
     return x
 
 
+def wordpiece_ids(vocab, text):
+    import unicodedata
+    text = unicodedata.normalize("NFD", text.lower())
+    text = "".join(c for c in text if unicodedata.category(c) != "Mn")
+    words, word = [], ""
+    for c in text:
+        if c.isspace():
+            words, word = words + [word] * bool(word), ""
+        elif unicodedata.category(c).startswith("P") or (c.isascii() and not c.isalnum()):
+            words, word = words + [word] * bool(word) + [c], ""
+        else:
+            word += c
+    words += [word] * bool(word)
+    ids = [vocab["[CLS]"]]
+    for w in words:
+        start, pieces = 0, []
+        while start < len(w):
+            end = len(w)
+            while end > start:
+                piece = ("##" if start else "") + w[start:end]
+                if piece in vocab:
+                    pieces.append(vocab[piece])
+                    break
+                end -= 1
+            if end == start:
+                pieces = [vocab["[UNK]"]]
+                break
+            start = end
+        ids += pieces
+    return ids + [vocab["[SEP]"]]
+
+
 def main():
+    if sys.argv[1] == "tokenize":
+        vocab = json.load(open(sys.argv[2]))["model"]["vocab"]
+        print(json.dumps([wordpiece_ids(vocab, t) for t in sys.argv[3:]]))
+        return
     tensors = load_file(sys.argv[1])
     cfg = json.load(open(sys.argv[2]))
     pooling = sys.argv[3]
