@@ -228,7 +228,7 @@ pub enum Error {
         pattern: String,
     },
     #[error(
-        "types: {pattern:?} makes {name:?} Q8_0, but its rows of {ne0} elements are not whole blocks of 32; give it f16, bf16 or f32"
+        "types: {pattern:?} makes {name:?} a block type (Q8_0, Q4_0), but its rows of {ne0} elements are not whole blocks of 32; give it f16, bf16 or f32"
     )]
     Blocks {
         name: String,
@@ -446,6 +446,8 @@ pub enum TypePolicy {
     BF16,
     /// ggml's 8-bit blocks of 32 ([`tensor_convert`]).
     Q8_0,
+    /// ggml's 4-bit blocks of 32.
+    Q4_0,
 }
 
 impl TypePolicy {
@@ -471,7 +473,8 @@ impl TypePolicy {
             TypePolicy::F16 => TensorType::F16,
             TypePolicy::BF16 => TensorType::BF16,
             TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
-            TypePolicy::Q8_0 => TensorType::F16,
+            TypePolicy::Q4_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q4_0,
+            TypePolicy::Q8_0 | TypePolicy::Q4_0 => TensorType::F16,
         }
     }
 
@@ -485,7 +488,8 @@ impl TypePolicy {
             TypePolicy::F16 => TensorType::F16,
             TypePolicy::BF16 => TensorType::BF16,
             TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
-            TypePolicy::Q8_0 => return None,
+            TypePolicy::Q4_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q4_0,
+            TypePolicy::Q8_0 | TypePolicy::Q4_0 => return None,
         })
     }
 
@@ -496,6 +500,7 @@ impl TypePolicy {
             TypePolicy::F32 => Some(0),
             TypePolicy::F16 => Some(1),
             TypePolicy::Q8_0 => Some(7),
+            TypePolicy::Q4_0 => Some(2),
             TypePolicy::BF16 => Some(32),
         }
     }
@@ -507,6 +512,7 @@ impl TypePolicy {
             TypePolicy::F16 => "f16",
             TypePolicy::BF16 => "bf16",
             TypePolicy::Q8_0 => "q8_0",
+            TypePolicy::Q4_0 => "q4_0",
         }
     }
 }

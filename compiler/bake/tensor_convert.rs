@@ -36,9 +36,13 @@ pub enum Error {
         max: &'static str,
     },
     #[error(
-        "element {index} is {value}; Q8_0 cannot hold it (keep the tensor in a float type with `types:`)"
+        "element {index} is {value}; {target} cannot hold it (keep the tensor in a float type with `types:`)"
     )]
-    NotFinite { index: u64, value: String },
+    NotFinite {
+        index: u64,
+        value: String,
+        target: &'static str,
+    },
     #[error("element {index} is the boolean byte {byte}; it must be 0 or 1")]
     Bool { index: u64, byte: u8 },
     #[error("kiln does not convert {from} to {to}")]
@@ -85,6 +89,9 @@ impl Seen {
 /// and 32 signed bytes).
 pub const Q8_0_BLOCK: usize = 32;
 const Q8_0_BLOCK_BYTES: usize = 34;
+/// Bytes of a Q4_0 block (a half scale and 16 bytes of nibbles; 32
+/// elements, as Q8_0).
+const Q4_0_BLOCK_BYTES: usize = 18;
 
 /// Bytes per element of the GGML types kiln writes (`None` for a block
 /// type: see [`output_bytes`]).
@@ -126,6 +133,7 @@ pub fn convert(
         (Dtype::F32, TensorType::F16) => return f32_to_f16_all(input, first, options, out),
         (Dtype::F32, TensorType::BF16) => return f32_to_bf16_all(input, first, options, out),
         (_, TensorType::Q8_0) if from.is_float() => return q8_0(from, input, first, out),
+        (_, TensorType::Q4_0) if from.is_float() => return q4_0(from, input, first, out),
         _ => {}
     }
     out.reserve(n * element_bytes(to).unwrap_or(4) as usize);
@@ -290,6 +298,43 @@ fn round_half_away(v: f32) -> i32 {
     if v < 0.0 { -r } else { r }
 }
 
+/// Q4_0 blocks of whole blocks of float elements: ggml's reference
+/// (`quantize_row_q4_0_ref`, gguf-py's `quants.Q4_0`): per block of 32,
+/// `d = x[m] / -8` for the first element `m` of the largest magnitude, each
+/// value `min(15, trunc(x × (1 / d) + 8.5))`, element `j` in the low nibble
+/// of byte `j` and element `j + 16` in its high nibble, after `d` as a half.
+fn q4_0(from: Dtype, input: &[u8], first: u64, out: &mut Vec<u8>) -> Result<(), Error> {
+    let size = from.size() as usize;
+    debug_assert!((input.len() / size).is_multiple_of(Q8_0_BLOCK));
+    out.reserve(input.len() / size / Q8_0_BLOCK * Q4_0_BLOCK_BYTES);
+    let mut x = [0f32; Q8_0_BLOCK];
+    for (b, block) in input.chunks_exact(size * Q8_0_BLOCK).enumerate() {
+        let (mut amax, mut max) = (0f32, 0f32);
+        for (j, e) in block.chunks_exact(size).enumerate() {
+            x[j] = as_f32(from, e);
+            if !x[j].is_finite() {
+                return Err(Error::NotFinite {
+                    index: first + (b * Q8_0_BLOCK + j) as u64,
+                    value: format!("{}", x[j]),
+                    target: "Q4_0",
+                });
+            }
+            if x[j].abs() > amax {
+                amax = x[j].abs();
+                max = x[j];
+            }
+        }
+        let d = max / -8.0;
+        let id = if d == 0.0 { 0.0 } else { 1.0 / d };
+        out.extend_from_slice(&f64_to_f16(f64::from(d)).to_le_bytes());
+        let q = |v: f32| ((v * id + 8.5) as i32).clamp(0, 15) as u8; // `as` truncates
+        for j in 0..Q8_0_BLOCK / 2 {
+            out.push(q(x[j]) | (q(x[j + Q8_0_BLOCK / 2]) << 4));
+        }
+    }
+    Ok(())
+}
+
 /// Q8_0 blocks of whole blocks of float elements.
 fn q8_0(from: Dtype, input: &[u8], first: u64, out: &mut Vec<u8>) -> Result<(), Error> {
     let size = from.size() as usize;
@@ -304,6 +349,7 @@ fn q8_0(from: Dtype, input: &[u8], first: u64, out: &mut Vec<u8>) -> Result<(), 
                 return Err(Error::NotFinite {
                     index: first + (b * Q8_0_BLOCK + j) as u64,
                     value: format!("{}", x[j]),
+                    target: "Q8_0",
                 });
             }
             amax = amax.max(x[j].abs());
@@ -1059,6 +1105,57 @@ mod fast_paths {
         assert_eq!(round_half_away(2.5), 3);
         assert_eq!(round_half_away(-2.5), -3);
         assert_eq!(round_half_away(2.4999998), 2);
+    }
+
+    /// Q4_0 on values whose answers follow from the rule by hand: the
+    /// scale from the first value of the largest magnitude (sign kept),
+    /// nibbles paired j and j + 16.
+    #[test]
+    fn q4_0_follows_the_reference_rule() {
+        let mut x = [0f32; 32];
+        x[0] = 1.0;
+        x[1] = -8.0; // the largest magnitude: d = -8 / -8 = 1, id = 1
+        x[16] = 3.0;
+        x[17] = 8.0; // as large, but later: not the scale
+        x[2] = -0.5; // -0.5 + 8.5 = 8.0 -> 8
+        x[3] = 7.6; // 16.1 -> 16 -> clamped to 15
+        let input: Vec<u8> = x.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = Vec::new();
+        convert(
+            Dtype::F32,
+            TensorType::Q4_0,
+            &input,
+            0,
+            Options::default(),
+            &mut Seen::default(),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.len(), 18);
+        assert_eq!(&out[..2], &0x3c00u16.to_le_bytes(), "d = 1.0");
+        // q(v) = min(15, trunc(v * -1 + 8.5)) since id = 1 / d = 1... d is
+        // max / -8 = -8 / -8 = 1, so q(v) = trunc(v + 8.5).
+        let q = |v: f32| ((v + 8.5) as i32).clamp(0, 15) as u8;
+        assert_eq!(out[2], q(1.0) | (q(3.0) << 4));
+        assert_eq!(out[3], q(-8.0) | (q(8.0) << 4));
+        assert_eq!(out[4] & 0xf, 8);
+        assert_eq!(out[5] & 0xf, 15);
+        assert_eq!(out[6], 8 | (8 << 4), "zeros sit at 8");
+        let e = convert(
+            Dtype::F32,
+            TensorType::Q4_0,
+            &[0u8; 124]
+                .iter()
+                .copied()
+                .chain(f32::INFINITY.to_le_bytes())
+                .collect::<Vec<u8>>(),
+            0,
+            Options::default(),
+            &mut Seen::default(),
+            &mut out,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("Q4_0 cannot hold it"), "{e}");
     }
 
     #[test]

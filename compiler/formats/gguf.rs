@@ -196,6 +196,7 @@ pub struct TensorType(pub u32);
 impl TensorType {
     pub const F32: TensorType = TensorType(0);
     pub const F16: TensorType = TensorType(1);
+    pub const Q4_0: TensorType = TensorType(2);
     pub const Q8_0: TensorType = TensorType(8);
     pub const I8: TensorType = TensorType(24);
     pub const I16: TensorType = TensorType(25);

@@ -439,7 +439,7 @@ fn generic_conversions_under_every_type_policy_equal_the_source() {
 /// The SHA-256 of each policy's GGUF from `generic_conversions_…`'s
 /// checkpoint, recorded from a build whose every value gguf-py checked
 /// against the source (that test, in the full tier, checks them again).
-const GENERIC_SHA256: [(&str, &str); 5] = [
+const GENERIC_SHA256: [(&str, &str); 6] = [
     (
         "keep",
         "22b0737ff49250be95e413f6298288bb9d34ac2f90e2f19348e22bd861e4ba8d",
@@ -459,6 +459,10 @@ const GENERIC_SHA256: [(&str, &str); 5] = [
     (
         "q8_0",
         "121dba25a116475a141c6241c3718dbdd04029cf7e2a78cc7fb47f33002289be",
+    ),
+    (
+        "q4_0",
+        "d5325ca1612e53d33488a3399f098fcb0f7b1d70c73724402610b612457d9373",
     ),
 ];
 

@@ -267,8 +267,8 @@ def check_generic(path, src, policy):
             want = KEEP.get(dtype, dtype)
         elif policy == "f32" or llama_cpp_keeps_f32(t.name, len(shp)):
             want = "F32"
-        elif policy == "q8_0":
-            want = "Q8_0" if shape[-1] % 32 == 0 else "F16"
+        elif policy in ("q8_0", "q4_0"):
+            want = policy.upper() if shape[-1] % 32 == 0 else "F16"
         else:
             want = policy.upper()
         assert t.tensor_type.name == want, (t.name, t.tensor_type.name, want)
@@ -279,11 +279,11 @@ def check_generic(path, src, policy):
             nan = np.isnan(x)
             assert np.array_equal(bits[~nan], exp[~nan]), t.name
             assert np.all((bits[nan] & 0x7fff) > 0x7f80), t.name
-        elif want == "Q8_0":
+        elif want in ("Q8_0", "Q4_0"):
             # gguf-py's quantizer, on the values as llama.cpp's converter
             # takes them (float32).
             rows = x.astype(np.float32).reshape(-1, shape[-1])
-            exp = quants.quantize(rows, GGMLQuantizationType.Q8_0)
+            exp = quants.quantize(rows, getattr(GGMLQuantizationType, want))
             assert np.array_equal(np.asarray(t.data).reshape(-1).view(np.uint8), exp.reshape(-1)), t.name
         else:
             exp = x.astype({"F64": np.float64, "F32": np.float32, "F16": np.float16}[want])

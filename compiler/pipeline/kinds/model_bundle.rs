@@ -169,6 +169,8 @@ pub enum TypeName {
     Bf16,
     #[serde(rename = "q8_0")]
     Q8_0,
+    #[serde(rename = "q4_0")]
+    Q4_0,
 }
 
 impl TypeName {
@@ -179,6 +181,7 @@ impl TypeName {
             TypeName::F16 => TypePolicy::F16,
             TypeName::Bf16 => TypePolicy::BF16,
             TypeName::Q8_0 => TypePolicy::Q8_0,
+            TypeName::Q4_0 => TypePolicy::Q4_0,
         }
     }
 }
