@@ -148,22 +148,40 @@ pub fn convert(
 /// Counts NaN and infinite elements (all exponent bits set) of `input`,
 /// whose first element is `first`.
 pub fn count_non_finite(from: Dtype, input: &[u8], first: u64, seen: &mut Seen) {
-    let size = from.size() as usize;
-    for (i, e) in input.chunks_exact(size).enumerate() {
-        let non_finite = match from {
-            Dtype::F64 => {
-                u64::from_le_bytes(e.try_into().unwrap()) & 0x7ff0_0000_0000_0000
-                    == 0x7ff0_0000_0000_0000
-            }
-            Dtype::F32 => u32::from_le_bytes(e.try_into().unwrap()) & 0x7f80_0000 == 0x7f80_0000,
-            Dtype::F16 => u16::from_le_bytes([e[0], e[1]]) & 0x7c00 == 0x7c00,
-            Dtype::BF16 => u16::from_le_bytes([e[0], e[1]]) & 0x7f80 == 0x7f80,
-            d if d.is_float() => !fp8_to_f64(e[0], d).is_finite(),
-            _ => false,
-        };
-        if non_finite {
-            seen.note(first + i as u64);
-        }
+    // A count the compiler vectorizes (the common answer is 0), then the
+    // first one's index only when there is one.
+    fn count<const N: usize>(
+        input: &[u8],
+        non_finite: impl Fn([u8; N]) -> bool,
+    ) -> (u64, Option<usize>) {
+        let n = input
+            .chunks_exact(N)
+            .filter(|c| non_finite((*c).try_into().unwrap()))
+            .count() as u64;
+        let first = (n > 0)
+            .then(|| {
+                input
+                    .chunks_exact(N)
+                    .position(|c| non_finite(c.try_into().unwrap()))
+            })
+            .flatten();
+        (n, first)
+    }
+    let (n, at) = match from {
+        Dtype::F64 => count(input, |b: [u8; 8]| {
+            u64::from_le_bytes(b) & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000
+        }),
+        Dtype::F32 => count(input, |b: [u8; 4]| {
+            u32::from_le_bytes(b) & 0x7f80_0000 == 0x7f80_0000
+        }),
+        Dtype::F16 => count(input, |b: [u8; 2]| u16::from_le_bytes(b) & 0x7c00 == 0x7c00),
+        Dtype::BF16 => count(input, |b: [u8; 2]| u16::from_le_bytes(b) & 0x7f80 == 0x7f80),
+        d if d.is_float() => count(input, |b: [u8; 1]| !fp8_to_f64(b[0], d).is_finite()),
+        _ => (0, None),
+    };
+    if let Some(at) = at {
+        seen.non_finite += n;
+        seen.first_non_finite.get_or_insert(first + at as u64);
     }
 }
 
