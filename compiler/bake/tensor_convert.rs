@@ -78,13 +78,6 @@ pub struct Seen {
     pub first_non_finite: Option<u64>,
 }
 
-impl Seen {
-    fn note(&mut self, index: u64) {
-        self.non_finite += 1;
-        self.first_non_finite.get_or_insert(index);
-    }
-}
-
 /// Elements per Q8_0 block (ggml's `QK8_0`) and its bytes (a half scale
 /// and 32 signed bytes).
 pub const Q8_0_BLOCK: usize = 32;
