@@ -115,6 +115,32 @@ pub struct Family {
     pub hparams: &'static [Hparam],
     /// Constant keys (`{arch}` the architecture).
     pub fixed: &'static [(&'static str, bool)],
+    /// The tokenizer's kind.
+    pub tokenizer: TokenizerKind,
+    /// Checkpoint names (without prefix and suffix) whose rows llama.cpp's
+    /// converter reorders for its rotary embedding (`LlamaModel.permute`),
+    /// and the head count that groups them.
+    pub permute: &'static [(&'static str, Heads)],
+    /// `{arch}.rope.dimension_count`: hidden size / heads (or `head_dim`).
+    pub rope_dimensions: bool,
+}
+
+/// Which tokenizer a family's `tokenizer.json` holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenizerKind {
+    /// BERT's WordPiece: `tokenizer.ggml.model` "bert".
+    WordPiece,
+    /// Byte-level BPE (GPT-2's bytes as characters, merges): "gpt2".
+    Bpe,
+}
+
+/// The head count a permuted tensor's rows are grouped by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heads {
+    /// `num_attention_heads`.
+    Query,
+    /// `num_key_value_heads` (the query heads when absent).
+    KeyValue,
 }
 
 const CONTEXT: &[&str] = &[
@@ -225,10 +251,108 @@ pub const BERT: Family = Family {
         },
     ],
     fixed: &[("{arch}.attention.causal", false)],
+    tokenizer: TokenizerKind::WordPiece,
+    permute: &[],
+    rope_dimensions: false,
+};
+
+/// LLaMA (`LlamaForCausalLM`): llama.cpp's `llama` architecture, a
+/// byte-level BPE tokenizer (`tokenizer.json`); the query and key
+/// projections' rows reordered as its converter does.
+pub const LLAMA: Family = Family {
+    arch: "llama",
+    model_types: &["llama"],
+    table: "the LLaMA table (compiler/bake/llama_cpp.rs, from gguf-py 0.19.0's tensor_mapping.py)",
+    prefixes: &["", "text_model."],
+    suffixes: &[(".weight", ".weight"), (".bias", ".bias")],
+    skip: &["model.layers.*.self_attn.rotary_emb.inv_freq"],
+    tensors: &[
+        ("model.embed_tokens", "token_embd"),
+        ("model.norm", "output_norm"),
+        ("lm_head", "output"),
+        ("model.layers.{bid}.input_layernorm", "blk.{bid}.attn_norm"),
+        ("model.layers.{bid}.self_attn.q_proj", "blk.{bid}.attn_q"),
+        ("model.layers.{bid}.self_attn.k_proj", "blk.{bid}.attn_k"),
+        ("model.layers.{bid}.self_attn.v_proj", "blk.{bid}.attn_v"),
+        (
+            "model.layers.{bid}.self_attn.o_proj",
+            "blk.{bid}.attn_output",
+        ),
+        (
+            "model.layers.{bid}.post_attention_layernorm",
+            "blk.{bid}.ffn_norm",
+        ),
+        ("model.layers.{bid}.mlp.gate_proj", "blk.{bid}.ffn_gate"),
+        ("model.layers.{bid}.mlp.up_proj", "blk.{bid}.ffn_up"),
+        ("model.layers.{bid}.mlp.down_proj", "blk.{bid}.ffn_down"),
+    ],
+    hparams: &[
+        Hparam {
+            key: "{arch}.context_length",
+            from: CONTEXT,
+            kind: Kind::U32,
+            required: false,
+        },
+        Hparam {
+            key: "{arch}.embedding_length",
+            from: &["hidden_size", "n_embd", "dim"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.feed_forward_length",
+            from: &["intermediate_size", "n_inner", "hidden_dim"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.block_count",
+            from: &["num_hidden_layers", "n_layers", "n_layer", "num_layers"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.attention.head_count",
+            from: &["num_attention_heads", "n_head", "n_heads"],
+            kind: Kind::U32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.attention.head_count_kv",
+            from: &["num_key_value_heads", "n_kv_heads"],
+            kind: Kind::U32,
+            required: false,
+        },
+        Hparam {
+            key: "{arch}.rope.freq_base",
+            from: &["rope_theta"],
+            kind: Kind::F32,
+            required: false,
+        },
+        Hparam {
+            key: "{arch}.attention.layer_norm_rms_epsilon",
+            from: &["rms_norm_eps", "norm_eps"],
+            kind: Kind::F32,
+            required: true,
+        },
+        Hparam {
+            key: "{arch}.vocab_size",
+            from: &["vocab_size"],
+            kind: Kind::U32,
+            required: true,
+        },
+    ],
+    fixed: &[],
+    tokenizer: TokenizerKind::Bpe,
+    permute: &[
+        ("model.layers.{bid}.self_attn.q_proj", Heads::Query),
+        ("model.layers.{bid}.self_attn.k_proj", Heads::KeyValue),
+    ],
+    rope_dimensions: true,
 };
 
 /// The families, for `config.json`'s `model_type`.
-pub const FAMILIES: &[&Family] = &[&BERT];
+pub const FAMILIES: &[&Family] = &[&BERT, &LLAMA];
 
 /// llama.cpp's pooling types (`{arch}.pooling_type`).
 pub const POOLING: &[(&str, u32)] = &[("none", 0), ("mean", 1), ("cls", 2), ("last", 3)];
@@ -315,6 +439,212 @@ pub fn hparams(
     if let Some(p) = pooling {
         out.insert(format!("{}.pooling_type", f.arch), Value::U32(p));
     }
+    if f.rope_dimensions {
+        let get = |k: &str| config.get(k).and_then(|v| v.as_u64());
+        let dims = match (
+            get("head_dim"),
+            get("hidden_size"),
+            get("num_attention_heads"),
+        ) {
+            (Some(d), _, _) => d,
+            (None, Some(h), Some(n)) if n > 0 && h % n == 0 => h / n,
+            _ => {
+                return Err("config.json: neither head_dim nor a hidden_size that num_attention_heads divides, which {arch}.rope.dimension_count is made from".replace("{arch}", f.arch));
+            }
+        };
+        let dims = u32::try_from(dims)
+            .map_err(|_| format!("config.json: head_dim {dims} is beyond u32"))?;
+        out.insert(format!("{}.rope.dimension_count", f.arch), Value::U32(dims));
+    }
+    Ok(out)
+}
+
+/// The head count that groups a tensor's rows for llama.cpp's rotary
+/// reordering, if the family reorders it: `(checkpoint pattern, heads)`
+/// for each tensor the family permutes, `*` for `{bid}`, with every prefix
+/// and suffix.
+pub fn permute_rules(f: &Family, config: &serde_json::Value) -> Result<Vec<(String, u64)>, String> {
+    let get = |k: &str| config.get(k).and_then(|v| v.as_u64());
+    let mut out = Vec::new();
+    for (name, heads) in f.permute {
+        let n = match heads {
+            Heads::Query => get("num_attention_heads"),
+            Heads::KeyValue => get("num_key_value_heads").or(get("num_attention_heads")),
+        }
+        .filter(|&n| n > 0)
+        .ok_or("config.json: num_attention_heads is not a whole number above 0")?;
+        for prefix in f.prefixes {
+            for (end, _) in f.suffixes {
+                out.push((format!("{prefix}{}{end}", name.replace("{bid}", "*")), n));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The source row of output row `r` of a tensor of `rows` rows reordered
+/// for `heads` heads as llama.cpp's `LlamaModel.permute`: within each
+/// head's `rows / heads` rows, the first half's rows and the second half's
+/// interleaved (`reshape(heads, 2, d / 2, …).swapaxes(1, 2)`).
+pub fn permuted_row(r: u64, rows: u64, heads: u64) -> u64 {
+    let d = rows / heads;
+    let (h, within) = (r / d, r % d);
+    let (i, j) = (within / 2, within % 2);
+    h * d + j * (d / 2) + i
+}
+
+/// GPT-2's byte-to-character map, by which a byte-level BPE writes bytes
+/// as printable characters: the printable Latin-1 bytes as themselves,
+/// the rest from U+0100 up, in byte order.
+pub fn gpt2_byte_char(b: u8) -> char {
+    let printable = |b: u8| {
+        (b'!'..=b'~').contains(&b) || (0xa1..=0xac).contains(&b) || (0xae..=0xff).contains(&b)
+    };
+    if printable(b) {
+        return char::from(b);
+    }
+    let n = (0..b).filter(|&x| !printable(x)).count() as u32;
+    char::from_u32(256 + n).expect("below U+0200")
+}
+
+/// A byte-level BPE `tokenizer.json` (and the config's special ids) as
+/// llama.cpp's converter writes it for GPT-2-style vocabularies:
+/// `tokenizer.ggml.model` "gpt2", the tokens by id (ids without one
+/// `[PAD<id>]`, UNUSED), their types (special added tokens CONTROL, other
+/// added ones USER_DEFINED), the merges (`a b`; a pair written as a list
+/// joins with a space), BOS, EOS and padding from `config.json`'s ids, and
+/// `add_bos_token` when the template puts a token first.
+pub fn bpe(
+    tokenizer: &serde_json::Value,
+    config: &serde_json::Value,
+) -> Result<BTreeMap<String, Value>, String> {
+    let model = tokenizer
+        .get("model")
+        .ok_or("tokenizer.json has no \"model\"")?;
+    match model.get("type").and_then(|t| t.as_str()) {
+        Some("BPE") => {}
+        other => {
+            return Err(format!(
+                "tokenizer.json: model.type is {other:?}; the LLaMA family reads BPE"
+            ));
+        }
+    }
+    let vocab = model
+        .get("vocab")
+        .and_then(|v| v.as_object())
+        .ok_or("tokenizer.json: model.vocab is not an object of token: id")?;
+    let mut n = vocab.len();
+    if let Some(size) = config.get("vocab_size").and_then(|s| s.as_u64()) {
+        n = n.max(usize::try_from(size).unwrap_or(usize::MAX));
+    }
+    let added = tokenizer.get("added_tokens").and_then(|a| a.as_array());
+    for t in added.into_iter().flatten() {
+        if let Some(id) = t.get("id").and_then(|i| i.as_u64()) {
+            n = n.max(usize::try_from(id).unwrap_or(usize::MAX).saturating_add(1));
+        }
+    }
+    if n > MAX_TOKENS {
+        return Err(format!(
+            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
+        ));
+    }
+    let mut tokens: Vec<Option<(String, i32)>> = vec![None; n];
+    for (token, id) in vocab {
+        let id = id
+            .as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < n)
+            .ok_or_else(|| {
+                format!(
+                    "tokenizer.json: token {token:?} has id {id}, not one of 0 to {}",
+                    n - 1
+                )
+            })?;
+        if let Some((other, _)) = &tokens[id] {
+            return Err(format!(
+                "tokenizer.json: tokens {other:?} and {token:?} share the id {id}"
+            ));
+        }
+        tokens[id] = Some((token.clone(), NORMAL));
+    }
+    for t in added.into_iter().flatten() {
+        let (Some(id), Some(content)) = (
+            t.get("id").and_then(|i| i.as_u64()),
+            t.get("content").and_then(|c| c.as_str()),
+        ) else {
+            return Err(format!(
+                "tokenizer.json: an added token without an id and content: {t}"
+            ));
+        };
+        let special = t.get("special").and_then(|s| s.as_bool()).unwrap_or(false);
+        tokens[id as usize] = Some((
+            content.to_string(),
+            if special { CONTROL } else { USER_DEFINED },
+        ));
+    }
+    let (list, types): (Vec<String>, Vec<i32>) = tokens
+        .into_iter()
+        .enumerate()
+        .map(|(id, t)| t.unwrap_or_else(|| (format!("[PAD{id}]"), UNUSED)))
+        .unzip();
+    let merges = model
+        .get("merges")
+        .and_then(|m| m.as_array())
+        .ok_or("tokenizer.json: model.merges is not a list")?
+        .iter()
+        .map(|m| match m {
+            serde_json::Value::String(s) => Ok(s.clone()),
+            serde_json::Value::Array(pair) if pair.len() == 2 => {
+                let part = |v: &serde_json::Value| {
+                    v.as_str()
+                        .map(|s| {
+                            s.chars()
+                                .map(|c| if c == ' ' { '\u{0120}' } else { c })
+                                .collect::<String>()
+                        })
+                        .ok_or_else(|| format!("tokenizer.json: a merge of {m}"))
+                };
+                Ok(format!("{} {}", part(&pair[0])?, part(&pair[1])?))
+            }
+            _ => Err(format!(
+                "tokenizer.json: a merge {m}, neither \"a b\" nor [a, b]"
+            )),
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    let mut out = BTreeMap::new();
+    out.insert("tokenizer.ggml.model".into(), Value::String("gpt2".into()));
+    out.insert(
+        "tokenizer.ggml.tokens".into(),
+        Value::Array(Array::String(list)),
+    );
+    out.insert(
+        "tokenizer.ggml.token_type".into(),
+        Value::Array(Array::I32(types)),
+    );
+    out.insert(
+        "tokenizer.ggml.merges".into(),
+        Value::Array(Array::String(merges)),
+    );
+    for (key, from) in [
+        ("tokenizer.ggml.bos_token_id", "bos_token_id"),
+        ("tokenizer.ggml.eos_token_id", "eos_token_id"),
+        ("tokenizer.ggml.padding_token_id", "pad_token_id"),
+    ] {
+        if let Some(id) = config
+            .get(from)
+            .and_then(|v| v.as_u64())
+            .filter(|&i| (i as usize) < n)
+        {
+            out.insert(key.into(), Value::U32(id as u32));
+        }
+    }
+    let first_special = tokenizer
+        .pointer("/post_processor/single/0/SpecialToken/id")
+        .or_else(|| tokenizer.pointer("/post_processor/processors/1/single/0/SpecialToken/id"));
+    out.insert(
+        "tokenizer.ggml.add_bos_token".into(),
+        Value::Bool(first_special.is_some()),
+    );
     Ok(out)
 }
 
@@ -495,6 +825,70 @@ pub fn wordpiece(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rotary_order_interleaves_each_heads_halves() {
+        // One head of 8 rows: 0 4 1 5 2 6 3 7 (numpy's
+        // reshape(1, 2, 4).swapaxes(1, 2)); two heads repeat it per head.
+        let rows: Vec<u64> = (0..8).map(|r| permuted_row(r, 8, 1)).collect();
+        assert_eq!(rows, [0, 4, 1, 5, 2, 6, 3, 7]);
+        let rows: Vec<u64> = (0..8).map(|r| permuted_row(r, 8, 2)).collect();
+        assert_eq!(rows, [0, 2, 1, 3, 4, 6, 5, 7]);
+        // A permutation: every source row once.
+        let mut all: Vec<u64> = (0..96).map(|r| permuted_row(r, 96, 3)).collect();
+        all.sort();
+        assert_eq!(all, (0..96).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn gpt2_bytes_are_256_printable_characters() {
+        let chars: std::collections::BTreeSet<char> = (0..=255u8).map(gpt2_byte_char).collect();
+        assert_eq!(chars.len(), 256);
+        assert_eq!(gpt2_byte_char(b' '), '\u{0120}', "Ġ");
+        assert_eq!(gpt2_byte_char(b'\n'), '\u{010a}', "Ċ");
+        assert_eq!(gpt2_byte_char(b'a'), 'a');
+        assert_eq!(gpt2_byte_char(0xad), '\u{0143}');
+    }
+
+    #[test]
+    fn a_bpe_tokenizer_becomes_gpt2_tokens_types_and_merges() {
+        let tokenizer = serde_json::json!({
+            "added_tokens": [{"id": 0, "content": "<s>", "special": true}, {"id": 4, "content": "<tool>", "special": false}],
+            "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>"}}, {"Sequence": {"id": "A"}}]},
+            "model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1, "b": 2, "ab": 3}, "merges": ["a b", ["a", "b c"]]}
+        });
+        let config = serde_json::json!({"vocab_size": 6, "bos_token_id": 0, "eos_token_id": 9});
+        let md = bpe(&tokenizer, &config).unwrap();
+        assert_eq!(
+            md["tokenizer.ggml.tokens"],
+            Value::Array(Array::String(
+                ["<s>", "a", "b", "ab", "<tool>", "[PAD5]"]
+                    .map(String::from)
+                    .to_vec()
+            ))
+        );
+        assert_eq!(
+            md["tokenizer.ggml.token_type"],
+            Value::Array(Array::I32(vec![3, 1, 1, 1, 4, 5]))
+        );
+        assert_eq!(
+            md["tokenizer.ggml.merges"],
+            Value::Array(Array::String(vec!["a b".into(), "a b\u{0120}c".into()]))
+        );
+        assert_eq!(md["tokenizer.ggml.bos_token_id"], Value::U32(0));
+        assert!(
+            !md.contains_key("tokenizer.ggml.eos_token_id"),
+            "9 is beyond the vocabulary"
+        );
+        assert_eq!(md["tokenizer.ggml.add_bos_token"], Value::Bool(true));
+        let mut wp = tokenizer.clone();
+        wp["model"]["type"] = "WordPiece".into();
+        assert!(
+            bpe(&wp, &config)
+                .unwrap_err()
+                .contains("the LLaMA family reads BPE")
+        );
+    }
 
     #[test]
     fn a_bert_tokenizer_becomes_llama_cpps_phantom_space_vocabulary() {

@@ -131,6 +131,28 @@ pub struct PlannedTensor {
     /// The source bytes, relative to the source's data start.
     pub begin: u64,
     pub end: u64,
+    /// `Some(heads)`: the rows (the source's first dimension) are written
+    /// in llama.cpp's rotary order for that many heads
+    /// ([`llama_cpp::permuted_row`]); `None`: in order.
+    pub row_heads: Option<u64>,
+}
+
+impl PlannedTensor {
+    /// The source byte ranges, relative to the data start, in the order
+    /// the GGUF takes them: the whole tensor, or row by row.
+    pub fn segments(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let rows = match self.row_heads {
+            Some(_) => self.dims.last().copied().unwrap_or(1).max(1),
+            None => 1,
+        };
+        let row_bytes = (self.end - self.begin) / rows;
+        (0..rows).map(move |r| {
+            let src = self
+                .row_heads
+                .map_or(r, |h| llama_cpp::permuted_row(r, rows, h));
+            (self.begin + src * row_bytes, row_bytes)
+        })
+    }
 }
 
 /// A GGUF to write: its metadata and tensors, in order.
@@ -193,6 +215,10 @@ pub enum Error {
         "tensor {name:?} is not in {table}; llama.cpp would not load it (use `profile: generic` with `rename` for a checkpoint of other names)"
     )]
     UnknownTensor { name: String, table: &'static str },
+    #[error(
+        "tensor {name:?} has {rows} rows, which {heads} heads of an even size do not divide (config.json's head counts do not fit the checkpoint)"
+    )]
+    Heads { name: String, rows: u64, heads: u64 },
     #[error("{key}: {pattern:?} matches no tensor of the checkpoint")]
     Unmatched { key: &'static str, pattern: String },
     #[error(
@@ -381,6 +407,7 @@ fn select_component(
             elements: t.elements(),
             begin: t.begin,
             end: t.end,
+            row_heads: None,
         });
     }
     check_collisions(&tensors)?;
@@ -547,6 +574,9 @@ pub struct Generic {
     pub rename: Vec<(String, String)>,
     /// Per-tensor types by GGUF-name pattern, over the policy.
     pub types: Vec<(String, TypePolicy)>,
+    /// Checkpoint-name patterns whose rows go in llama.cpp's rotary order,
+    /// with the head count grouping them.
+    pub permute: Vec<(String, u64)>,
     /// A family's name table (the `llama.cpp` profile): every tensor kept
     /// must be named by a `rename` rule (else an error naming it and this
     /// table), and rules or drops that match nothing are no error.
@@ -673,6 +703,20 @@ pub fn generic(
                 })?,
             },
         };
+        let row_heads = match settings.permute.iter().find(|(p, _)| wildcard(p, t.name)) {
+            None => None,
+            Some(&(_, heads)) => {
+                let rows = t.shape.first().copied().unwrap_or(1);
+                if heads == 0 || !rows.is_multiple_of(heads) || !(rows / heads).is_multiple_of(2) {
+                    return Err(Error::Heads {
+                        name: t.name.to_string(),
+                        rows,
+                        heads,
+                    });
+                }
+                Some(heads)
+            }
+        };
         planned.push(PlannedTensor {
             name,
             source: t.name.to_string(),
@@ -682,6 +726,7 @@ pub fn generic(
             elements: t.elements(),
             begin: t.begin,
             end: t.end,
+            row_heads,
         });
         shards.push(*shard);
     }
@@ -1083,6 +1128,7 @@ mod tests {
             drop: vec![],
             rename: vec![],
             types: vec![],
+            permute: vec![],
             table: None,
         };
         let tensors = [(0, a), (0, c)];
@@ -1312,6 +1358,7 @@ mod tests {
             drop: vec![],
             rename: vec![],
             types: vec![],
+            permute: vec![],
             table: None,
         }
     }

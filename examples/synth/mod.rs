@@ -227,6 +227,90 @@ pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io:
     std::fs::write(dir.join("tokenizer.json"), tokenizer)
 }
 
+/// A tiny LLaMA as Hugging Face saves one, in `dir`: `model.safetensors`
+/// (`layers` blocks of width `hidden`, 4 query heads and 2 key-value
+/// heads, SwiGLU of `2 × hidden`), `config.json`, and a byte-level BPE
+/// `tokenizer.json`: `<s>` 0 and `</s>` 1, the 256 bytes as GPT-2's
+/// characters (2 to 257), and the merges `t h`, `th e`. Values seeded,
+/// scaled so the logits differ.
+pub fn write_tiny_llama(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io::Result<()> {
+    use kiln::bake::llama_cpp::gpt2_byte_char;
+    std::fs::create_dir_all(dir)?;
+    let vocab = 2 + 256 + 2;
+    let (heads, kv_heads) = (4u64, 2u64);
+    let head_dim = hidden / heads;
+    let f = |name: String, shape: Vec<u64>| TensorSpec {
+        name,
+        dtype: Dtype::F32,
+        shape,
+    };
+    let mut t = vec![
+        f("model.embed_tokens.weight".into(), vec![vocab, hidden]),
+        f("model.norm.weight".into(), vec![hidden]),
+        f("lm_head.weight".into(), vec![vocab, hidden]),
+    ];
+    for l in 0..layers {
+        let p = format!("model.layers.{l}.");
+        t.push(f(format!("{p}input_layernorm.weight"), vec![hidden]));
+        t.push(f(
+            format!("{p}post_attention_layernorm.weight"),
+            vec![hidden],
+        ));
+        t.push(f(
+            format!("{p}self_attn.q_proj.weight"),
+            vec![hidden, hidden],
+        ));
+        t.push(f(
+            format!("{p}self_attn.k_proj.weight"),
+            vec![kv_heads * head_dim, hidden],
+        ));
+        t.push(f(
+            format!("{p}self_attn.v_proj.weight"),
+            vec![kv_heads * head_dim, hidden],
+        ));
+        t.push(f(
+            format!("{p}self_attn.o_proj.weight"),
+            vec![hidden, hidden],
+        ));
+        t.push(f(
+            format!("{p}mlp.gate_proj.weight"),
+            vec![2 * hidden, hidden],
+        ));
+        t.push(f(
+            format!("{p}mlp.up_proj.weight"),
+            vec![2 * hidden, hidden],
+        ));
+        t.push(f(
+            format!("{p}mlp.down_proj.weight"),
+            vec![hidden, 2 * hidden],
+        ));
+    }
+    write_checkpoint(&dir.join("model.safetensors"), &t, seed)?;
+    std::fs::write(
+        dir.join("config.json"),
+        format!(
+            "{{\"architectures\": [\"LlamaForCausalLM\"], \"model_type\": \"llama\", \"hidden_size\": {hidden}, \"intermediate_size\": {}, \"num_hidden_layers\": {layers}, \"num_attention_heads\": {heads}, \"num_key_value_heads\": {kv_heads}, \"rms_norm_eps\": 1e-05, \"rope_theta\": 10000.0, \"max_position_embeddings\": 512, \"vocab_size\": {vocab}, \"bos_token_id\": 0, \"eos_token_id\": 1, \"tie_word_embeddings\": false}}\n",
+            2 * hidden
+        ),
+    )?;
+    let json_str = |c: &str| serde_json::to_string(c).unwrap();
+    let mut words: Vec<String> = vec![r#""<s>": 0"#.into(), r#""</s>": 1"#.into()];
+    for b in 0..=255u8 {
+        words.push(format!(
+            "{}: {}",
+            json_str(&gpt2_byte_char(b).to_string()),
+            2 + u64::from(b)
+        ));
+    }
+    words.push(format!(r#""th": {}"#, vocab - 2));
+    words.push(format!(r#""the": {}"#, vocab - 1));
+    let tokenizer = format!(
+        r#"{{"version": "1.0", "added_tokens": [{{"id": 0, "content": "<s>", "special": true, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false}}, {{"id": 1, "content": "</s>", "special": true, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false}}], "normalizer": null, "pre_tokenizer": {{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true}}, "post_processor": {{"type": "TemplateProcessing", "single": [{{"SpecialToken": {{"id": "<s>", "type_id": 0}}}}, {{"Sequence": {{"id": "A", "type_id": 0}}}}], "pair": [], "special_tokens": {{}}}}, "decoder": {{"type": "ByteLevel"}}, "model": {{"type": "BPE", "dropout": null, "unk_token": null, "fuse_unk": false, "byte_fallback": false, "vocab": {{{}}}, "merges": ["t h", "th e"]}}}}"#,
+        words.join(", ")
+    );
+    std::fs::write(dir.join("tokenizer.json"), tokenizer + "\n")
+}
+
 /// Writes `pose.safetensors`, `root.safetensors`, `vqvae.safetensors`,
 /// `support.safetensors` and `manifest.json` into `dir`.
 pub fn write_extraction(

@@ -299,3 +299,97 @@ fn llama_cpp_embeds_the_tiny_bert_as_numpy_does() {
         assert!(c >= 0.99999, "cosine {c}");
     }
 }
+
+/// A tiny LLaMA the test generates (random weights, real config and
+/// tokenizer files, grouped-query attention): llama.cpp loads kiln's
+/// `llama.cpp` conversion (f32) and continues prompts greedily, token by
+/// token, as a numpy LLaMA of the source checkpoint does (with the
+/// rotary rows reordered as llama.cpp's converter reorders them, or the
+/// tokens would differ).
+#[test]
+#[ignore = "full tier: llama.cpp (npm), numpy"]
+fn llama_cpp_continues_the_tiny_llama_as_numpy_does() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
+    let src = dir.path().join("sources/llama");
+    crate::synth::write_tiny_llama(&src, 2, 64, 7).unwrap();
+    std::fs::write(
+        dir.path().join("manifests/m.yaml"),
+        "model_bundles:\n  - { id: tiny, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/tokenizer.json, type: f32 }\n",
+    )
+    .unwrap();
+    let out = Command::new(KILN)
+        .arg("build")
+        .current_dir(dir.path())
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let prompts: Vec<Vec<u64>> = vec![
+        vec![0, 10, 20, 30],
+        vec![0, 258, 259, 5, 77, 100, 3],
+        vec![0, 150],
+    ];
+    let steps = 8;
+    let npm = std::env::var("KILN_LLAMA_CPP").expect("KILN_LLAMA_CPP (bash tests/full.sh)");
+    let script = Path::new(&npm).join("llama_greedy.mjs");
+    std::fs::copy(
+        Path::new(REPO).join("tests/oracles/llama_greedy.mjs"),
+        &script,
+    )
+    .unwrap();
+    let out = Command::new("node")
+        .arg(&script)
+        .arg(dir.path().join("out/models/tiny/tiny.gguf"))
+        .arg(steps.to_string())
+        .arg(serde_json::to_string(&prompts).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "llama.cpp: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Vec<Vec<u64>> = serde_json::from_slice(&out.stdout).unwrap();
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .arg(Path::new(REPO).join("tests/oracles/llama_numpy.py"))
+        .arg(src.join("model.safetensors"))
+        .arg(src.join("config.json"))
+        .arg(steps.to_string())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(serde_json::to_string(&prompts).unwrap().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let want: Vec<Vec<(u64, f64)>> = serde_json::from_slice(&out.stdout).unwrap();
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        eprintln!(
+            "prompt {i}: llama.cpp {g:?}, numpy {:?}",
+            w.iter().map(|t| t.0).collect::<Vec<_>>()
+        );
+        for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
+            // A tie within f32's reach could go either way; none is near.
+            assert!(
+                *margin > 1e-3,
+                "prompt {i} step {step}: the top two logits are {margin} apart"
+            );
+            assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
+            if token != want {
+                break;
+            }
+        }
+        assert_eq!(g.len(), steps);
+    }
+}

@@ -876,6 +876,80 @@ fn the_llama_cpp_profile_writes_what_llama_cpp_loads() {
     );
 }
 
+/// The llama.cpp profile on a tiny LLaMA: llama.cpp's names, the
+/// hyper-parameters (rope dimensions made from the head size), the BPE
+/// vocabulary, and the query and key projections' rows in llama.cpp's
+/// rotary order (the GGUF's row r is the checkpoint's row
+/// `permuted_row(r)`), the value projection's untouched.
+#[test]
+fn the_llama_cpp_profile_reorders_llamas_rotary_rows() {
+    let p = Project::new();
+    synth::write_tiny_llama(&p.path("sources/l"), 1, 64, 2).unwrap();
+    p.manifest("model_bundles:\n  - { id: l, profile: llama.cpp, source: sources/l/model.safetensors, config: sources/l/config.json, tokenizer: sources/l/tokenizer.json }\n");
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let gguf = fs::read(p.path("out/models/l/l.gguf")).unwrap();
+    let g = kiln::formats::gguf::decode_header(&gguf, gguf.len() as u64).unwrap();
+    let src = fs::read(p.path("sources/l/model.safetensors")).unwrap();
+    let h = kiln::formats::safetensors::decode(&src).unwrap();
+    let names: Vec<&str> = g.tensors().map(|t| t.name).collect();
+    assert_eq!(
+        names,
+        [
+            "blk.0.attn_k.weight",
+            "blk.0.attn_norm.weight",
+            "blk.0.attn_output.weight",
+            "blk.0.attn_q.weight",
+            "blk.0.attn_v.weight",
+            "blk.0.ffn_down.weight",
+            "blk.0.ffn_gate.weight",
+            "blk.0.ffn_norm.weight",
+            "blk.0.ffn_up.weight",
+            "output.weight",
+            "output_norm.weight",
+            "token_embd.weight"
+        ]
+    );
+    let md: std::collections::BTreeMap<&str, &kiln::formats::gguf::Value> =
+        g.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    use kiln::formats::gguf::Value as V;
+    assert_eq!(md["general.architecture"], &V::String("llama".into()));
+    assert_eq!(md["llama.rope.dimension_count"], &V::U32(16));
+    assert_eq!(md["llama.attention.head_count_kv"], &V::U32(2));
+    assert_eq!(md["tokenizer.ggml.model"], &V::String("gpt2".into()));
+    let rows_of = |gguf_name: &str, src_name: &str, heads: Option<u64>| {
+        let t = g.tensors().find(|t| t.name == gguf_name).unwrap();
+        let s = h.tensor(src_name).unwrap();
+        let row = (t.dims[0] * 4) as usize;
+        let rows = t.dims[1];
+        for r in 0..rows {
+            let from = heads.map_or(r, |n| kiln::bake::llama_cpp::permuted_row(r, rows, n));
+            let at = (g.data_start + t.offset) as usize + r as usize * row;
+            let was = (h.data_start() + s.begin) as usize + from as usize * row;
+            assert_eq!(
+                &gguf[at..at + row],
+                &src[was..was + row],
+                "{gguf_name} row {r}"
+            );
+        }
+    };
+    rows_of(
+        "blk.0.attn_q.weight",
+        "model.layers.0.self_attn.q_proj.weight",
+        Some(4),
+    );
+    rows_of(
+        "blk.0.attn_k.weight",
+        "model.layers.0.self_attn.k_proj.weight",
+        Some(2),
+    );
+    rows_of(
+        "blk.0.attn_v.weight",
+        "model.layers.0.self_attn.v_proj.weight",
+        None,
+    );
+}
+
 /// `rename`, `drop` and `types` from a manifest: the GGUF holds the new
 /// names, sorted, without the dropped tensors, in the types asked; each
 /// refusal points at its key's line.

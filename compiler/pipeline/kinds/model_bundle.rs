@@ -510,8 +510,13 @@ fn llama_cpp_settings(e: &Entry, io: &mut JobIo, settings: &mut bundle::Generic)
     let mut metadata = llama_cpp::hparams(family, &config, pooling)
         .map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
     let (tokenizer_path, tokenizer, tokenizer_pos) = json(io, &e.tokenizer, MAX_TOKENIZER_BYTES)?;
-    let vocab = llama_cpp::wordpiece(&tokenizer, &config)
-        .map_err(|m| JobError::at(tokenizer_pos, format!("{tokenizer_path}: {m}")))?;
+    let vocab = match family.tokenizer {
+        llama_cpp::TokenizerKind::WordPiece => llama_cpp::wordpiece(&tokenizer, &config),
+        llama_cpp::TokenizerKind::Bpe => llama_cpp::bpe(&tokenizer, &config),
+    }
+    .map_err(|m| JobError::at(tokenizer_pos, format!("{tokenizer_path}: {m}")))?;
+    settings.permute = llama_cpp::permute_rules(family, &config)
+        .map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
     metadata.extend(vocab);
     for (key, value) in std::mem::take(&mut settings.metadata) {
         if metadata.contains_key(&key) {
@@ -693,11 +698,14 @@ fn write_gguf(
         let element = t.from.size() as usize;
         let chunk = CHUNK_BYTES / element * element;
         let start = c.header.data_start() + t.begin;
-        let len = t.end - t.begin;
-        let mut at = 0u64;
         let mut out_bytes = 0u64;
-        while at < len {
-            let n = chunk.min((len - at) as usize);
+        // The tensor in order, or row by row in llama.cpp's rotary order;
+        // `at` is a byte of the tensor, from its start.
+        for (seg_begin, seg_len) in t.segments() {
+          let seg = seg_begin - t.begin;
+          let mut at = seg;
+          while at < seg + seg_len {
+            let n = chunk.min((seg + seg_len - at) as usize);
             c.input.read_exact_at(start + at, &mut buf[..n])?;
             let bytes = if tensor_convert::native(t.from) == Some(t.to) {
                 if t.from.is_float() {
@@ -720,6 +728,7 @@ fn write_gguf(
             at += n as u64;
             progress.done += n as u64;
             io.progress(progress.done, progress.total, Unit::Bytes)?;
+          }
         }
         if let Some(first) = seen.first_non_finite {
             io.warn(format!(
@@ -858,6 +867,7 @@ fn convert_generic(e: &Entry, io: &mut JobIo, mut checkpoints: Vec<Checkpoint>) 
             .as_ref()
             .map(|t| t.value.iter().map(|(k, v)| (k.clone(), v.policy())).collect())
             .unwrap_or_default(),
+        permute: Vec::new(),
         table: None,
     };
     if e.profile.value == Profile::LlamaCpp {
