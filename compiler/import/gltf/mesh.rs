@@ -20,7 +20,7 @@ use std::borrow::Cow;
 
 use crate::model::material::{Mesh, MorphTarget, Primitive};
 
-use super::{Asset, Error, Packed, draco, json};
+use super::{Asset, Error, Packed, accessor, draco, json};
 
 /// How far outside 0..=1 a float colour may be and still be read (clamped):
 /// writers round; a larger excursion is a broken file.
@@ -106,7 +106,8 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
                     format!("{width} components; COLOR_0 is VEC3 or VEC4"),
                 ));
             }
-            let mut out = Vec::with_capacity(v.len() / width);
+            let mut out =
+                accessor::try_vec(v.len() / width).map_err(|e| e.context("attributes.COLOR_0"))?;
             for (k, c) in v.chunks_exact(width).enumerate() {
                 let mut rgba = [1.0f32; 4];
                 for (j, &x) in c.iter().enumerate() {
@@ -156,7 +157,11 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
     }
     let raw: Vec<u32> = match (draco, p.indices) {
         (Some(d), _) => d.indices,
-        (None, None) => (0..n as u32).collect(),
+        (None, None) => {
+            let mut all = accessor::try_vec(n).map_err(|e| e.context("indices"))?;
+            all.extend(0..n as u32);
+            all
+        }
         (None, Some(a)) => {
             let (v, width) = asset
                 .read_accessor_u32(a)
@@ -245,7 +250,7 @@ fn joint_set(
     if width != 4 {
         return Err(Error::at(&path, format!("{name} is VEC4")));
     }
-    let mut out = Vec::with_capacity(v.len() / 4);
+    let mut out = accessor::try_vec(v.len() / 4).map_err(|e| e.context(&path))?;
     for (k, j) in v.chunks_exact(4).enumerate() {
         let mut four = [0u16; 4];
         for (slot, &x) in four.iter_mut().zip(j) {
@@ -297,7 +302,9 @@ fn floats<const N: usize>(packed: &Packed, path: &str) -> Result<Vec<[f32; N]>, 
             format!("{} is not finite", flat[k]),
         ));
     }
-    Ok(flat.as_chunks::<N>().0.to_vec())
+    let mut out = accessor::try_vec(flat.len() / N).map_err(|e| e.context(path))?;
+    out.extend_from_slice(flat.as_chunks::<N>().0);
+    Ok(out)
 }
 
 /// A triangle list from indices of `mode` 4 (list), 5 (strip) or 6 (fan).
@@ -308,18 +315,26 @@ fn triangles(mode: u32, idx: Vec<u32>) -> Result<Vec<u32>, Error> {
             "indices",
             format!("{} indices is not a whole number of triangles", idx.len()),
         )),
-        5 => Ok((0..idx.len().saturating_sub(2))
-            .flat_map(|i| {
+        5 => {
+            let n = idx.len().saturating_sub(2);
+            let mut out =
+                accessor::try_vec(n.saturating_mul(3)).map_err(|e| e.context("indices"))?;
+            out.extend((0..n).flat_map(|i| {
                 if i % 2 == 0 {
                     [idx[i], idx[i + 1], idx[i + 2]]
                 } else {
                     [idx[i + 1], idx[i], idx[i + 2]]
                 }
-            })
-            .collect()),
-        _ => Ok((1..idx.len().saturating_sub(1))
-            .flat_map(|i| [idx[0], idx[i], idx[i + 1]])
-            .collect()),
+            }));
+            Ok(out)
+        }
+        _ => {
+            let n = idx.len().saturating_sub(2);
+            let mut out =
+                accessor::try_vec(n.saturating_mul(3)).map_err(|e| e.context("indices"))?;
+            out.extend((1..idx.len().saturating_sub(1)).flat_map(|i| [idx[0], idx[i], idx[i + 1]]));
+            Ok(out)
+        }
     }
 }
 
