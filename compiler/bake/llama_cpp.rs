@@ -72,11 +72,6 @@ fn matches_block(template: &str, name: &str) -> bool {
     }
 }
 
-/// Elements per block of Q8_0 (ggml's `QK8_0`): a tensor's first GGML
-/// dimension must be a multiple of it; llama.cpp's converter writes F16
-/// where it is not.
-pub const Q8_0_BLOCK: u64 = 32;
-
 /// A config.json value's GGUF type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -112,6 +107,7 @@ pub struct Family {
     pub skip: &'static [&'static str],
     /// Checkpoint name (without prefix and suffix) -> GGUF name.
     pub tensors: &'static [(&'static str, &'static str)],
+    /// Its hyper-parameters besides [`COMMON_HPARAMS`].
     pub hparams: &'static [Hparam],
     /// Constant keys (`{arch}` the architecture).
     pub fixed: &'static [(&'static str, bool)],
@@ -150,6 +146,47 @@ const CONTEXT: &[&str] = &[
     "max_length",
     "max_sequence_length",
     "model_max_length",
+];
+
+/// The hyper-parameters every family's converter writes
+/// (`TextModel.set_gguf_parameters`), read before the family's own.
+pub const COMMON_HPARAMS: &[Hparam] = &[
+    Hparam {
+        key: "{arch}.context_length",
+        from: CONTEXT,
+        kind: Kind::U32,
+        required: false,
+    },
+    Hparam {
+        key: "{arch}.embedding_length",
+        from: &["hidden_size", "n_embd", "dim"],
+        kind: Kind::U32,
+        required: true,
+    },
+    Hparam {
+        key: "{arch}.feed_forward_length",
+        from: &["intermediate_size", "n_inner", "hidden_dim"],
+        kind: Kind::U32,
+        required: true,
+    },
+    Hparam {
+        key: "{arch}.block_count",
+        from: &["num_hidden_layers", "n_layers", "n_layer", "num_layers"],
+        kind: Kind::U32,
+        required: true,
+    },
+    Hparam {
+        key: "{arch}.attention.head_count",
+        from: &["num_attention_heads", "n_head", "n_heads"],
+        kind: Kind::U32,
+        required: true,
+    },
+    Hparam {
+        key: "{arch}.attention.head_count_kv",
+        from: &["num_key_value_heads", "n_kv_heads"],
+        kind: Kind::U32,
+        required: false,
+    },
 ];
 
 /// BERT (`BertModel`, `BertForMaskedLM`, …): llama.cpp's `bert`
@@ -202,42 +239,6 @@ pub const BERT: Family = Family {
     ],
     hparams: &[
         Hparam {
-            key: "{arch}.context_length",
-            from: CONTEXT,
-            kind: Kind::U32,
-            required: false,
-        },
-        Hparam {
-            key: "{arch}.embedding_length",
-            from: &["hidden_size", "n_embd", "dim"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.feed_forward_length",
-            from: &["intermediate_size", "n_inner", "hidden_dim"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.block_count",
-            from: &["num_hidden_layers", "n_layers", "n_layer", "num_layers"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.attention.head_count",
-            from: &["num_attention_heads", "n_head", "n_heads"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.attention.head_count_kv",
-            from: &["num_key_value_heads", "n_kv_heads"],
-            kind: Kind::U32,
-            required: false,
-        },
-        Hparam {
             key: "{arch}.attention.layer_norm_epsilon",
             from: &["layer_norm_eps", "layer_norm_epsilon", "norm_epsilon"],
             kind: Kind::F32,
@@ -287,42 +288,6 @@ pub const LLAMA: Family = Family {
         ("model.layers.{bid}.mlp.down_proj", "blk.{bid}.ffn_down"),
     ],
     hparams: &[
-        Hparam {
-            key: "{arch}.context_length",
-            from: CONTEXT,
-            kind: Kind::U32,
-            required: false,
-        },
-        Hparam {
-            key: "{arch}.embedding_length",
-            from: &["hidden_size", "n_embd", "dim"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.feed_forward_length",
-            from: &["intermediate_size", "n_inner", "hidden_dim"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.block_count",
-            from: &["num_hidden_layers", "n_layers", "n_layer", "num_layers"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.attention.head_count",
-            from: &["num_attention_heads", "n_head", "n_heads"],
-            kind: Kind::U32,
-            required: true,
-        },
-        Hparam {
-            key: "{arch}.attention.head_count_kv",
-            from: &["num_key_value_heads", "n_kv_heads"],
-            kind: Kind::U32,
-            required: false,
-        },
         Hparam {
             key: "{arch}.rope.freq_base",
             from: &["rope_theta"],
@@ -401,7 +366,7 @@ pub fn hparams(
     pooling: Option<u32>,
 ) -> Result<BTreeMap<String, Value>, String> {
     let mut out = BTreeMap::new();
-    for h in f.hparams {
+    for h in COMMON_HPARAMS.iter().chain(f.hparams) {
         let key = h.key.replace("{arch}", f.arch);
         let Some((name, v)) = h.from.iter().find_map(|k| config.get(*k).map(|v| (*k, v))) else {
             if h.required {

@@ -499,8 +499,9 @@ impl TypePolicy {
             _ if llama_cpp::keeps_f32(name, rank) => TensorType::F32,
             TypePolicy::F16 => TensorType::F16,
             TypePolicy::BF16 => TensorType::BF16,
-            TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
-            TypePolicy::Q4_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q4_0,
+            TypePolicy::Q8_0 if whole_blocks(TensorType::Q8_0, ne0) => TensorType::Q8_0,
+            TypePolicy::Q4_0 if whole_blocks(TensorType::Q4_0, ne0) => TensorType::Q4_0,
+            // llama.cpp's converter writes F16 where rows are not whole blocks.
             TypePolicy::Q8_0 | TypePolicy::Q4_0 => TensorType::F16,
         }
     }
@@ -514,8 +515,8 @@ impl TypePolicy {
             TypePolicy::F32 => TensorType::F32,
             TypePolicy::F16 => TensorType::F16,
             TypePolicy::BF16 => TensorType::BF16,
-            TypePolicy::Q8_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q8_0,
-            TypePolicy::Q4_0 if ne0.is_multiple_of(llama_cpp::Q8_0_BLOCK) => TensorType::Q4_0,
+            TypePolicy::Q8_0 if whole_blocks(TensorType::Q8_0, ne0) => TensorType::Q8_0,
+            TypePolicy::Q4_0 if whole_blocks(TensorType::Q4_0, ne0) => TensorType::Q4_0,
             TypePolicy::Q8_0 | TypePolicy::Q4_0 => return None,
         })
     }
@@ -542,6 +543,13 @@ impl TypePolicy {
             TypePolicy::Q4_0 => "q4_0",
         }
     }
+}
+
+/// Rows of `ne0` elements are whole blocks of the block type `ty` (its
+/// layout in the GGUF codec says how many a block holds).
+fn whole_blocks(ty: TensorType, ne0: u64) -> bool {
+    ty.layout()
+        .is_some_and(|(_, block, _)| ne0.is_multiple_of(block))
 }
 
 /// The GGML type of an integer (or boolean) tensor under every policy;
@@ -646,19 +654,16 @@ pub fn generic(
     let mut shards: Vec<usize> = memory::with_capacity(kept.len()).map_err(no_memory)?;
     let mut types_used = vec![false; settings.types.len()];
     for (shard, t) in kept {
-        let renamed = rename(&settings.rename, t.name)?;
-        if let Some(table) = settings.table
-            && renamed == t.name
-            && !settings
-                .rename
-                .iter()
-                .any(|(from, _)| wildcard(from, t.name))
-        {
-            return Err(Error::UnknownTensor {
-                name: t.name.to_string(),
-                table,
-            });
-        }
+        let renamed = match (rename(&settings.rename, t.name)?, settings.table) {
+            (Some(new), _) => new,
+            (None, Some(table)) => {
+                return Err(Error::UnknownTensor {
+                    name: t.name.to_string(),
+                    table,
+                });
+            }
+            (None, None) => t.name.to_string(),
+        };
         let name = if settings.compact_names {
             compact_name(&renamed)
         } else if renamed.len() >= gguf::MAX_NAME_BYTES {
@@ -738,15 +743,15 @@ pub fn generic(
     }
     check_collisions(&planned)?;
     // Sorted by GGUF name (unique now), the shards alongside.
-    let mut order: Vec<u32> = memory::with_capacity(planned.len()).map_err(no_memory)?;
-    order.extend(0..planned.len() as u32);
-    order.sort_unstable_by(|&a, &b| planned[a as usize].name.cmp(&planned[b as usize].name));
-    let mut sorted: Vec<PlannedTensor> = memory::with_capacity(planned.len()).map_err(no_memory)?;
-    let mut sorted_shards: Vec<usize> = memory::with_capacity(planned.len()).map_err(no_memory)?;
-    let mut slots: Vec<Option<PlannedTensor>> = planned.into_iter().map(Some).collect();
-    for &i in &order {
-        sorted.push(slots[i as usize].take().expect("each index once"));
-        sorted_shards.push(shards[i as usize]);
+    let mut paired: Vec<(PlannedTensor, usize)> =
+        memory::with_capacity(planned.len()).map_err(no_memory)?;
+    paired.extend(planned.into_iter().zip(shards));
+    paired.sort_unstable_by(|a, b| a.0.name.cmp(&b.0.name));
+    let mut sorted: Vec<PlannedTensor> = memory::with_capacity(paired.len()).map_err(no_memory)?;
+    let mut sorted_shards: Vec<usize> = memory::with_capacity(paired.len()).map_err(no_memory)?;
+    for (t, shard) in paired {
+        sorted.push(t);
+        sorted_shards.push(shard);
     }
     let mut metadata = vec![
         kv(
@@ -770,8 +775,9 @@ pub fn generic(
     ))
 }
 
-/// A rename template has as many `*` as its pattern.
-fn check_template(from: &str, to: &str) -> Result<(), Error> {
+/// A rename template has as many `*` as its pattern (checked when the
+/// manifest is planned, and again on the rules a family's table makes).
+pub fn check_template(from: &str, to: &str) -> Result<(), Error> {
     let stars = |s: &str| s.bytes().filter(|&b| b == b'*').count();
     if stars(from) != stars(to) || to.is_empty() {
         return Err(Error::Template {
@@ -782,13 +788,14 @@ fn check_template(from: &str, to: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// `name` under the rename rules: an exact rule first, else the most
+/// `name`'s new name under the rename rules (`None`: no rule names it):
+/// an exact rule first, else the most
 /// specific pattern that matches (the most bytes besides `*`:
 /// `layer.*.attention.output.norm.*` over `layer.*.output.norm.*`; two
-/// as specific are an error), else unchanged.
-fn rename(rules: &[(String, String)], name: &str) -> Result<String, Error> {
+/// as specific are an error).
+fn rename(rules: &[(String, String)], name: &str) -> Result<Option<String>, Error> {
     if let Some((_, to)) = rules.iter().find(|(from, _)| from == name) {
-        return Ok(to.clone());
+        return Ok(Some(to.clone()));
     }
     let literal = |p: &str| p.bytes().filter(|&b| b != b'*').count();
     let mut hit: Option<&(String, String)> = None;
@@ -813,7 +820,7 @@ fn rename(rules: &[(String, String)], name: &str) -> Result<String, Error> {
         });
     }
     let Some((from, to)) = hit else {
-        return Ok(name.to_string());
+        return Ok(None);
     };
     if name.len() > MAX_RENAMED_NAME_BYTES {
         return Err(Error::RenameTooLong {
@@ -830,7 +837,7 @@ fn rename(rules: &[(String, String)], name: &str) -> Result<String, Error> {
         }
         out.push_str(piece.1);
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// What each `*` of `pattern` matches in `name`, each as short as the rest
@@ -1269,64 +1276,46 @@ mod tests {
 
     #[test]
     fn the_policies_keep_integers_and_small_tensors_f32() {
+        use TypePolicy::{BF16, F16, F32, Keep, Q4_0, Q8_0};
         let w = "blk.0.attn_q.weight";
-        assert_eq!(
-            TypePolicy::F16.target(Dtype::F32, 2, w, 32),
-            TensorType::F16
-        );
-        assert_eq!(
-            TypePolicy::F16.target(Dtype::F32, 1, w, 32),
-            TensorType::F32
-        );
-        assert_eq!(
-            TypePolicy::BF16.target(Dtype::F64, 0, w, 1),
-            TensorType::F32
-        );
-        assert_eq!(
-            TypePolicy::F32.target(Dtype::I64, 2, w, 32),
-            TensorType::I64
-        );
-        assert_eq!(
-            TypePolicy::Keep.target(Dtype::BF16, 2, w, 32),
-            TensorType::BF16
-        );
-        assert_eq!(
-            TypePolicy::Keep.target(Dtype::U8, 1, w, 32),
-            TensorType::I16
-        );
-        assert_eq!(
-            TypePolicy::Keep.target(Dtype::Bool, 1, w, 32),
-            TensorType::I8
-        );
-        // llama.cpp's F32 tensors (the BERT token types crashed it as F16).
-        for p in [TypePolicy::F16, TypePolicy::BF16, TypePolicy::Q8_0] {
+        let (tt, norm) = ("token_types.weight", "blk.3.attn_output_norm.weight");
+        // (policy, dtype, rank, GGUF name, ne0) -> type.
+        let cases = [
+            (F16, Dtype::F32, 2, w, 32, TensorType::F16),
+            (F16, Dtype::F32, 1, w, 32, TensorType::F32),
+            (BF16, Dtype::F64, 0, w, 1, TensorType::F32),
+            (F32, Dtype::I64, 2, w, 32, TensorType::I64),
+            (Keep, Dtype::BF16, 2, w, 32, TensorType::BF16),
+            (Keep, Dtype::U8, 1, w, 32, TensorType::I16),
+            (Keep, Dtype::Bool, 1, w, 32, TensorType::I8),
+            // llama.cpp's F32 tensors (the BERT token types crashed it as F16).
+            (F16, Dtype::F32, 2, tt, 384, TensorType::F32),
+            (
+                BF16,
+                Dtype::F32,
+                2,
+                "position_embd.weight",
+                384,
+                TensorType::F32,
+            ),
+            (Q8_0, Dtype::F16, 2, norm, 384, TensorType::F32),
+            (Q4_0, Dtype::F32, 2, tt, 384, TensorType::F32),
+            (Keep, Dtype::F16, 2, tt, 384, TensorType::F16),
+            // Block types need whole blocks of 32; otherwise F16, as llama.cpp.
+            (Q8_0, Dtype::F32, 2, w, 384, TensorType::Q8_0),
+            (Q8_0, Dtype::F32, 2, w, 30, TensorType::F16),
+            (Q4_0, Dtype::F32, 2, w, 384, TensorType::Q4_0),
+            (Q4_0, Dtype::F32, 2, w, 30, TensorType::F16),
+        ];
+        for (policy, dtype, rank, name, ne0, want) in cases {
             assert_eq!(
-                p.target(Dtype::F32, 2, "token_types.weight", 384),
-                TensorType::F32
-            );
-            assert_eq!(
-                p.target(Dtype::F32, 2, "position_embd.weight", 384),
-                TensorType::F32
-            );
-            assert_eq!(
-                p.target(Dtype::F16, 2, "blk.3.attn_output_norm.weight", 384),
-                TensorType::F32
+                policy.target(dtype, rank, name, ne0),
+                want,
+                "{policy:?} {dtype} rank {rank} {name} ne0 {ne0}"
             );
         }
-        assert_eq!(
-            TypePolicy::Keep.target(Dtype::F16, 2, "token_types.weight", 384),
-            TensorType::F16
-        );
-        // Q8_0 needs whole blocks of 32; otherwise F16, as llama.cpp does.
-        assert_eq!(
-            TypePolicy::Q8_0.target(Dtype::F32, 2, w, 384),
-            TensorType::Q8_0
-        );
-        assert_eq!(
-            TypePolicy::Q8_0.target(Dtype::F32, 2, w, 30),
-            TensorType::F16
-        );
-        assert_eq!(TypePolicy::Q8_0.file_type(), Some(7));
+        assert_eq!(Q8_0.file_type(), Some(7));
+        assert_eq!(Q4_0.file_type(), Some(2));
     }
 
     fn tensor(

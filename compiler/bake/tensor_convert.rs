@@ -78,16 +78,13 @@ pub struct Seen {
     pub first_non_finite: Option<u64>,
 }
 
-/// Elements per Q8_0 block (ggml's `QK8_0`) and its bytes (a half scale
-/// and 32 signed bytes).
-pub const Q8_0_BLOCK: usize = 32;
-const Q8_0_BLOCK_BYTES: usize = 34;
-/// Bytes of a Q4_0 block (a half scale and 16 bytes of nibbles; 32
-/// elements, as Q8_0).
-const Q4_0_BLOCK_BYTES: usize = 18;
+/// Elements per block of the block types kiln writes, Q8_0 and Q4_0
+/// (ggml's `QK8_0` = `QK4_0`; their bytes per block come from
+/// [`TensorType::layout`]).
+pub const BLOCK: usize = 32;
 
 /// Bytes per element of the GGML types kiln writes (`None` for a block
-/// type: see [`output_bytes`]).
+/// type, whose bytes per block [`TensorType::layout`] gives).
 pub fn element_bytes(ty: TensorType) -> Option<u64> {
     match ty {
         TensorType::F32 | TensorType::I32 => Some(4),
@@ -123,8 +120,12 @@ pub fn convert(
         return Ok(());
     }
     match (from, to) {
-        (Dtype::F32, TensorType::F16) => return f32_to_f16_all(input, first, options, out),
-        (Dtype::F32, TensorType::BF16) => return f32_to_bf16_all(input, first, options, out),
+        (Dtype::F32, TensorType::F16) => {
+            return f32_to_16_bits(input, first, options, out, to, f32_bits_to_f16, 0x7bff);
+        }
+        (Dtype::F32, TensorType::BF16) => {
+            return f32_to_16_bits(input, first, options, out, to, f32_bits_to_bf16, 0x7f7f);
+        }
         (_, TensorType::Q8_0) if from.is_float() => return q8_0(from, input, first, out),
         (_, TensorType::Q4_0) if from.is_float() => return q4_0(from, input, first, out),
         _ => {}
@@ -235,48 +236,28 @@ fn overflow(index: u64, value: f64, target: TensorType) -> Error {
     }
 }
 
-fn f32_to_f16_all(
+/// F32 elements as halves or bfloat16s (`bits` rounds one f32's bits;
+/// `max` is the largest finite value's bits, for saturation).
+fn f32_to_16_bits(
     input: &[u8],
     first: u64,
     options: Options,
     out: &mut Vec<u8>,
+    target: TensorType,
+    bits: fn(u32) -> Option<u16>,
+    max: u16,
 ) -> Result<(), Error> {
     out.reserve(input.len() / 2);
     for (i, e) in input.chunks_exact(4).enumerate() {
         let x = u32::from_le_bytes(e.try_into().unwrap());
-        let h = match f32_bits_to_f16(x) {
+        let h = match bits(x) {
             Some(h) => h,
-            None if options.saturate => (((x >> 16) & 0x8000) as u16) | 0x7bff,
+            None if options.saturate => (((x >> 16) & 0x8000) as u16) | max,
             None => {
                 return Err(overflow(
                     first + i as u64,
                     f64::from(f32::from_bits(x)),
-                    TensorType::F16,
-                ));
-            }
-        };
-        out.extend_from_slice(&h.to_le_bytes());
-    }
-    Ok(())
-}
-
-fn f32_to_bf16_all(
-    input: &[u8],
-    first: u64,
-    options: Options,
-    out: &mut Vec<u8>,
-) -> Result<(), Error> {
-    out.reserve(input.len() / 2);
-    for (i, e) in input.chunks_exact(4).enumerate() {
-        let x = u32::from_le_bytes(e.try_into().unwrap());
-        let h = match f32_bits_to_bf16(x) {
-            Some(h) => h,
-            None if options.saturate => (((x >> 16) & 0x8000) as u16) | 0x7f7f,
-            None => {
-                return Err(overflow(
-                    first + i as u64,
-                    f64::from(f32::from_bits(x)),
-                    TensorType::BF16,
+                    target,
                 ));
             }
         };
@@ -315,62 +296,65 @@ fn round_half_away(v: f32) -> i32 {
 /// value `min(15, trunc(x × (1 / d) + 8.5))`, element `j` in the low nibble
 /// of byte `j` and element `j + 16` in its high nibble, after `d` as a half.
 fn q4_0(from: Dtype, input: &[u8], first: u64, out: &mut Vec<u8>) -> Result<(), Error> {
-    let size = from.size() as usize;
-    debug_assert!((input.len() / size).is_multiple_of(Q8_0_BLOCK));
-    out.reserve(input.len() / size / Q8_0_BLOCK * Q4_0_BLOCK_BYTES);
-    let mut x = [0f32; Q8_0_BLOCK];
-    for (b, block) in input.chunks_exact(size * Q8_0_BLOCK).enumerate() {
+    quantize(from, input, first, TensorType::Q4_0, out, |x, out| {
         let (mut amax, mut max) = (0f32, 0f32);
-        for (j, e) in block.chunks_exact(size).enumerate() {
-            x[j] = as_f32(from, e);
-            if !x[j].is_finite() {
-                return Err(Error::NotFinite {
-                    index: first + (b * Q8_0_BLOCK + j) as u64,
-                    value: format!("{}", x[j]),
-                    target: "Q4_0",
-                });
-            }
-            if x[j].abs() > amax {
-                amax = x[j].abs();
-                max = x[j];
+        for &v in x {
+            if v.abs() > amax {
+                amax = v.abs();
+                max = v;
             }
         }
         let d = max / -8.0;
         let id = if d == 0.0 { 0.0 } else { 1.0 / d };
         out.extend_from_slice(&f64_to_f16(f64::from(d)).to_le_bytes());
         let q = |v: f32| ((v * id + 8.5) as i32).clamp(0, 15) as u8; // `as` truncates
-        for j in 0..Q8_0_BLOCK / 2 {
-            out.push(q(x[j]) | (q(x[j + Q8_0_BLOCK / 2]) << 4));
+        for j in 0..BLOCK / 2 {
+            out.push(q(x[j]) | (q(x[j + BLOCK / 2]) << 4));
         }
-    }
-    Ok(())
+    })
 }
 
 /// Q8_0 blocks of whole blocks of float elements.
 fn q8_0(from: Dtype, input: &[u8], first: u64, out: &mut Vec<u8>) -> Result<(), Error> {
-    let size = from.size() as usize;
-    debug_assert!((input.len() / size).is_multiple_of(Q8_0_BLOCK));
-    out.reserve(input.len() / size / Q8_0_BLOCK * Q8_0_BLOCK_BYTES);
-    let mut x = [0f32; Q8_0_BLOCK];
-    for (b, block) in input.chunks_exact(size * Q8_0_BLOCK).enumerate() {
-        let mut amax = 0f32;
-        for (j, e) in block.chunks_exact(size).enumerate() {
-            x[j] = as_f32(from, e);
-            if !x[j].is_finite() {
-                return Err(Error::NotFinite {
-                    index: first + (b * Q8_0_BLOCK + j) as u64,
-                    value: format!("{}", x[j]),
-                    target: "Q8_0",
-                });
-            }
-            amax = amax.max(x[j].abs());
-        }
+    quantize(from, input, first, TensorType::Q8_0, out, |x, out| {
+        let amax = x.iter().fold(0f32, |m, v| m.max(v.abs()));
         let d = amax / 127.0;
         let id = if d == 0.0 { 0.0 } else { 1.0 / d };
         out.extend_from_slice(&f64_to_f16(f64::from(d)).to_le_bytes());
-        for v in x {
+        for &v in x {
             out.push(round_half_away(v * id) as i8 as u8);
         }
+    })
+}
+
+/// Whole blocks of float elements, each read as f32 (a NaN or infinity is
+/// an error: no block type holds one) and written by `block`.
+fn quantize(
+    from: Dtype,
+    input: &[u8],
+    first: u64,
+    target: TensorType,
+    out: &mut Vec<u8>,
+    block: impl Fn(&[f32; BLOCK], &mut Vec<u8>),
+) -> Result<(), Error> {
+    let size = from.size() as usize;
+    let (_, per_block, block_bytes) = target.layout().expect("a GGML block type");
+    debug_assert_eq!(per_block as usize, BLOCK);
+    debug_assert!((input.len() / size).is_multiple_of(BLOCK));
+    out.reserve(input.len() / size / BLOCK * block_bytes as usize);
+    let mut x = [0f32; BLOCK];
+    for (b, elements) in input.chunks_exact(size * BLOCK).enumerate() {
+        for (j, e) in elements.chunks_exact(size).enumerate() {
+            x[j] = as_f32(from, e);
+            if !x[j].is_finite() {
+                return Err(Error::NotFinite {
+                    index: first + (b * BLOCK + j) as u64,
+                    value: format!("{}", x[j]),
+                    target: target.name(),
+                });
+            }
+        }
+        block(&x, out);
     }
     Ok(())
 }

@@ -460,11 +460,8 @@ fn check_generic_keys(e: &Entry, p: &mut Planner) {
         for (from, to) in &rename.value {
             if let Some(why) = pattern_problem(from).or_else(|| pattern_problem(to)) {
                 p.fail(rename.pos, format!("rename: {from:?} -> {to:?}: {why}"));
-            } else if from.matches('*').count() != to.matches('*').count() {
-                p.fail(
-                    rename.pos,
-                    format!("rename: {from:?} -> {to:?}: the new name must hold as many `*` as the pattern (each is what the pattern's `*` matched, in order)"),
-                );
+            } else if let Err(err) = bundle::check_template(from, to) {
+                p.fail(rename.pos, err.to_string());
             }
         }
     }
