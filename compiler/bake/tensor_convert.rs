@@ -244,7 +244,7 @@ fn f32_to_16_bits(
     options: Options,
     out: &mut Vec<u8>,
     target: TensorType,
-    bits: fn(u32) -> Option<u16>,
+    bits: impl Fn(u32) -> Option<u16>,
     max: u16,
 ) -> Result<(), Error> {
     out.reserve(input.len() / 2);
