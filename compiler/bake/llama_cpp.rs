@@ -513,25 +513,10 @@ pub fn bpe(
             "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
         ));
     }
-    let mut tokens: Vec<Option<(String, i32)>> = vec![None; n];
-    for (token, id) in vocab {
-        let id = id
-            .as_u64()
-            .and_then(|i| usize::try_from(i).ok())
-            .filter(|&i| i < n)
-            .ok_or_else(|| {
-                format!(
-                    "tokenizer.json: token {token:?} has id {id}, not one of 0 to {}",
-                    n - 1
-                )
-            })?;
-        if let Some((other, _)) = &tokens[id] {
-            return Err(format!(
-                "tokenizer.json: tokens {other:?} and {token:?} share the id {id}"
-            ));
-        }
-        tokens[id] = Some((token.clone(), NORMAL));
-    }
+    let mut tokens: Vec<Option<(String, i32)>> = tokens_by_id(vocab, n)?
+        .into_iter()
+        .map(|t| t.map(|t| (t, NORMAL)))
+        .collect();
     for t in added.into_iter().flatten() {
         let (Some(id), Some(content)) = (
             t.get("id").and_then(|i| i.as_u64()),
@@ -622,6 +607,34 @@ const CONTROL: i32 = 3;
 const USER_DEFINED: i32 = 4;
 const UNUSED: i32 = 5;
 
+/// `model.vocab` (token: id) by id, for a vocabulary of `n` ids (at most
+/// [`MAX_TOKENS`], checked before): each id below `n` and held once.
+fn tokens_by_id(
+    vocab: &serde_json::Map<String, serde_json::Value>,
+    n: usize,
+) -> Result<Vec<Option<String>>, String> {
+    let mut tokens = vec![None; n];
+    for (token, id) in vocab {
+        let id = id
+            .as_u64()
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|&i| i < n)
+            .ok_or_else(|| {
+                format!(
+                    "tokenizer.json: token {token:?} has id {id}, not one of 0 to {}",
+                    n.saturating_sub(1)
+                )
+            })?;
+        if let Some(other) = &tokens[id] {
+            return Err(format!(
+                "tokenizer.json: tokens {other:?} and {token:?} share the id {id}"
+            ));
+        }
+        tokens[id] = Some(token.clone());
+    }
+    Ok(tokens)
+}
+
 /// A WordPiece `tokenizer.json` (and the config's `vocab_size`) as
 /// llama.cpp's BERT converter writes it: `tokenizer.ggml.model` "bert",
 /// the tokens (ids without a token padded `[PAD<id>]`, UNUSED; special
@@ -661,25 +674,7 @@ pub fn wordpiece(
             "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
         ));
     }
-    let mut tokens: Vec<Option<String>> = vec![None; n];
-    for (token, id) in vocab {
-        let id = id
-            .as_u64()
-            .and_then(|i| usize::try_from(i).ok())
-            .filter(|&i| i < n)
-            .ok_or_else(|| {
-                format!(
-                    "tokenizer.json: token {token:?} has id {id}, not one of 0 to {}",
-                    n - 1
-                )
-            })?;
-        if let Some(other) = &tokens[id] {
-            return Err(format!(
-                "tokenizer.json: tokens {other:?} and {token:?} share the id {id}"
-            ));
-        }
-        tokens[id] = Some(token.clone());
-    }
+    let mut tokens = tokens_by_id(vocab, n)?;
     let mut special: BTreeMap<usize, bool> = BTreeMap::new();
     let mut by_content: BTreeMap<&str, usize> = BTreeMap::new();
     for t in tokenizer
