@@ -83,6 +83,19 @@ pub fn copy<T: Clone>(values: &[T]) -> Result<Vec<T>, NoMemory> {
     Ok(v)
 }
 
+/// Asks for `bytes` and gives them straight back: whether the system
+/// could give that much now. For a library that allocates inside itself
+/// with allocations that abort (draco-core): asked first for more than
+/// the library's measured peak, a refusal is an error before the library
+/// starts. The memory is reserved, never touched: without a cap it costs
+/// address space only, for a moment.
+pub fn probe(bytes: usize) -> Result<(), NoMemory> {
+    let mut v = with_capacity::<u8>(bytes)?;
+    // Kept, so the optimizer cannot remove an allocation nobody reads.
+    std::hint::black_box(&mut v);
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +122,7 @@ mod tests {
             reserve(&mut v, huge).unwrap_err(),
             NoMemory { bytes: bytes + 2 }
         );
+        assert_eq!(probe(huge).unwrap_err(), NoMemory { bytes });
         assert_eq!(
             NoMemory { bytes: 5 }.to_string(),
             "needs 5 bytes of memory, which could not be had"
@@ -132,6 +146,7 @@ mod tests {
         let mut t = String::from("a");
         push_str(&mut t, "bc").unwrap();
         assert_eq!(t, "abc");
+        probe(1 << 20).unwrap();
         let w: Vec<u64> = with_capacity(10).unwrap();
         assert!(w.is_empty() && w.capacity() >= 10);
     }

@@ -410,7 +410,7 @@ fn load_gltf(
     let asset = gltf::Asset::from_source(source().map_err(invalid)?, externals).map_err(invalid)?;
     let doc = asset.document();
     for i in 0..doc.accessors.len() {
-        asset.accessor(i).map_err(invalid)?;
+        asset.check_accessor(i).map_err(invalid)?;
     }
     let mut meshes = Vec::with_capacity(doc.meshes.len());
     for (i, def) in doc.meshes.iter().enumerate() {

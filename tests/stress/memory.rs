@@ -865,3 +865,96 @@ fn the_mesh_importers_copies_never_abort() {
         ends_well(&format!("verify under {} MiB", cap >> 20), &o);
     }
 }
+
+/// A Draco stream made by DracoPy (`tests/oracles/draco_streams.py`):
+/// its bytes, and the points and triangles it decodes to.
+fn draco_stream(p: &Project, kind: &str, count: u32) -> (Vec<u8>, u64, u64) {
+    let out = p.path(&format!("{kind}.drc"));
+    let o = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/oracles/draco_streams.py"
+        ))
+        .args([kind, &count.to_string()])
+        .arg(&out)
+        .output()
+        .expect("python3 (the full tier puts its venv, with DracoPy, first on the PATH)");
+    assert!(o.status.success(), "draco_streams.py: {}", stderr(&o));
+    let counts = String::from_utf8(o.stdout).unwrap();
+    let mut counts = counts.split_whitespace().map(|n| n.parse().unwrap());
+    let (points, faces) = (counts.next().unwrap(), counts.next().unwrap());
+    (std::fs::read(&out).unwrap(), points, faces)
+}
+
+/// A GLB of one Draco primitive (positions and triangles) over `stream`,
+/// its accessors declaring `points` and `faces`.
+fn draco_glb(stream: &[u8], points: u64, faces: u64) -> Vec<u8> {
+    let json = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_draco_mesh_compression"],
+        "extensionsRequired": ["KHR_draco_mesh_compression"],
+        "buffers": [{"byteLength": stream.len()}],
+        "bufferViews": [{"buffer": 0, "byteLength": stream.len()}],
+        "accessors": [
+            {"componentType": 5126, "count": points, "type": "VEC3", "min": [0, 0, 0], "max": [1000, 1000, 0]},
+            {"componentType": 5125, "count": faces * 3, "type": "SCALAR"}
+        ],
+        "meshes": [{"primitives": [{
+            "attributes": {"POSITION": 0}, "indices": 1,
+            "extensions": {"KHR_draco_mesh_compression": {"bufferView": 0, "attributes": {"POSITION": 0}}}
+        }]}],
+        "nodes": [{"mesh": 0}],
+        "scenes": [{"nodes": [0]}],
+        "scene": 0
+    });
+    crate::gltf_support::make_glb(&json, stream)
+}
+
+/// draco-core allocates inside itself with allocations that abort; kiln
+/// asks for more than its measured peak first (`memory::probe`). The
+/// best-compressing streams DracoPy makes, a flat grid (267 KB: 1,000,000
+/// points, 1,996,002 triangles: the most triangles a byte) and a triangle
+/// soup (19 KB: 999,999 points: the most points a triangle), under every
+/// cap from 16 MiB to 200 MiB in 4 MiB steps: exit 0, or an error naming
+/// the byte, never a signal (before the probe, aborts inside draco-core
+/// from 72 to 136 MiB). Then the grid's stream under JSON that declares
+/// the most the asset's sum of values allows: refused by the probe or by
+/// the counts, never decoded whole.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_best_compressing_draco_streams_never_abort() {
+    let p = Project::empty();
+    for (kind, count) in [("grid", 1000), ("soup", 333_333)] {
+        let (stream, points, faces) = draco_stream(&p, kind, count);
+        eprintln!(
+            "{kind}: {} bytes, {points} points, {faces} triangles",
+            stream.len()
+        );
+        let name = format!("{kind}.glb");
+        p.write_bytes(&name, &draco_glb(&stream, points, faces));
+        let mut decoded = false;
+        for cap in (16u64..=200).step_by(4) {
+            let o = capped(&p, cap << 20, &["verify", &name]);
+            ends_well(&format!("{kind}: verify under {cap} MiB"), &o);
+            decoded |= o.status.success();
+        }
+        assert!(decoded, "{kind}: never decoded under 200 MiB");
+        let o = capped(&p, 64 << 20, &["inspect", &name]);
+        ends_well(&format!("{kind}: inspect under 64 MiB"), &o);
+        let (ok, peak) = peak_rss(&p, &["verify", &name]);
+        assert!(ok && peak < 200 << 20, "{kind}: {peak}");
+        if kind == "grid" {
+            // The JSON claims the most the asset's 2^28 values allow
+            // (3 a point, 6 a point in triangles).
+            let claimed = (kiln::import::gltf::MAX_ASSET_VALUES / 9) as u64;
+            p.write_bytes("claims.glb", &draco_glb(&stream, claimed, claimed * 2));
+            for cap in [256u64 << 20, 1 << 30] {
+                let o = capped(&p, cap, &["verify", "claims.glb"]);
+                ends_well(&format!("claims: verify under {} MiB", cap >> 20), &o);
+                assert_eq!(o.status.code(), Some(1));
+            }
+            let (ok, peak) = peak_rss(&p, &["verify", "claims.glb"]);
+            assert!(!ok && peak < 200 << 20, "claims: {peak}");
+        }
+    }
+}

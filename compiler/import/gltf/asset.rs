@@ -246,6 +246,24 @@ impl<'a> Asset<'a> {
         self.read_accessor(index).map_err(|e| self.place(e))
     }
 
+    /// Checks accessor `index` as [`Asset::accessor`] reads it, without
+    /// holding the values of one that has neither a buffer view nor a
+    /// sparse part: its values are zeros, or (a Draco primitive's) the
+    /// stream's, which [`Asset::mesh`] checks; nothing to read.
+    pub fn check_accessor(&self, index: usize) -> Result<(), Error> {
+        let zeros = self
+            .doc
+            .accessors
+            .get(index)
+            .is_some_and(|a| a.buffer_view.is_none() && a.sparse.is_none());
+        if zeros {
+            accessor::header(&self.doc.accessors, index).map_err(|e| self.place(e))?;
+        } else {
+            self.accessor(index)?;
+        }
+        Ok(())
+    }
+
     /// Accessor `index` as `f32` (normalized integers converted), with its
     /// number of components per element.
     pub fn accessor_f32(&self, index: usize) -> Result<(Vec<f32>, usize), Error> {

@@ -43,6 +43,21 @@ use super::{Asset, Error, json};
 /// declare.
 pub const MAX_DRACO_BYTES_PER_VALUE: usize = 8;
 
+/// draco-core allocates inside itself, and its allocations abort when the
+/// system refuses them; before a stream is decoded kiln asks for more than
+/// the decoder's peak and gives it back ([`crate::memory::probe`]), so a
+/// machine without the memory gets an error, not an abort. The peak,
+/// measured on DracoPy's best-compressing streams with kiln's own copies
+/// included (tests/stress/memory.rs): a flat grid of 1,000,000 points and
+/// 1,996,002 triangles 134 MiB above kiln's baseline, a soup of 999,999
+/// points and 333,333 triangles 74 MiB, about 62 bytes a point of three
+/// components and 36 a triangle. The probe asks this much a point...
+pub const DRACO_PROBE_BYTES_PER_POINT: usize = 24;
+/// ...this much a point for each component the accessors declare...
+pub const DRACO_PROBE_BYTES_PER_COMPONENT: usize = 16;
+/// ...and this much a triangle the indices accessor declares.
+pub const DRACO_PROBE_BYTES_PER_FACE: usize = 48;
+
 /// A decoded Draco primitive: each listed glTF attribute's values, packed as
 /// its accessor declares, and the triangles.
 pub(crate) struct Decoded {
@@ -128,6 +143,36 @@ pub(crate) fn decode(
             ),
         ));
     };
+    // The values count toward the asset's sum like an accessor's, before
+    // anything is decoded: what the JSON declares (without an indices
+    // accessor, the triangles once decoded, below).
+    let declared_faces = if p.indices.is_some() { faces } else { 0 };
+    asset.charge(
+        points
+            .saturating_mul(components)
+            .saturating_add(declared_faces.saturating_mul(3)),
+        path,
+    )?;
+    // draco-core's own allocations abort when the system refuses them:
+    // asked for first, with room to spare, so a refusal is an error here.
+    let probe = DRACO_PROBE_BYTES_PER_POINT
+        .saturating_add(DRACO_PROBE_BYTES_PER_COMPONENT.saturating_mul(components))
+        .saturating_mul(points)
+        .saturating_add(DRACO_PROBE_BYTES_PER_FACE.saturating_mul(declared_faces));
+    crate::memory::probe(probe).map_err(|e| {
+        Error::at(
+            path,
+            format!(
+                "decoding the Draco stream in buffer view {view} ({} bytes, {points} points{}) {e}: give kiln more memory or make the asset smaller",
+                stream.len(),
+                if p.indices.is_some() {
+                    format!(", {faces} triangles")
+                } else {
+                    String::new()
+                }
+            ),
+        )
+    })?;
     let mut mesh = Mesh::new();
     MeshDecoder::new()
         .decode(
@@ -163,15 +208,9 @@ pub(crate) fn decode(
         ));
     }
 
-    // The values count toward the asset's sum like an accessor's, once
-    // the stream has agreed with the JSON and before they are unpacked
-    // (the decoder's own memory is bounded by the limits above).
-    asset.charge(
-        points
-            .saturating_mul(components)
-            .saturating_add(mesh.num_faces().saturating_mul(3)),
-        path,
-    )?;
+    if p.indices.is_none() {
+        asset.charge(mesh.num_faces().saturating_mul(3), path)?;
+    }
     let mut attributes = BTreeMap::new();
     for (name, id, header) in declared {
         let at = format!("{path}.attributes.{name}");

@@ -57,6 +57,9 @@ pub const MAX_FILE_BYTES: u64 = 1 << 30;
 pub use accessor::{ComponentType, ElementType, MAX_ACCESSOR_VALUES, Packed};
 pub use asset::{Asset, MAX_ASSET_VALUES, Need, SUPPORTED_REQUIRED_EXTENSIONS, Source};
 pub use buffers::MAX_URI_BYTES;
+pub use draco::{
+    DRACO_PROBE_BYTES_PER_COMPONENT, DRACO_PROBE_BYTES_PER_FACE, DRACO_PROBE_BYTES_PER_POINT,
+};
 pub use meshopt::MAX_DECODED_BYTES;
 pub use scene::ROTATION_UNIT_TOLERANCE;
 
