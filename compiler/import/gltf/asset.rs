@@ -291,6 +291,11 @@ impl<'a> Asset<'a> {
         accessor::read(&self.doc.accessors, index, &self.views)
     }
 
+    /// What is left of [`MAX_ASSET_VALUES`].
+    pub(crate) fn values_left(&self) -> usize {
+        self.values_left.get()
+    }
+
     /// Takes `values` from what is left of [`MAX_ASSET_VALUES`], or fails
     /// at `path` (what asks for them) when they are more.
     pub(crate) fn charge(&self, values: usize, path: &str) -> Result<(), Error> {

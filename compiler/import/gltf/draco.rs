@@ -6,10 +6,13 @@
 //! on the calling thread, with ceilings taken from what the glTF JSON says
 //! the primitive holds, so a stream can never make more than its accessors
 //! declare: faces at most the indices' `count / 3` (without an indices
-//! accessor, the accessors' own bound), decoded attribute bytes at most
+//! accessor, what is left of the asset's sum of values), decoded attribute bytes at most
 //! [`MAX_DRACO_BYTES_PER_VALUE`] per declared component; the decoded point
 //! count must then equal the accessors'. The crate's own budget refuses
-//! reservations that the stream's bytes do not back.
+//! reservations that the stream's bytes do not back. The JSON's counts are
+//! charged to the asset's sum of values before the stream is decoded, and
+//! since draco-core's allocations abort when the system refuses them, kiln
+//! asks for more than its measured peak first ([`DRACO_PROBE_BYTES_PER_POINT`]).
 //!
 //! Each glTF attribute the extension lists is read from the Draco attribute
 //! with that unique id, point by point (the point-to-value map followed),
@@ -103,36 +106,10 @@ pub(crate) fn decode(
             ),
         ));
     }
-    let faces = match p.indices {
-        Some(a) => {
-            let count = accessor::header(&doc.accessors, a)
-                .map_err(|e| e.context("indices"))?
-                .count;
-            if !count.is_multiple_of(3) {
-                return Err(Error::at(
-                    "indices",
-                    format!("{count} indices is not a whole number of triangles"),
-                ));
-            }
-            count / 3
-        }
-        // Without an indices accessor nothing in the JSON counts the
-        // triangles: the accessors' own bound.
-        None => accessor::MAX_ACCESSOR_VALUES / 3,
-    };
     let components: usize = declared
         .iter()
         .map(|(_, _, h)| h.element_type.components())
         .sum();
-    let limits = DecodeLimits::default()
-        .with_max_points(points as u64)
-        .with_max_faces(faces as u64)
-        .with_max_decoded_bytes(
-            points
-                .saturating_mul(components)
-                .saturating_mul(MAX_DRACO_BYTES_PER_VALUE) as u64,
-        );
-
     let view = ext.buffer_view;
     let Some(stream) = asset.view(view) else {
         return Err(Error::at(
@@ -144,31 +121,60 @@ pub(crate) fn decode(
         ));
     };
     // The values count toward the asset's sum like an accessor's, before
-    // anything is decoded: what the JSON declares (without an indices
-    // accessor, the triangles once decoded, below).
-    let declared_faces = if p.indices.is_some() { faces } else { 0 };
+    // anything is decoded: the points' values, and the triangles the
+    // indices accessor declares.
+    let indexed = match p.indices {
+        Some(a) => {
+            let count = accessor::header(&doc.accessors, a)
+                .map_err(|e| e.context("indices"))?
+                .count;
+            if !count.is_multiple_of(3) {
+                return Err(Error::at(
+                    "indices",
+                    format!("{count} indices is not a whole number of triangles"),
+                ));
+            }
+            Some(count / 3)
+        }
+        None => None,
+    };
     asset.charge(
         points
             .saturating_mul(components)
-            .saturating_add(declared_faces.saturating_mul(3)),
+            .saturating_add(indexed.unwrap_or(0).saturating_mul(3)),
         path,
     )?;
+    // Without an indices accessor nothing in the JSON counts the
+    // triangles: what is left of the asset's sum bounds them (charged once
+    // decoded, below).
+    let faces = indexed.unwrap_or(asset.values_left() / 3);
+    let limits = DecodeLimits::default()
+        .with_max_points(points as u64)
+        .with_max_faces(faces as u64)
+        .with_max_decoded_bytes(
+            points
+                .saturating_mul(components)
+                .saturating_mul(MAX_DRACO_BYTES_PER_VALUE) as u64,
+        );
     // draco-core's own allocations abort when the system refuses them:
     // asked for first, with room to spare, so a refusal is an error here.
     let probe = DRACO_PROBE_BYTES_PER_POINT
         .saturating_add(DRACO_PROBE_BYTES_PER_COMPONENT.saturating_mul(components))
         .saturating_mul(points)
-        .saturating_add(DRACO_PROBE_BYTES_PER_FACE.saturating_mul(declared_faces));
+        .saturating_add(DRACO_PROBE_BYTES_PER_FACE.saturating_mul(faces));
     crate::memory::probe(probe).map_err(|e| {
         Error::at(
             path,
             format!(
-                "decoding the Draco stream in buffer view {view} ({} bytes, {points} points{}) {e}: give kiln more memory or make the asset smaller",
+                "decoding the Draco stream in buffer view {view} ({} bytes, {points} points, {}) {e}: give kiln more memory or make the asset smaller{}",
                 stream.len(),
-                if p.indices.is_some() {
-                    format!(", {faces} triangles")
-                } else {
-                    String::new()
+                match indexed {
+                    Some(_) => format!("{faces} triangles"),
+                    None => format!("at most {faces} triangles"),
+                },
+                match indexed {
+                    Some(_) => "",
+                    None => ", or give the primitive its indices accessor (without one, nothing but the asset's sum of values bounds the triangles)",
                 }
             ),
         )
@@ -197,7 +203,7 @@ pub(crate) fn decode(
             ),
         ));
     }
-    if p.indices.is_some() && mesh.num_faces() != faces {
+    if indexed.is_some() && mesh.num_faces() != faces {
         return Err(Error::at(
             path,
             format!(
@@ -208,7 +214,7 @@ pub(crate) fn decode(
         ));
     }
 
-    if p.indices.is_none() {
+    if indexed.is_none() {
         asset.charge(mesh.num_faces().saturating_mul(3), path)?;
     }
     let mut attributes = BTreeMap::new();
