@@ -90,8 +90,37 @@ impl Default for Settings {
 
 /// Why the stage failed (lowercase; the caller names the model).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Error(pub String);
+#[error("{message}")]
+pub struct Error {
+    pub message: String,
+    /// The image the failure is about, for the caller to place it at the
+    /// image's bytes.
+    pub image: Option<usize>,
+}
+
+impl Error {
+    pub fn new(message: impl Into<String>) -> Self {
+        Error {
+            message: message.into(),
+            image: None,
+        }
+    }
+}
+
+/// Memory for `what` (about `image`, if one), or an error saying it could
+/// not be had.
+fn memory_for<T>(
+    got: Result<T, crate::memory::NoMemory>,
+    image: Option<usize>,
+    what: std::fmt::Arguments<'_>,
+) -> Result<T, Error> {
+    got.map_err(|e| Error {
+        message: format!(
+            "{what} {e}: give kiln more memory, or make the images or the atlas smaller"
+        ),
+        image,
+    })
+}
 
 /// Where one region sits and what it holds, for reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -289,7 +318,7 @@ pub fn layout(
         .enumerate()
         .map(|(k, p)| {
             resolve(p, materials, sides, &mut warnings)
-                .map_err(|e| Error(format!("primitive {k}: {}", e.0)))
+                .map_err(|e| Error::new(format!("primitive {k}: {}", e.message)))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let (mut regions, region_of) = group(&uses, primitives, materials, &transfer);
@@ -362,7 +391,11 @@ pub fn paint(
     let mut atlas = Rgba8 {
         width: *width,
         height: *height,
-        pixels: vec![0; *width as usize * *height as usize * 4],
+        pixels: memory_for(
+            crate::memory::zeroed(*width as usize * *height as usize * 4),
+            None,
+            format_args!("the {width} x {height} atlas"),
+        )?,
     };
     for pixel in atlas.pixels.chunks_exact_mut(4) {
         pixel[3] = 255;
@@ -380,7 +413,7 @@ pub fn paint(
         if let Some(i) = image {
             let im = decode(i)?;
             if Some([im.width, im.height]) != sides[i] {
-                return Err(Error(format!(
+                return Err(Error::new(format!(
                     "image {i} decodes to {} x {}, not the {:?} its header gave",
                     im.width, im.height, sides[i]
                 )));
@@ -397,7 +430,7 @@ pub fn paint(
                 &images,
                 *padding,
                 transfer,
-            );
+            )?;
         }
         if let Some(i) = image {
             images[i] = None;
@@ -437,19 +470,19 @@ fn region_image(region: &Region, uses: &[Use]) -> Option<usize> {
 
 fn check_settings(s: &Settings) -> Result<(), Error> {
     if !(1..=MAX_ATLAS_SIDE).contains(&s.max_size) {
-        return Err(Error(format!(
+        return Err(Error::new(format!(
             "max_size is {}, expected 1 to {MAX_ATLAS_SIDE}",
             s.max_size
         )));
     }
     if s.padding > MAX_PADDING {
-        return Err(Error(format!(
+        return Err(Error::new(format!(
             "padding is {}, expected at most {MAX_PADDING}",
             s.padding
         )));
     }
     if !(1..=MAX_TILE_REPEAT).contains(&s.max_tile_repeat) {
-        return Err(Error(format!(
+        return Err(Error::new(format!(
             "max_tile_repeat is {}, expected 1 to {MAX_TILE_REPEAT}",
             s.max_tile_repeat
         )));
@@ -467,7 +500,7 @@ fn resolve(
     let default = Material::default_material();
     let material = match p.material {
         Some(m) => materials.get(m).ok_or_else(|| {
-            Error(format!(
+            Error::new(format!(
                 "material {m} does not exist ({} materials)",
                 materials.len()
             ))
@@ -514,10 +547,13 @@ fn resolve(
         return Ok(Use::Solid { color: factor });
     };
     if sides.get(tex.image).is_none_or(|i| i.is_none()) {
-        return Err(Error(format!("{label}: image {} was not read", tex.image)));
+        return Err(Error::new(format!(
+            "{label}: image {} was not read",
+            tex.image
+        )));
     }
     let Some(set) = p.tex_coords.get(tex.tex_coord) else {
-        return Err(Error(format!(
+        return Err(Error::new(format!(
             "{label} samples TEXCOORD_{}, which the primitive does not have",
             tex.tex_coord
         )));
@@ -528,7 +564,7 @@ fn resolve(
     for (k, &raw) in set.iter().enumerate() {
         let mut t = transform.apply(raw);
         if t.iter().any(|v| !v.is_finite() || v.abs() > MAX_UV) {
-            return Err(Error(format!(
+            return Err(Error::new(format!(
                 "vertex {k}: transformed UV {t:?} is beyond ±{MAX_UV} tiles"
             )));
         }
@@ -705,8 +741,9 @@ fn size(
                     let limit = u64::from(settings.max_tile_repeat) * u64::from(side[axis]);
                     let texels = full.min(limit).max(1);
                     tile_scale[axis] = texels as f64 / full as f64;
-                    region.size[axis] = u32::try_from(texels)
-                        .map_err(|_| Error(format!("a region of {texels} texels is too large")))?;
+                    region.size[axis] = u32::try_from(texels).map_err(|_| {
+                        Error::new(format!("a region of {texels} texels is too large"))
+                    })?;
                 }
                 if tile_scale != [1.0, 1.0] {
                     let tiles = region.tiles.map(|[lo, hi]| hi - lo);
@@ -792,7 +829,7 @@ fn pack(regions: &[Region], settings: &Settings) -> Result<(u32, u32, f64, Vec<P
     }
     match best {
         Some((scale, (w, h, places))) => Ok((w, h, scale, places)),
-        None => Err(Error(format!(
+        None => Err(Error::new(format!(
             "{} regions with {pad} texels of padding do not fit in {max} x {max} at any scale",
             regions.len()
         ))),
@@ -925,7 +962,6 @@ fn shelf(sizes: &[[u32; 2]], pad: u32, width: u32, height: u32) -> Option<(Vec<P
 /// a wrap mode (mirrored once for MIRRORED_REPEAT), with running sums, so
 /// the integral up to any point is O(1).
 /// Filled again for each line, its buffers kept.
-#[derive(Default)]
 struct Line {
     period: Vec<f64>,
     /// `sums[k]`: the sum of `period[..k]`.
@@ -933,6 +969,14 @@ struct Line {
 }
 
 impl Line {
+    /// Room for lines of up to `n` values, asked for once.
+    fn with_capacity(n: usize) -> Result<Line, crate::memory::NoMemory> {
+        Ok(Line {
+            period: crate::memory::with_capacity(2 * n)?,
+            sums: crate::memory::with_capacity(2 * n + 1)?,
+        })
+    }
+
     fn fill(&mut self, values: impl Iterator<Item = f64>, wrap: Wrap) {
         self.period.clear();
         self.period.extend(values);
@@ -1005,10 +1049,17 @@ fn spot(x: f64, n: usize, wrap: Wrap) -> Spot {
 
 /// The spots of `count + 1` box edges `origin + j · step`, `j` from
 /// `-pad`.
-fn edges(origin: f64, step: f64, pad: i64, count: i64, n: usize, wrap: Wrap) -> Vec<Spot> {
-    (-pad..=count + pad)
-        .map(|j| spot(origin + j as f64 * step, n, wrap))
-        .collect()
+fn edges(
+    origin: f64,
+    step: f64,
+    pad: i64,
+    count: i64,
+    n: usize,
+    wrap: Wrap,
+) -> Result<Vec<Spot>, crate::memory::NoMemory> {
+    let mut spots = crate::memory::with_capacity((count + 2 * pad + 1) as usize)?;
+    spots.extend((-pad..=count + pad).map(|j| spot(origin + j as f64 * step, n, wrap)));
+    Ok(spots)
 }
 
 /// The index of the texel at integer position `x` of an axis of `n`
@@ -1035,7 +1086,7 @@ fn render(
     images: &[Option<Rgba8>],
     pad: u32,
     transfer: &Transfer,
-) {
+) -> Result<(), Error> {
     let pad = i64::from(pad);
     let [rw, rh] = place.size.map(i64::from);
     // The texels drawn, from the region's top-left: its padding, cut at
@@ -1082,10 +1133,12 @@ fn render(
                         }
                     })
                 });
-                let sxs: Vec<usize> = cols
-                    .clone()
-                    .map(|i| wrap_index(origin[0] + i, w, wrap[0]))
-                    .collect();
+                let mut sxs: Vec<usize> = memory_for(
+                    crate::memory::with_capacity(cols.clone().count()),
+                    Some(*image),
+                    format_args!("copying it ({w} x {h})"),
+                )?;
+                sxs.extend(cols.clone().map(|i| wrap_index(origin[0] + i, w, wrap[0])));
                 let stride = atlas.width as usize * 4;
                 let x0 = (px + cols.start) as usize * 4;
                 for j in rows {
@@ -1100,7 +1153,7 @@ fn render(
                         d[2] = table[2][usize::from(t[2])];
                     }
                 }
-                return;
+                return Ok(());
             }
             // Box filter, separable: each source row is averaged over each
             // atlas column's footprint, then each column over each row's.
@@ -1110,31 +1163,51 @@ fn render(
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
             let period =
                 |side: i64, w: Wrap| side as usize * if w == Wrap::MirroredRepeat { 2 } else { 1 };
-            let xs = edges(
-                origin[0] as f64,
-                step[0],
-                pad,
-                rw,
-                period(w, wrap[0]),
-                wrap[0],
-            );
-            let ys = edges(
-                origin[1] as f64,
-                step[1],
-                pad,
-                rh,
-                period(h, wrap[1]),
-                wrap[1],
-            );
+            let xs = memory_for(
+                edges(
+                    origin[0] as f64,
+                    step[0],
+                    pad,
+                    rw,
+                    period(w, wrap[0]),
+                    wrap[0],
+                ),
+                Some(*image),
+                format_args!("filtering it ({w} x {h})"),
+            )?;
+            let ys = memory_for(
+                edges(
+                    origin[1] as f64,
+                    step[1],
+                    pad,
+                    rh,
+                    period(h, wrap[1]),
+                    wrap[1],
+                ),
+                Some(*image),
+                format_args!("filtering it ({w} x {h})"),
+            )?;
             // One channel at a time: the row pass averages each source row
             // over each atlas column's footprint into `across` (the
             // region's width by the image's height, f32: 4 bytes a texel,
             // at most 0.13 times the decoded image), then the column pass
             // averages each column over each row's footprint.
             let stride = atlas.width as usize * 4;
-            let mut across = vec![0.0f32; width * h as usize];
-            let mut line = Line::default();
-            let mut column = vec![0.0f64; h as usize];
+            let mut across: Vec<f32> = memory_for(
+                crate::memory::zeroed(width * h as usize),
+                Some(*image),
+                format_args!("filtering it ({w} x {h}) into a region {width} texels wide"),
+            )?;
+            let mut line = memory_for(
+                Line::with_capacity(w.max(h) as usize),
+                Some(*image),
+                format_args!("filtering it ({w} x {h})"),
+            )?;
+            let mut column: Vec<f64> = memory_for(
+                crate::memory::zeroed(h as usize),
+                Some(*image),
+                format_args!("filtering it ({w} x {h})"),
+            )?;
             for c in 0..3 {
                 for y in 0..h as usize {
                     let src = &im.pixels[y * w as usize * 4..][..w as usize * 4];
@@ -1181,7 +1254,11 @@ fn render(
             let g = region.cells[0];
             let c = i64::from(place.size[0] / g);
             let edge = (c - 1) as f64;
-            let mut texels = vec![[0u8; 3]; (rw * rh) as usize];
+            let mut texels: Vec<[u8; 3]> = memory_for(
+                crate::memory::zeroed((rw * rh) as usize),
+                None,
+                format_args!("baking primitive {k}'s colours into {rw} x {rh} texels"),
+            )?;
             for (q, tri) in p.indices.chunks_exact(3).enumerate() {
                 let (cx, cy) = ((q as i64 % i64::from(g)) * c, (q as i64 / i64::from(g)) * c);
                 for j in 0..c {
@@ -1233,6 +1310,7 @@ fn render(
             }
         }
     }
+    Ok(())
 }
 
 /// Bilinear filtering of `image` at `uv` under `wrap`, in linear light.

@@ -272,11 +272,27 @@ pub fn material_stage(
         .map_err(|e| e.to_string())?;
     let mut padded = Vec::new();
     let mut atlas = atlas::paint(&layout, primitives, |i| {
-        let (image, after) = decode_image(meshes, i).map_err(atlas::Error)?;
+        let (image, after) = decode_image(meshes, i).map_err(atlas::Error::new)?;
         padded.extend(after);
         Ok(image)
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| {
+        match e
+            .image
+            .and_then(|i| Some((i, meshes.images.get(i)?.as_ref()?)))
+        {
+            // About an image: at its first byte.
+            Some((i, encoded)) => image_error(
+                &format!("images[{i}]"),
+                encoded,
+                &image::Error {
+                    offset: 0,
+                    what: e.message,
+                },
+            ),
+            None => e.message,
+        }
+    })?;
     atlas.warnings.extend(padded);
     Ok(atlas)
 }

@@ -1339,9 +1339,9 @@ fn an_image_decoded_to_other_sides_than_its_header_is_an_error() {
     )
     .unwrap();
     let e = atlas::paint(&layout, &prims, |_| Ok(noise(4, 5, 3))).unwrap_err();
-    assert!(e.0.contains("image 0 decodes to 4 x 5"), "{e}");
-    let e = atlas::paint(&layout, &prims, |_| Err(atlas::Error("gone".into()))).unwrap_err();
-    assert_eq!(e.0, "gone");
+    assert!(e.message.contains("image 0 decodes to 4 x 5"), "{e}");
+    let e = atlas::paint(&layout, &prims, |_| Err(atlas::Error::new("gone"))).unwrap_err();
+    assert_eq!(e.message, "gone");
 }
 
 /// An image inside a source with bytes after its end (two zeros after a
