@@ -1,6 +1,7 @@
 //! Writes seeds for the fuzz targets whose formats no demo build or test
 //! fixture holds as a file: `.mbstyle` styles (small, every value
-//! distinct). Used by `fuzz/seed.sh`.
+//! distinct) and remote-cache action results (`.acresult`, REAPI
+//! `ActionResult`). Used by `fuzz/seed.sh`.
 //!
 //! ```sh
 //! cargo run --release --example fuzz_seeds -- OUT_DIR
@@ -9,9 +10,10 @@
 #[path = "synth/mod.rs"]
 mod synth;
 
+use kiln::formats::action_result::{self, ActionResult, Digest, OutputFile};
 use kiln::formats::mbstyle;
 
-/// Writes `.mbstyle` seeds for the fuzz targets.
+/// Writes `.mbstyle` and `.acresult` seeds for the fuzz targets.
 #[derive(clap::Parser)]
 struct Args {
     /// The folder to write them in (made if missing).
@@ -29,5 +31,22 @@ fn main() {
     ] {
         let bytes = mbstyle::encode(&synth::style(name, frames, tokens)).expect("a valid style");
         std::fs::write(dir.join(format!("{name}.mbstyle")), bytes).expect("write");
+    }
+    for files in [1usize, 3] {
+        let result = ActionResult {
+            output_files: (0..files)
+                .map(|k| OutputFile {
+                    path: format!("characters/c{k}.kchr"),
+                    digest: Digest {
+                        sha256: [k as u8 * 17; 32],
+                        size: 1000 * k as u64 + 7,
+                    },
+                    is_executable: k == 2,
+                })
+                .collect(),
+            exit_code: 0,
+        };
+        let bytes = action_result::encode(&result);
+        std::fs::write(dir.join(format!("outputs{files}.acresult")), bytes).expect("write");
     }
 }

@@ -7,6 +7,7 @@
 
 use kiln::bake::atlas::Settings;
 use kiln::bake::character::{self as bake, ClipSettings, NodeMap, Tolerance};
+use kiln::formats::action_result;
 use kiln::formats::cgeo;
 use kiln::formats::gguf;
 use kiln::formats::glb;
@@ -456,6 +457,22 @@ pub fn ospc_decode(bytes: &[u8]) {
     }
 }
 
+/// The `action_result_decode` target's property (its file in `fuzz_targets/` says what).
+pub fn action_result_decode(bytes: &[u8]) {
+    match action_result::decode(bytes) {
+        Err(e) => assert_placed(e, bytes.len()),
+        Ok(result) => {
+            // kiln's own encoding of what was read reads back the same
+            // (the input's bytes may differ: skipped fields, merges).
+            let again = action_result::encode(&result);
+            assert_eq!(
+                action_result::decode(&again).expect("re-encoded result decodes"),
+                result
+            );
+        }
+    }
+}
+
 /// The `qoi_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn qoi_decode(bytes: &[u8]) {
     let decoded = qoi::decode(bytes);
@@ -496,6 +513,7 @@ pub fn safetensors_decode(bytes: &[u8]) {
 /// The property of the target named `name`.
 pub fn by_name(name: &str) -> Option<fn(&[u8])> {
     Some(match name {
+        "action_result_decode" => action_result_decode,
         "atlas_stage" => atlas_stage,
         "cgeo_decode" => cgeo_decode,
         "characters_compile" => characters_compile,

@@ -146,6 +146,17 @@ impl<'a> Cursor<'a> {
         &self.bytes[self.pos..]
     }
 
+    /// The next `n` bytes (of `what`, for the error) as a cursor of their
+    /// own, its offsets still the input's (a nested message).
+    pub fn sub(&mut self, n: u64, what: &str) -> Result<Cursor<'a>, Error> {
+        let start = self.pos;
+        let body = self.take_u64(n, what)?;
+        Ok(Cursor {
+            bytes: &self.bytes[..start + body.len()],
+            pos: start,
+        })
+    }
+
     /// The next `n` bytes (of `what`, for the error).
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
         if n > self.remaining() {

@@ -5,6 +5,7 @@
 //! `docs/formats/`), states its limits as named constants, and offers
 //! `decode`, `encode` and `validate`.
 
+pub mod action_result;
 pub mod cgeo;
 pub mod cursor;
 pub mod gguf;

@@ -19,6 +19,7 @@ mod synth;
 #[global_allocator]
 static ALLOC: alloc_support::Tracking = alloc_support::Tracking;
 
+mod action_result;
 mod cgeo;
 mod glb;
 mod images;
