@@ -13,7 +13,7 @@
 #     pinned by tests/oracles/npm/package-lock.json) in target/full-tier/npm,
 #     for the llama.cpp tests (KILN_LLAMA_CPP points at it);
 #   - Python 3 with venv, for the oracles: gguf-py, numpy, safetensors,
-#     Pillow, DracoPy and ml_dtypes at the versions pinned in tests/oracles/requirements.txt,
+#     Pillow, DracoPy, ml_dtypes and protobuf at the versions pinned in tests/oracles/requirements.txt,
 #     in a virtual environment of its own under target/full-tier/venv (made
 #     on first use, and again when the pins change); its python3 comes first
 #     on the PATH of the tests;
@@ -68,7 +68,7 @@ if ! cmp -s "$pins" "$venv/pins.txt"; then
     cp "$pins" "$venv/pins.txt"
 fi
 export PATH="$PWD/$venv/bin:$PATH"
-python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
+python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, ml_dtypes, google.protobuf, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
 
 echo "== llama.cpp (node-llama-cpp's CPU build, pinned by tests/oracles/npm, in target/full-tier/npm)"
 command -v node >/dev/null && command -v npm >/dev/null || apt_install node "nodejs npm"

@@ -163,7 +163,10 @@ pub fn encode(result: &ActionResult) -> Vec<u8> {
     for file in &result.output_files {
         let mut digest = Vec::new();
         put_len(&mut digest, 1, super::hex(&file.digest.sha256).as_bytes());
-        put_varint_field(&mut digest, 2, file.digest.size);
+        // proto3 leaves a default out: an empty output has no size.
+        if file.digest.size != 0 {
+            put_varint_field(&mut digest, 2, file.digest.size);
+        }
         let mut of = Vec::new();
         put_len(&mut of, 1, file.path.as_bytes());
         put_len(&mut of, 2, &digest);

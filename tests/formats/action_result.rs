@@ -47,6 +47,12 @@ fn kilns_entry_is_the_protocol_buffer_encoding() {
     assert_eq!(action_result::decode(&golden()).unwrap(), one());
     assert!(action_result::validate(&one()).is_empty());
     assert_eq!(action_result::encode(&ActionResult::default()), b"");
+    // proto3 leaves defaults out: an empty output's digest has no size.
+    let mut empty = one();
+    empty.output_files[0].digest.size = 0;
+    let bytes = action_result::encode(&empty);
+    assert_eq!(bytes.len(), golden().len() - 3);
+    assert_eq!(action_result::decode(&bytes).unwrap(), empty);
 }
 
 #[test]
@@ -227,4 +233,81 @@ fn validate_refuses_a_path_named_twice() {
         action_result::validate(&r),
         vec!["\"out/a.qoi\" is named twice".to_string()]
     );
+}
+
+/// `tests/oracles/action_result.py` (Google's protobuf runtime) in `mode`,
+/// `input` on its standard input.
+fn protobuf(mode: &str, input: &[u8]) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/oracles/action_result.py"
+        ))
+        .arg(mode)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "action_result.py {mode}");
+    out.stdout
+}
+
+/// Google's protobuf runtime reads kiln's entries as kiln wrote them, and
+/// kiln reads the runtime's (with the fields a server adds when it
+/// re-marshals: `execution_metadata.worker`, `stdout_raw`) as it wrote them.
+#[test]
+#[ignore = "full tier: Google's protobuf runtime (tests/oracles/action_result.py)"]
+fn googles_protobuf_runtime_agrees_with_kiln() {
+    let mut r = one();
+    for k in 0..40u64 {
+        r.output_files.push(OutputFile {
+            path: format!("out/ü/{k}.gguf"),
+            digest: Digest {
+                sha256: std::array::from_fn(|i| (i as u64 * 7 + k) as u8),
+                size: (k * k) << 30,
+            },
+            is_executable: k % 5 == 0,
+        });
+    }
+    for exit_code in [0, -3, i32::MAX] {
+        r.exit_code = exit_code;
+        let as_json = serde_json::json!({
+            "files": r.output_files.iter().map(|f| serde_json::json!({
+                "path": f.path,
+                "hash": kiln::formats::hex(&f.digest.sha256),
+                "size": f.digest.size,
+                "executable": f.is_executable,
+            })).collect::<Vec<_>>(),
+            "exit_code": exit_code,
+            "worker": "",
+            "stdout": "",
+        });
+        // kiln writes, the runtime reads.
+        let read: serde_json::Value =
+            serde_json::from_slice(&protobuf("decode", &action_result::encode(&r))).unwrap();
+        assert_eq!(read, as_json, "exit code {exit_code}");
+        // The runtime writes (a server's extra fields too), kiln reads.
+        let mut theirs = as_json.clone();
+        theirs["worker"] = "bazel-remote@127.0.0.1".into();
+        theirs["stdout"] = "built".into();
+        let bytes = protobuf("encode", &serde_json::to_vec(&theirs).unwrap());
+        assert_eq!(
+            action_result::decode(&bytes).unwrap(),
+            r,
+            "exit code {exit_code}"
+        );
+        // Without the extra fields the runtime's bytes are kiln's.
+        let bare = protobuf("encode", &serde_json::to_vec(&as_json).unwrap());
+        let ours = action_result::encode(&r);
+        assert!(
+            bare == ours,
+            "exit code {exit_code}: the runtime wrote {} bytes, kiln {}; first difference at byte {:?}",
+            bare.len(),
+            ours.len(),
+            bare.iter().zip(&ours).position(|(a, b)| a != b)
+        );
+    }
 }
