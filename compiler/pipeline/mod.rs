@@ -16,6 +16,7 @@ pub mod manifest;
 pub mod out_dir;
 pub mod paths;
 pub mod plan;
+pub mod remote;
 pub mod schema;
 pub mod select;
 pub mod sources;

@@ -32,4 +32,5 @@ mod layering;
 mod manifest_docs;
 mod manifest_limits;
 mod ownership;
+mod remote;
 mod selection;

@@ -1,0 +1,299 @@
+//! A shared cache over the Bazel HTTP/1.1 remote-cache protocol (issue
+//! 28): `GET`/`PUT` on `<base>/ac/<64 hex>` (the action cache: a job's key
+//! → an [`ActionResult`] naming each output with its digest) and
+//! `<base>/cas/<sha256>` (the bytes), as bazel-remote, nginx with WebDAV
+//! and the other servers of that protocol answer them.
+//!
+//! Nothing a server returns is trusted: an action result is decoded by
+//! [`action_result`] within its [`action_result::MAX_BYTES`], and a blob is
+//! read at most to the size its digest gives, hashed as it streams, and
+//! refused unless its length and SHA-256 are the digest's; the caller
+//! writes it where the job's own plan says, never where the server says.
+//! Every request has a connect timeout and a whole-call deadline, so a
+//! server that stops answering ends as an error, not a hang.
+//!
+//! 200, 201, 202 and 204 answer a `PUT`; 404 (and 204 with no body) is a
+//! miss for a `GET`; everything else is an error naming the method, the
+//! URL (without credentials) and the status.
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use sha2::{Digest as _, Sha256};
+
+use crate::formats::action_result::{self, ActionResult, Digest};
+use crate::formats::hex;
+
+/// How to reach the cache.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// `http://` or `https://`, optionally with `user:password@` (basic
+    /// authentication) and a path prefix; no trailing `/` needed.
+    pub url: String,
+    /// Sent as `Authorization: Bearer …` when given (the CLI reads it from
+    /// the environment).
+    pub bearer_token: Option<String>,
+    /// Connecting, and a server's answer to a request starting.
+    pub connect_timeout: Duration,
+    /// One whole request, body included.
+    pub call_timeout: Duration,
+}
+
+impl Settings {
+    pub fn new(url: impl Into<String>) -> Settings {
+        Settings {
+            url: url.into(),
+            bearer_token: None,
+            connect_timeout: Duration::from_secs(10),
+            call_timeout: Duration::from_secs(300),
+        }
+    }
+}
+
+/// Why a request did not give what it asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The URL is not one kiln can use.
+    #[error("remote cache URL {url:?}: {why}")]
+    Url { url: String, why: String },
+    /// The connection failed or timed out.
+    #[error("{method} {url}: {message}")]
+    Transport {
+        method: &'static str,
+        url: String,
+        message: String,
+    },
+    /// An answer the protocol does not allow for the request.
+    #[error("{method} {url}: the server answered {status}")]
+    Status {
+        method: &'static str,
+        url: String,
+        status: u16,
+    },
+    /// What came back breaks a rule (a blob whose bytes are not its
+    /// digest's, an action result that does not decode).
+    #[error("{method} {url}: refused: {rule}")]
+    Poisoned {
+        method: &'static str,
+        url: String,
+        rule: String,
+    },
+    /// Writing a downloaded blob where the caller asked.
+    #[error("writing {url}: {message}")]
+    Write { url: String, message: String },
+}
+
+/// A remote cache client.
+pub struct Remote {
+    agent: ureq::Agent,
+    /// Scheme, host and path prefix, without credentials or a final `/`.
+    base: String,
+    authorization: Option<String>,
+}
+
+impl Remote {
+    pub fn new(settings: &Settings) -> Result<Remote, Error> {
+        let bad = |why: &str| Error::Url {
+            url: redact(&settings.url),
+            why: why.into(),
+        };
+        let (scheme, rest) = settings
+            .url
+            .split_once("://")
+            .ok_or_else(|| bad("no scheme: give http://… or https://…"))?;
+        if scheme != "http" && scheme != "https" {
+            return Err(bad("only http:// and https:// are spoken"));
+        }
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let (userinfo, host) = match authority.rsplit_once('@') {
+            Some((u, h)) => (Some(u), h),
+            None => (None, authority),
+        };
+        if host.is_empty() {
+            return Err(bad("no host"));
+        }
+        let authorization = match (&settings.bearer_token, userinfo) {
+            (Some(token), _) => Some(format!("Bearer {token}")),
+            (None, Some(user)) => {
+                use base64::Engine as _;
+                Some(format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(user)
+                ))
+            }
+            (None, None) => None,
+        };
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_connect(Some(settings.connect_timeout))
+            .timeout_global(Some(settings.call_timeout))
+            .build()
+            .into();
+        Ok(Remote {
+            agent,
+            base: format!("{scheme}://{host}{}", path.trim_end_matches('/')),
+            authorization,
+        })
+    }
+
+    fn url(&self, kind: &str, hash: &[u8; 32]) -> String {
+        format!("{}/{kind}/{}", self.base, hex(hash))
+    }
+
+    fn get(&self, url: &str) -> Result<Option<ureq::Body>, Error> {
+        let mut request = self.agent.get(url);
+        if let Some(a) = &self.authorization {
+            request = request.header("Authorization", a);
+        }
+        let response = request.call().map_err(|e| Error::Transport {
+            method: "GET",
+            url: url.into(),
+            message: e.to_string(),
+        })?;
+        match response.status().as_u16() {
+            200 => Ok(Some(response.into_body())),
+            204 | 404 => Ok(None),
+            status => Err(Error::Status {
+                method: "GET",
+                url: url.into(),
+                status,
+            }),
+        }
+    }
+
+    fn put(&self, url: &str, len: u64, body: &mut dyn Read) -> Result<(), Error> {
+        let mut request = self
+            .agent
+            .put(url)
+            .header("Content-Length", len.to_string())
+            .header("Content-Type", "application/octet-stream");
+        if let Some(a) = &self.authorization {
+            request = request.header("Authorization", a);
+        }
+        let response = request
+            .send(ureq::SendBody::from_reader(body))
+            .map_err(|e| Error::Transport {
+                method: "PUT",
+                url: url.into(),
+                message: e.to_string(),
+            })?;
+        match response.status().as_u16() {
+            200..=204 => Ok(()),
+            status => Err(Error::Status {
+                method: "PUT",
+                url: url.into(),
+                status,
+            }),
+        }
+    }
+
+    /// The action result stored under `key`, or `None` on a miss.
+    pub fn get_action(&self, key: &[u8; 32]) -> Result<Option<ActionResult>, Error> {
+        let url = self.url("ac", key);
+        let Some(mut body) = self.get(&url)? else {
+            return Ok(None);
+        };
+        let poisoned = |rule: String| Error::Poisoned {
+            method: "GET",
+            url: url.clone(),
+            rule,
+        };
+        let mut bytes = Vec::new();
+        body.with_config()
+            .limit(action_result::MAX_BYTES as u64 + 1)
+            .reader()
+            .read_to_end(&mut bytes)
+            .map_err(|e| poisoned(format!("the body did not arrive whole: {e}")))?;
+        if bytes.is_empty() {
+            // bazel-remote never stores an empty entry: a miss.
+            return Ok(None);
+        }
+        let result = action_result::decode(&bytes).map_err(|e| poisoned(e.to_string()))?;
+        let problems = action_result::validate(&result);
+        if let Some(p) = problems.first() {
+            return Err(poisoned(p.clone()));
+        }
+        Ok(Some(result))
+    }
+
+    /// Streams the blob `digest` names into `to`, checking it: `Ok(false)`
+    /// on a miss; an error when its bytes are not exactly the digest's
+    /// (longer, shorter, or another SHA-256), after which what was
+    /// written to `to` must be discarded.
+    pub fn get_blob(&self, digest: &Digest, to: &mut dyn Write) -> Result<bool, Error> {
+        let url = self.url("cas", &digest.sha256);
+        let Some(mut body) = self.get(&url)? else {
+            return Ok(false);
+        };
+        let poisoned = |rule: String| Error::Poisoned {
+            method: "GET",
+            url: url.clone(),
+            rule,
+        };
+        let mut reader = body
+            .with_config()
+            .limit(digest.size.saturating_add(1))
+            .reader();
+        let mut hasher = Sha256::new();
+        let mut got = 0u64;
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            let n = reader
+                .read(&mut buf)
+                .map_err(|e| poisoned(format!("the body stopped after {got} bytes: {e}")))?;
+            if n == 0 {
+                break;
+            }
+            got += n as u64;
+            if got > digest.size {
+                return Err(poisoned(format!(
+                    "more than the {} bytes its digest gives",
+                    digest.size
+                )));
+            }
+            hasher.update(&buf[..n]);
+            to.write_all(&buf[..n]).map_err(|e| Error::Write {
+                url: url.clone(),
+                message: e.to_string(),
+            })?;
+        }
+        if got != digest.size {
+            return Err(poisoned(format!(
+                "{got} bytes, not the {} its digest gives",
+                digest.size
+            )));
+        }
+        let sha: [u8; 32] = hasher.finalize().into();
+        if sha != digest.sha256 {
+            return Err(poisoned(format!("its bytes' SHA-256 is {}", hex(&sha))));
+        }
+        Ok(true)
+    }
+
+    /// Stores `digest.size` bytes from `bytes` as the blob `digest` names.
+    pub fn put_blob(&self, digest: &Digest, bytes: &mut dyn Read) -> Result<(), Error> {
+        self.put(&self.url("cas", &digest.sha256), digest.size, bytes)
+    }
+
+    /// Stores `result` under `key` (after its blobs: a server may refuse
+    /// an entry whose blobs it lacks).
+    pub fn put_action(&self, key: &[u8; 32], result: &ActionResult) -> Result<(), Error> {
+        let bytes = action_result::encode(result);
+        self.put(&self.url("ac", key), bytes.len() as u64, &mut &bytes[..])
+    }
+}
+
+/// `url` without its user information (a password never reaches a log).
+pub fn redact(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let end = rest.find('/').unwrap_or(rest.len());
+            match rest[..end].rsplit_once('@') {
+                Some((_, host)) => format!("{scheme}://…@{host}{}", &rest[end..]),
+                None => url.to_string(),
+            }
+        }
+        None => url.to_string(),
+    }
+}

@@ -1,0 +1,360 @@
+//! The remote-cache client (`pipeline::remote`) against a fake server with
+//! bazel-remote's rules (a PUT needs Content-Length; a CAS blob whose
+//! SHA-256 is not its name is refused with 400; an AC entry must decode
+//! and name only blobs the CAS holds, or a GET of it is a 404) and a
+//! fault mode: wrong bytes under a hash, truncated and over-long bodies,
+//! error statuses, a server that never answers, a reset mid-body.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use kiln::formats::action_result::{self, ActionResult, Digest, OutputFile};
+use kiln::pipeline::remote::{Error, Remote, Settings};
+use sha2::{Digest as _, Sha256};
+
+/// What the server does wrong.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fault {
+    None,
+    /// A blob GET answers other bytes of the same length.
+    WrongBytes,
+    /// A GET says its length and sends half, then closes.
+    Truncated,
+    /// A GET sends more than the blob.
+    Longer,
+    /// Every request answers this status.
+    Status(u16),
+    /// Reads the request and never answers.
+    Hang,
+}
+
+#[derive(Default)]
+struct Store {
+    blobs: BTreeMap<String, Vec<u8>>,
+    actions: BTreeMap<String, Vec<u8>>,
+    requests: Vec<String>,
+}
+
+struct Server {
+    url: String,
+    store: Arc<Mutex<Store>>,
+    fault: Arc<Mutex<Fault>>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/cache", listener.local_addr().unwrap());
+        let store = Arc::new(Mutex::new(Store::default()));
+        let fault = Arc::new(Mutex::new(Fault::None));
+        let (s, f) = (store.clone(), fault.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let (s, f) = (s.clone(), f.clone());
+                std::thread::spawn(move || serve(stream.unwrap(), &s, *f.lock().unwrap()));
+            }
+        });
+        Server { url, store, fault }
+    }
+
+    fn set(&self, fault: Fault) {
+        *self.fault.lock().unwrap() = fault;
+    }
+
+    fn requests(&self) -> Vec<String> {
+        std::mem::take(&mut self.store.lock().unwrap().requests)
+    }
+}
+
+fn sha(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+fn answer(stream: &mut TcpStream, status: u16, body: &[u8], length: usize) {
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} X\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    );
+    let _ = stream.write_all(body);
+}
+
+fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() || line.is_empty() {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let (method, path) = (
+        parts.next().unwrap_or("").to_string(),
+        parts.next().unwrap_or("").to_string(),
+    );
+    let mut length = None;
+    let mut auth = None;
+    loop {
+        let mut h = String::new();
+        reader.read_line(&mut h).unwrap();
+        if h.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse::<usize>().ok();
+        }
+        if let Some((k, v)) = h.split_once(':')
+            && k.eq_ignore_ascii_case("authorization")
+        {
+            auth = Some(v.trim().to_string());
+        }
+    }
+    let mut body = vec![0; length.unwrap_or(0)];
+    reader.read_exact(&mut body).unwrap();
+    store.lock().unwrap().requests.push(match auth {
+        Some(a) => format!("{method} {path} ({a})"),
+        None => format!("{method} {path}"),
+    });
+    match fault {
+        Fault::Hang => {
+            std::thread::sleep(Duration::from_secs(30));
+            return;
+        }
+        Fault::Status(s) => return answer(&mut stream, s, b"", 0),
+        _ => {}
+    }
+    let Some(rest) = path.strip_prefix("/cache/") else {
+        return answer(&mut stream, 404, b"", 0);
+    };
+    let (kind, name) = rest.split_once('/').unwrap_or(("", ""));
+    let mut st = store.lock().unwrap();
+    match (method.as_str(), kind) {
+        ("PUT", _) if length.is_none() => answer(&mut stream, 411, b"", 0),
+        ("PUT", "cas") => {
+            if crate::remote::hex(&sha(&body)) != name {
+                return answer(&mut stream, 400, b"", 0);
+            }
+            st.blobs.insert(name.into(), body);
+            answer(&mut stream, 200, b"", 0)
+        }
+        ("PUT", "ac") => match action_result::decode(&body) {
+            Ok(r) if !r.output_files.is_empty() => {
+                st.actions.insert(name.into(), body);
+                answer(&mut stream, 200, b"", 0)
+            }
+            _ => answer(&mut stream, 400, b"", 0),
+        },
+        ("GET", "ac") => match st.actions.get(name) {
+            Some(b) => {
+                // An entry planted whole (a poisoned server) is served as
+                // it is.
+                let whole = action_result::decode(b).map_or(true, |r| {
+                    r.output_files
+                        .iter()
+                        .all(|f| st.blobs.contains_key(&hex(&f.digest.sha256)))
+                });
+                if whole {
+                    answer(&mut stream, 200, b, b.len())
+                } else {
+                    answer(&mut stream, 404, b"", 0)
+                }
+            }
+            None => answer(&mut stream, 404, b"", 0),
+        },
+        ("GET", "cas") => match st.blobs.get(name) {
+            Some(b) => match fault {
+                Fault::WrongBytes => {
+                    let mut other = b.clone();
+                    other[0] ^= 1;
+                    answer(&mut stream, 200, &other, other.len())
+                }
+                Fault::Truncated => answer(&mut stream, 200, &b[..b.len() / 2], b.len()),
+                Fault::Longer => {
+                    let mut more = b.clone();
+                    more.extend_from_slice(b"extra");
+                    answer(&mut stream, 200, &more, more.len())
+                }
+                _ => answer(&mut stream, 200, b, b.len()),
+            },
+            None => answer(&mut stream, 404, b"", 0),
+        },
+        _ => answer(&mut stream, 405, b"", 0),
+    }
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    kiln::formats::hex(bytes)
+}
+
+fn remote(server: &Server) -> Remote {
+    let mut s = Settings::new(&server.url);
+    s.connect_timeout = Duration::from_secs(2);
+    s.call_timeout = Duration::from_secs(2);
+    Remote::new(&s).unwrap()
+}
+
+fn blob(bytes: &[u8]) -> Digest {
+    Digest {
+        sha256: sha(bytes),
+        size: bytes.len() as u64,
+    }
+}
+
+fn result_of(files: &[(&str, &[u8])]) -> ActionResult {
+    ActionResult {
+        output_files: files
+            .iter()
+            .map(|(path, bytes)| OutputFile {
+                path: path.to_string(),
+                digest: blob(bytes),
+                is_executable: false,
+            })
+            .collect(),
+        exit_code: 0,
+    }
+}
+
+/// Blobs first, the entry last; read back whole, each request as the
+/// protocol has it.
+#[test]
+fn blobs_and_an_entry_go_up_and_come_back() {
+    let server = Server::start();
+    let r = remote(&server);
+    let a: Vec<u8> = (0..100_000u32).flat_map(|k| k.to_le_bytes()).collect();
+    let b = b"second output".to_vec();
+    let key = sha(b"a job's key");
+    assert_eq!(r.get_action(&key).unwrap(), None, "a miss");
+    for bytes in [&a, &b] {
+        r.put_blob(&blob(bytes), &mut &bytes[..]).unwrap();
+    }
+    let result = result_of(&[("out/a.bin", &a), ("out/b.txt", &b)]);
+    r.put_action(&key, &result).unwrap();
+    assert_eq!(r.get_action(&key).unwrap(), Some(result.clone()));
+    for (f, bytes) in result.output_files.iter().zip([&a, &b]) {
+        let mut got = Vec::new();
+        assert!(r.get_blob(&f.digest, &mut got).unwrap());
+        assert_eq!(&got, bytes);
+    }
+    let requests = server.requests();
+    let key_hex = hex(&key);
+    assert_eq!(requests[0], format!("GET /cache/ac/{key_hex}"));
+    assert_eq!(requests[3], format!("PUT /cache/ac/{key_hex}"));
+    assert_eq!(requests.len(), 7, "{requests:?}");
+    // A blob nobody stored: a miss.
+    assert!(!r.get_blob(&blob(b"nobody"), &mut Vec::new()).unwrap());
+}
+
+/// An entry whose blobs the server lacks is a miss (bazel-remote's 404),
+/// and an entry put before its blobs is never served whole.
+#[test]
+fn an_entry_without_its_blobs_is_a_miss() {
+    let server = Server::start();
+    let r = remote(&server);
+    let key = sha(b"k");
+    r.put_action(&key, &result_of(&[("out/x", b"never uploaded")]))
+        .unwrap();
+    assert_eq!(r.get_action(&key).unwrap(), None);
+}
+
+/// Every poisoned or broken answer is an error naming the URL and what
+/// was wrong; nothing of a refused blob is accepted.
+#[test]
+fn what_a_server_gets_wrong_is_refused() {
+    let server = Server::start();
+    let r = remote(&server);
+    let bytes: Vec<u8> = (0..10_000u32).map(|k| (k % 251) as u8).collect();
+    let d = blob(&bytes);
+    r.put_blob(&d, &mut &bytes[..]).unwrap();
+    // The server checks what it is given: a blob under another's hash.
+    let lie = Digest {
+        sha256: sha(b"other"),
+        size: bytes.len() as u64,
+    };
+    let e = r.put_blob(&lie, &mut &bytes[..]).unwrap_err();
+    assert!(matches!(e, Error::Status { status: 400, .. }), "{e}");
+    for (fault, want) in [
+        (Fault::WrongBytes, "SHA-256 is"),
+        (Fault::Truncated, "stopped after"),
+        (Fault::Longer, "more than the 10000 bytes"),
+    ] {
+        server.set(fault);
+        let e = r.get_blob(&d, &mut Vec::new()).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(e, Error::Poisoned { .. })
+                && text.contains(want)
+                && text.contains(&hex(&d.sha256)),
+            "{fault:?}: {text}"
+        );
+    }
+    for status in [401, 500, 507] {
+        server.set(Fault::Status(status));
+        let e = r.get_action(&sha(b"k")).unwrap_err();
+        assert!(
+            matches!(e, Error::Status { status: s, .. } if s == status),
+            "{e}"
+        );
+        let e = r.put_blob(&d, &mut &bytes[..]).unwrap_err();
+        assert!(e.to_string().contains(&format!("answered {status}")), "{e}");
+    }
+    // Entries that do not decode, or name a path twice, planted on the
+    // server: refused, naming the rule and its byte.
+    server.set(Fault::None);
+    r.put_blob(&blob(b"x"), &mut &b"x"[..]).unwrap();
+    let twice = action_result::encode(&result_of(&[("out/a", b"x"), ("out/a", b"x")]));
+    for (body, want) in [
+        (vec![0x12, 5, 0], "at byte 2"),
+        (vec![0x13], "groups"),
+        (twice, "named twice"),
+    ] {
+        let key = sha(&body);
+        server.store.lock().unwrap().actions.insert(hex(&key), body);
+        let e = r.get_action(&key).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            matches!(e, Error::Poisoned { .. }) && text.contains(want),
+            "{text}"
+        );
+    }
+}
+
+/// A server that never answers is an error within the call's deadline,
+/// not a hang.
+#[test]
+fn a_server_that_never_answers_is_an_error() {
+    let server = Server::start();
+    let r = remote(&server);
+    server.set(Fault::Hang);
+    let started = std::time::Instant::now();
+    let e = r.get_action(&sha(b"k")).unwrap_err();
+    assert!(matches!(e, Error::Transport { .. }), "{e}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+/// Credentials never reach a message; basic authentication is sent.
+#[test]
+fn credentials_stay_out_of_messages() {
+    let server = Server::start();
+    let with_user = server.url.replace("http://", "http://ci:s3cret@");
+    let mut s = Settings::new(&with_user);
+    s.call_timeout = Duration::from_secs(2);
+    let r = Remote::new(&s).unwrap();
+    server.set(Fault::Status(401));
+    let e = r.get_action(&sha(b"k")).unwrap_err().to_string();
+    assert!(!e.contains("s3cret") && e.contains("answered 401"), "{e}");
+    // Basic authentication: base64 of "ci:s3cret".
+    assert!(server.requests()[0].ends_with("(Basic Y2k6czNjcmV0)"));
+    let mut s = Settings::new(&server.url);
+    s.bearer_token = Some("t0ken".into());
+    let _ = Remote::new(&s).unwrap().get_action(&sha(b"k"));
+    assert!(server.requests()[0].ends_with("(Bearer t0ken)"));
+    assert_eq!(
+        kiln::pipeline::remote::redact(&with_user),
+        server.url.replace("http://", "http://…@")
+    );
+    for bad in ["ftp://x/y", "no-scheme", "http:///path"] {
+        assert!(Remote::new(&Settings::new(bad)).is_err(), "{bad}");
+    }
+}
