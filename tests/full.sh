@@ -9,6 +9,8 @@
 # It needs, and installs when missing (as root, through apt-get):
 #   - util-linux (prlimit, unshare, setpriv) and coreutils (mkfifo), for the
 #     stress binary's memory caps, user namespaces and FIFOs;
+#   - nginx (Debian's, with its WebDAV module), started by the remote-cache
+#     test on a free port of 127.0.0.1;
 #   - Node.js 20 or newer and node-llama-cpp 3.21.1 (llama.cpp's CPU build,
 #     pinned by tests/oracles/npm/package-lock.json) in target/full-tier/npm,
 #     for the llama.cpp tests (KILN_LLAMA_CPP points at it);
@@ -52,6 +54,13 @@ command -v mkfifo >/dev/null || apt_install mkfifo coreutils
 unshare --user --map-root-user --mount true \
     || fail "user namespaces are not available (tests/stress/faults.rs makes a tmpfs and a read-only mount in one): run where unprivileged user namespaces are allowed"
 prlimit --version | head -1
+
+echo "== nginx (Debian's, its WebDAV module serving the remote-cache protocol)"
+export PATH="$PATH:/usr/sbin"
+command -v nginx >/dev/null || apt_install nginx nginx
+nginx -V 2>&1 | grep -q http_dav_module \
+    || fail "this nginx lacks its WebDAV module (http_dav_module), which the remote-cache tests use: install Debian's nginx"
+nginx -v 2>&1
 
 echo "== the Python oracles (pinned, in target/full-tier/venv)"
 command -v python3 >/dev/null || apt_install python3 "python3 python3-venv"

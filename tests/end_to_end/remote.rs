@@ -358,3 +358,99 @@ fn credentials_stay_out_of_messages() {
         assert!(Remote::new(&Settings::new(bad)).is_err(), "{bad}");
     }
 }
+
+/// nginx from Debian's packages, its WebDAV module taking the PUTs, as a
+/// studio runs it for Bazel: started in `dir` on a free port of
+/// 127.0.0.1, stopped when dropped.
+struct Nginx {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn nginx(dir: &std::path::Path) -> Nginx {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    std::fs::create_dir_all(dir.join("www/cache")).unwrap();
+    std::fs::create_dir_all(dir.join("tmp")).unwrap();
+    let d = dir.display();
+    let conf = format!(
+        "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
+         events {{}}\n\
+         http {{\n  access_log off;\n  client_body_temp_path {d}/tmp;\n  proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n  uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
+           server {{\n    listen 127.0.0.1:{port};\n    root {d}/www;\n    client_max_body_size 0;\n\
+             location /cache/ {{\n      dav_methods PUT;\n      create_full_put_path on;\n      dav_access user:rw;\n    }}\n  }}\n}}\n"
+    );
+    std::fs::write(dir.join("nginx.conf"), conf).unwrap();
+    let child = std::process::Command::new("nginx")
+        .arg("-p")
+        .arg(dir)
+        .arg("-c")
+        .arg(dir.join("nginx.conf"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nginx (bash tests/full.sh installs Debian's)");
+    // Owned at once: stopped (and waited for) however this ends.
+    let server = Nginx {
+        child,
+        url: format!("http://127.0.0.1:{port}/cache"),
+    };
+    for _ in 0..500 {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return server;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!(
+        "nginx did not listen on {port}: {:?}",
+        std::fs::read_to_string(dir.join("error.log"))
+    );
+}
+
+/// The client against a real server of the protocol: nginx's WebDAV
+/// module stores what is PUT and answers 404 for what it lacks. It checks
+/// nothing, so a blob stored under another's hash is stored, and kiln's
+/// check on the way back is what refuses it.
+#[test]
+#[ignore = "full tier: nginx from Debian's packages (tests/full.sh installs it)"]
+fn nginx_webdav_stores_and_serves_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = nginx(dir.path());
+    let r = Remote::new(&Settings::new(&server.url)).unwrap();
+    let a: Vec<u8> = (0..3_000_000u32).map(|k| (k * 7 % 253) as u8).collect();
+    let key = sha(b"a job");
+    assert_eq!(r.get_action(&key).unwrap(), None);
+    assert!(!r.get_blob(&blob(&a), &mut Vec::new()).unwrap());
+    r.put_blob(&blob(&a), &mut &a[..]).unwrap();
+    let result = result_of(&[("out/big.bin", &a)]);
+    r.put_action(&key, &result).unwrap();
+    assert_eq!(r.get_action(&key).unwrap(), Some(result));
+    let mut got = Vec::new();
+    assert!(r.get_blob(&blob(&a), &mut got).unwrap());
+    assert!(got == a, "the blob came back changed");
+    // On disk where Bazel's clients put it: cache/cas/<sha256>.
+    assert!(
+        dir.path()
+            .join("www/cache/cas")
+            .join(hex(&sha(&a)))
+            .is_file()
+    );
+    // A blob under a hash that is not its own: nginx stores it, kiln
+    // refuses it when it comes back.
+    let lie = Digest {
+        sha256: sha(b"something else"),
+        size: 5,
+    };
+    r.put_blob(&lie, &mut &b"hello"[..]).unwrap();
+    let e = r.get_blob(&lie, &mut Vec::new()).unwrap_err();
+    assert!(matches!(e, Error::Poisoned { .. }), "{e}");
+}
