@@ -292,8 +292,9 @@ fn one_bit_png(side: u32) -> Vec<u8> {
 }
 
 /// A GLB of one mesh whose `images.len()` triangles each show one of
-/// `images` (embedded in buffer views) through its own material.
-fn textured_glb(images: &[Vec<u8>]) -> Vec<u8> {
+/// `images` (PNGs or JPEGs, embedded in buffer views) through its own
+/// material.
+pub fn textured_glb(images: &[Vec<u8>]) -> Vec<u8> {
     let mut bin = Vec::new();
     for v in [
         0.0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 1.,
@@ -318,7 +319,10 @@ fn textured_glb(images: &[Vec<u8>]) -> Vec<u8> {
             {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
             {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}
         ],
-        "images": (0..n).map(|i| json!({"bufferView": 2 + i, "mimeType": "image/png"})).collect::<Vec<_>>(),
+        "images": images.iter().enumerate().map(|(i, im)| json!({
+            "bufferView": 2 + i,
+            "mimeType": if im.starts_with(&[0xff, 0xd8]) { "image/jpeg" } else { "image/png" }
+        })).collect::<Vec<_>>(),
         "textures": (0..n).map(|i| json!({"source": i})).collect::<Vec<_>>(),
         "materials": (0..n).map(|i| json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}})).collect::<Vec<_>>(),
         "meshes": [{"primitives": (0..n).map(|i| json!({"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": i})).collect::<Vec<_>>()}],

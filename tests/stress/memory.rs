@@ -974,36 +974,6 @@ fn the_best_compressing_draco_streams_never_abort() {
     }
 }
 
-/// A GLB of one textured triangle showing `jpeg`, embedded.
-fn jpeg_glb(jpeg: &[u8]) -> Vec<u8> {
-    let mut bin = Vec::new();
-    for v in [
-        0.0f32, 0., 0., 1., 0., 0., 0., 1., 0., 0., 0., 1., 0., 0., 1.,
-    ] {
-        bin.extend_from_slice(&v.to_le_bytes());
-    }
-    bin.extend_from_slice(jpeg);
-    let json = json!({
-        "asset": {"version": "2.0"},
-        "buffers": [{"byteLength": bin.len()}],
-        "bufferViews": [
-            {"buffer": 0, "byteOffset": 0, "byteLength": 36},
-            {"buffer": 0, "byteOffset": 36, "byteLength": 24},
-            {"buffer": 0, "byteOffset": 60, "byteLength": jpeg.len()}
-        ],
-        "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
-            {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}
-        ],
-        "images": [{"bufferView": 2, "mimeType": "image/jpeg"}],
-        "textures": [{"source": 0}],
-        "materials": [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "material": 0}]}],
-        "nodes": [{"mesh": 0}]
-    });
-    crate::gltf_support::make_glb(&json, &bin)
-}
-
 /// zune-jpeg allocates its working memory inside itself (a progressive
 /// JPEG's every coefficient), and the atlas filter holds a region's width
 /// by the image's height: 8192² JPEGs of a solid colour as Pillow writes
@@ -1029,7 +999,10 @@ fn the_largest_jpegs_never_abort_decoding_or_painting() {
             .expect("python3 (the full tier puts its venv, with Pillow, first on the PATH)");
         assert!(o.status.success(), "solid_jpeg.py: {}", stderr(&o));
         let name = format!("{mode}.glb");
-        p.write_bytes(&name, &jpeg_glb(&std::fs::read(&out).unwrap()));
+        p.write_bytes(
+            &name,
+            &crate::budgets::textured_glb(&[std::fs::read(&out).unwrap()]),
+        );
         let mut painted = false;
         for cap in (64u64..=520).step_by(16) {
             let o = capped(
