@@ -1163,50 +1163,40 @@ fn render(
             let step = [span[0] as f64 / rw as f64, span[1] as f64 / rh as f64];
             let period =
                 |side: i64, w: Wrap| side as usize * if w == Wrap::MirroredRepeat { 2 } else { 1 };
-            let xs = memory_for(
-                edges(
-                    origin[0] as f64,
-                    step[0],
-                    pad,
-                    rw,
-                    period(w, wrap[0]),
-                    wrap[0],
-                ),
-                Some(*image),
-                format_args!("filtering it ({w} x {h})"),
-            )?;
-            let ys = memory_for(
-                edges(
-                    origin[1] as f64,
-                    step[1],
-                    pad,
-                    rh,
-                    period(h, wrap[1]),
-                    wrap[1],
-                ),
-                Some(*image),
-                format_args!("filtering it ({w} x {h})"),
-            )?;
             // One channel at a time: the row pass averages each source row
             // over each atlas column's footprint into `across` (the
             // region's width by the image's height, f32: 4 bytes a texel,
             // at most 0.13 times the decoded image), then the column pass
-            // averages each column over each row's footprint.
+            // averages each column over each row's footprint. Every buffer
+            // is asked for once, here.
             let stride = atlas.width as usize * 4;
-            let mut across: Vec<f32> = memory_for(
-                crate::memory::zeroed(width * h as usize),
+            let buffers = || -> Result<_, crate::memory::NoMemory> {
+                Ok((
+                    edges(
+                        origin[0] as f64,
+                        step[0],
+                        pad,
+                        rw,
+                        period(w, wrap[0]),
+                        wrap[0],
+                    )?,
+                    edges(
+                        origin[1] as f64,
+                        step[1],
+                        pad,
+                        rh,
+                        period(h, wrap[1]),
+                        wrap[1],
+                    )?,
+                    crate::memory::zeroed::<f32>(width * h as usize)?,
+                    Line::with_capacity(w.max(h) as usize)?,
+                    crate::memory::zeroed::<f64>(h as usize)?,
+                ))
+            };
+            let (xs, ys, mut across, mut line, mut column) = memory_for(
+                buffers(),
                 Some(*image),
                 format_args!("filtering it ({w} x {h}) into a region {width} texels wide"),
-            )?;
-            let mut line = memory_for(
-                Line::with_capacity(w.max(h) as usize),
-                Some(*image),
-                format_args!("filtering it ({w} x {h})"),
-            )?;
-            let mut column: Vec<f64> = memory_for(
-                crate::memory::zeroed(h as usize),
-                Some(*image),
-                format_args!("filtering it ({w} x {h})"),
             )?;
             for c in 0..3 {
                 for y in 0..h as usize {

@@ -85,7 +85,7 @@ pub fn copy<T: Clone>(values: &[T]) -> Result<Vec<T>, NoMemory> {
 
 /// Asks for `bytes` and gives them straight back: whether the system
 /// could give that much now. For a library that allocates inside itself
-/// with allocations that abort (draco-core): asked first for more than
+/// with allocations that abort (draco-core, zune-jpeg): asked first for more than
 /// the library's measured peak, a refusal is an error before the library
 /// starts. The memory is reserved, never touched: without a cap it costs
 /// address space only, for a moment.

@@ -283,7 +283,7 @@ pub fn material_stage(
         {
             // About an image: at its first byte.
             Some((i, encoded)) => image_error(
-                &format!("images[{i}]"),
+                &image_label(i, encoded),
                 encoded,
                 &image::Error {
                     offset: 0,
@@ -306,12 +306,7 @@ fn decode_image(meshes: &Meshes, i: usize) -> Result<(Rgba8, Option<String>), St
     let Some(encoded) = &meshes.images[i] else {
         return Err(format!("images[{i}] was not read"));
     };
-    let name = encoded
-        .name
-        .as_ref()
-        .map(|n| format!(" {n:?}"))
-        .unwrap_or_default();
-    let what = format!("images[{i}]{name}");
+    let what = image_label(i, encoded);
     let bytes = &encoded.bytes;
     let end = image::complete_len(bytes).unwrap_or(bytes.len());
     let decoded = image::decode(&bytes[..end]).map_err(|e| image_error(&what, encoded, &e))?;
@@ -326,6 +321,14 @@ fn decode_image(meshes: &Meshes, i: usize) -> Result<(Rgba8, Option<String>), St
         image_error(&what, encoded, &e)
     });
     Ok((decoded, after))
+}
+
+/// How an error names image `i`: `images[2] "Skin"`.
+fn image_label(i: usize, image: &EncodedImage) -> String {
+    match &image.name {
+        Some(n) => format!("images[{i}] {n:?}"),
+        None => format!("images[{i}]"),
+    }
 }
 
 /// An image's decode error at the byte of the file it is about: the

@@ -163,19 +163,18 @@ pub(crate) fn decode(
         .saturating_mul(points)
         .saturating_add(DRACO_PROBE_BYTES_PER_FACE.saturating_mul(faces));
     crate::memory::probe(probe).map_err(|e| {
+        let (triangles, or) = match indexed {
+            Some(_) => (format!("{faces} triangles"), ""),
+            None => (
+                format!("at most {faces} triangles"),
+                ", or give the primitive its indices accessor (without one, nothing but the asset's sum of values bounds the triangles)",
+            ),
+        };
         Error::at(
             path,
             format!(
-                "decoding the Draco stream in buffer view {view} ({} bytes, {points} points, {}) {e}: give kiln more memory or make the asset smaller{}",
-                stream.len(),
-                match indexed {
-                    Some(_) => format!("{faces} triangles"),
-                    None => format!("at most {faces} triangles"),
-                },
-                match indexed {
-                    Some(_) => "",
-                    None => ", or give the primitive its indices accessor (without one, nothing but the asset's sum of values bounds the triangles)",
-                }
+                "decoding the Draco stream in buffer view {view} ({} bytes, {points} points, {triangles}) {e}: give kiln more memory or make the asset smaller{or}",
+                stream.len()
             ),
         )
     })?;
