@@ -72,6 +72,8 @@ pub enum Error {
         offset: usize,
         field: &'static str,
         wire: u8,
+        /// The field's own wire type.
+        want: u8,
     },
     /// A field kiln reads whose value breaks its rule.
     Value {
@@ -127,10 +129,15 @@ impl fmt::Display for Error {
                 offset,
                 field,
                 wire,
+                want,
             } => write!(
                 f,
-                "at byte {offset}: {field} has wire type {wire}, not its own ({})",
-                own_wire(field)
+                "at byte {offset}: {field} has wire type {wire}, not its own ({want}, {})",
+                if *want == VARINT {
+                    "a varint"
+                } else {
+                    "length-delimited"
+                }
             ),
             Error::Value {
                 offset,
@@ -142,13 +149,6 @@ impl fmt::Display for Error {
                 "at byte {offset}: more than {MAX_OUTPUT_FILES} output files"
             ),
         }
-    }
-}
-
-fn own_wire(field: &str) -> &'static str {
-    match field {
-        "exit_code" | "is_executable" | "size_bytes" => "0, a varint",
-        _ => "2, length-delimited",
     }
 }
 
@@ -301,6 +301,7 @@ fn bytes_of<'a>(f: &Field<'a>, name: &'static str) -> Result<Cursor<'a>, Error> 
             offset: f.key_at,
             field: name,
             wire: other.wire(),
+            want: LEN,
         }),
     }
 }
@@ -312,6 +313,7 @@ fn varint_of(f: &Field<'_>, name: &'static str) -> Result<u64, Error> {
             offset: f.key_at,
             field: name,
             wire: other.wire(),
+            want: VARINT,
         }),
     }
 }
@@ -361,7 +363,7 @@ fn output_file(mut c: Cursor<'_>, file: &mut OutputFile) -> Result<(), Error> {
         match f.number {
             1 => file.path = string(bytes_of(&f, "output_files.path")?, "output_files.path")?,
             2 => digest(bytes_of(&f, "output_files.digest")?, &mut file.digest)?,
-            4 => file.is_executable = varint_of(&f, "is_executable")? != 0,
+            4 => file.is_executable = varint_of(&f, "output_files.is_executable")? != 0,
             _ => {}
         }
     }
@@ -374,14 +376,14 @@ fn digest(mut c: Cursor<'_>, d: &mut Digest) -> Result<(), Error> {
         match f.number {
             1 => {
                 let text = string(bytes_of(&f, "digest.hash")?, "digest.hash")?;
-                d.sha256 = parse_sha256(&text).ok_or_else(|| Error::Value {
+                d.sha256 = super::sha256_from_hex(&text).ok_or_else(|| Error::Value {
                     offset: f.at,
                     field: "digest.hash",
                     rule: format!("{text:?} is not 64 lowercase hex digits (a SHA-256)"),
                 })?;
             }
             2 => {
-                let v = varint_of(&f, "size_bytes")?;
+                let v = varint_of(&f, "digest.size_bytes")?;
                 if v > i64::MAX as u64 {
                     return Err(Error::Value {
                         offset: f.at,
@@ -406,24 +408,6 @@ fn string(c: Cursor<'_>, name: &'static str) -> Result<String, Error> {
             field: name,
             rule: "not UTF-8".into(),
         })
-}
-
-/// A SHA-256 from 64 lowercase hex digits.
-pub fn parse_sha256(text: &str) -> Option<[u8; 32]> {
-    let digits = text.as_bytes();
-    if digits.len() != 64 {
-        return None;
-    }
-    let nibble = |b: u8| match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        _ => None,
-    };
-    let mut out = [0u8; 32];
-    for (k, pair) in digits.chunks_exact(2).enumerate() {
-        out[k] = nibble(pair[0])? << 4 | nibble(pair[1])?;
-    }
-    Some(out)
 }
 
 /// What kiln requires of a result it restores from: exit code 0, and no

@@ -28,3 +28,22 @@ pub fn hex(bytes: &[u8]) -> String {
     }
     s
 }
+
+/// A SHA-256 from the 64 lowercase hex digits [`hex`] writes; `None` for
+/// anything else.
+pub fn sha256_from_hex(text: &str) -> Option<[u8; 32]> {
+    let digits = text.as_bytes();
+    if digits.len() != 64 {
+        return None;
+    }
+    let nibble = |b: u8| match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    };
+    let mut out = [0u8; 32];
+    for (k, pair) in digits.chunks_exact(2).enumerate() {
+        out[k] = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    }
+    Some(out)
+}

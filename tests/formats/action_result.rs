@@ -15,7 +15,7 @@ fn one() -> ActionResult {
         output_files: vec![OutputFile {
             path: "out/a.qoi".into(),
             digest: Digest {
-                sha256: action_result::parse_sha256(HASH).unwrap(),
+                sha256: kiln::formats::sha256_from_hex(HASH).unwrap(),
                 size: 300,
             },
             is_executable: false,
@@ -178,8 +178,16 @@ fn each_refusal_names_its_rule_and_byte() {
     // A length past the end.
     refused(&[0x12, 5, 0], 2, "length-delimited field");
     // output_files as a varint; exit_code as bytes.
-    refused(&[0x10, 1], 0, "output_files has wire type 0");
-    refused(&[0x22, 0], 0, "exit_code has wire type 2");
+    refused(
+        &[0x10, 1],
+        0,
+        "output_files has wire type 0, not its own (2, length-delimited)",
+    );
+    refused(
+        &[0x22, 0],
+        0,
+        "exit_code has wire type 2, not its own (0, a varint)",
+    );
     // exit_code outside int32.
     refused(&[0x20, 0x80, 0x80, 0x80, 0x80, 0x10], 1, "outside int32");
     // A hash not lowercase hex, or short; a negative size; a path not
