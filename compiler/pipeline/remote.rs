@@ -194,11 +194,7 @@ impl Remote {
         let Some(mut body) = self.get(&url)? else {
             return Ok(None);
         };
-        let poisoned = |rule: String| Error::Poisoned {
-            method: "GET",
-            url: url.clone(),
-            rule,
-        };
+        let poisoned = |rule: String| refused(&url, rule);
         let mut bytes = Vec::new();
         body.with_config()
             .limit(action_result::MAX_BYTES as u64 + 1)
@@ -226,11 +222,7 @@ impl Remote {
         let Some(mut body) = self.get(&url)? else {
             return Ok(false);
         };
-        let poisoned = |rule: String| Error::Poisoned {
-            method: "GET",
-            url: url.clone(),
-            rule,
-        };
+        let poisoned = |rule: String| refused(&url, rule);
         let mut reader = body
             .with_config()
             .limit(digest.size.saturating_add(1))
@@ -281,6 +273,15 @@ impl Remote {
     pub fn put_action(&self, key: &[u8; 32], result: &ActionResult) -> Result<(), Error> {
         let bytes = action_result::encode(result);
         self.put(&self.url("ac", key), bytes.len() as u64, &mut &bytes[..])
+    }
+}
+
+/// What a GET of `url` returned breaks `rule`.
+fn refused(url: &str, rule: String) -> Error {
+    Error::Poisoned {
+        method: "GET",
+        url: url.into(),
+        rule,
     }
 }
 
