@@ -256,35 +256,29 @@ fn json_that_disagrees_with_the_stream_is_refused_naming_the_rule() {
             .unwrap() as usize
     };
     type Edit = Box<dyn Fn(&mut Value)>;
+    // Every attribute's accessor declaring `n` points.
+    let points = move |n: u64| -> Edit {
+        Box::new(move |j| {
+            for name in ["POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"] {
+                let a = accessor_of(j, name);
+                j["accessors"][a]["count"] = json!(n);
+            }
+        })
+    };
     let cases: Vec<(&str, Edit, &str)> = vec![
         (
             "a point count the stream does not decode",
-            Box::new(move |j| {
-                for name in ["POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"] {
-                    let a = accessor_of(j, name);
-                    j["accessors"][a]["count"] = json!(433);
-                }
-            }),
+            points(433),
             "the Draco stream decodes 434 points, but the attributes' accessors have 433",
         ),
         (
             "more points than the stream holds",
-            Box::new(move |j| {
-                for name in ["POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"] {
-                    let a = accessor_of(j, name);
-                    j["accessors"][a]["count"] = json!(1_000_000);
-                }
-            }),
+            points(1_000_000),
             "decodes 434 points, but the attributes' accessors have 1000000",
         ),
         (
             "more values than the asset's sum, before anything is decoded",
-            Box::new(move |j| {
-                for name in ["POSITION", "TEXCOORD_0", "JOINTS_0", "WEIGHTS_0"] {
-                    let a = accessor_of(j, name);
-                    j["accessors"][a]["count"] = json!(50_000_000);
-                }
-            }),
+            points(50_000_000),
             "give more than 268435456 values together (0 given before it, 650001728 more)",
         ),
         (
@@ -402,4 +396,28 @@ fn json_that_disagrees_with_the_stream_is_refused_naming_the_rule() {
             "{what}: largest allocation {largest}"
         );
     }
+}
+
+/// A Draco primitive's accessors have no buffer view: their values are the
+/// stream's. Checking them (as `verify` does for every accessor) reads
+/// their headers and holds nothing; reading one holds its zeros.
+#[test]
+fn checking_an_accessor_without_a_buffer_view_holds_nothing() {
+    let rel = "glb-variants/Fox.draco.glb";
+    let bytes = gltf_support::patched(rel, |j| {
+        let a = j["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize;
+        j["accessors"][a]["count"] = json!(10_000_000);
+    });
+    let asset = Asset::load(&bytes, &[]).unwrap();
+    let doc = asset.document();
+    let a = doc.meshes[0].primitives[0].attributes["POSITION"];
+    assert!(doc.accessors[a].buffer_view.is_none());
+    let (checked, largest) = alloc_support::largest_alloc_in(|| asset.check_accessor(a));
+    checked.unwrap();
+    assert!(largest < 1 << 20, "checking held {largest} bytes");
+    let (read, largest) = alloc_support::largest_alloc_in(|| asset.accessor(a).map(|_| ()));
+    read.unwrap();
+    assert!(largest >= 120_000_000, "reading held {largest} bytes");
 }
