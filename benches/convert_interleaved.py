@@ -5,7 +5,8 @@ interleaved (a noisy machine disturbs every command alike), medians:
 
 Needs the project benches/convert.sh made (benches/work/convert/project:
 the full-size synthetic MotionBricks extraction, 778 MB). Each round runs,
-in turn, each into an empty folder after a `sync` (neither timed):
+in turn, each into an empty folder after a `sync` (neither timed; see
+`fresh`):
   cp     the four inputs copied (copy_file_range: the kernel copies);
   floor  what the bundle's rules cost at least: the copy, then the SHA-256
          of every input and of every output (the pins and the bundle's
@@ -54,9 +55,15 @@ cmds = {
 
 
 def fresh(name):
+    # `sync` first, then the command's last output deleted just before it
+    # runs: this machine is a VM whose free memory the host takes back
+    # (virtio-balloon's free page reporting) a moment after it is freed,
+    # and writing into pages it must hand back again cost cp 1.3-1.8 s
+    # instead of 0.22 s (perf: copy_folio_from_iter_atomic). Each command
+    # writes into the pages its own last output just gave up, alike.
+    subprocess.run(["sync"], check=True)
     subprocess.run(["rm", "-rf", str(out(name))], check=True)
     out(name).mkdir(parents=True)
-    subprocess.run(["sync"], check=True)
 
 
 times = {k: [] for k in cmds}

@@ -148,10 +148,21 @@ pub fn count_non_finite(from: Dtype, input: &[u8], first: u64, seen: &mut Seen) 
         input: &[u8],
         non_finite: impl Fn([u8; N]) -> bool,
     ) -> (u64, Option<usize>) {
-        let n = input
-            .chunks_exact(N)
-            .filter(|c| non_finite((*c).try_into().unwrap()))
-            .count() as u64;
+        // In blocks of 64 bytes, each counted into a small sum the
+        // compiler keeps in vector lanes.
+        let blocks = input.chunks_exact(64);
+        let tail = blocks.remainder();
+        let mut n = 0u64;
+        for block in blocks {
+            let mut in_block = 0u32;
+            for e in block.chunks_exact(N) {
+                in_block += u32::from(non_finite(e.try_into().unwrap()));
+            }
+            n += u64::from(in_block);
+        }
+        for e in tail.chunks_exact(N) {
+            n += u64::from(non_finite(e.try_into().unwrap()));
+        }
         let first = (n > 0)
             .then(|| {
                 input

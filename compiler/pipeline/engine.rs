@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use std::collections::BTreeSet;
 
 use rayon::prelude::*;
+use sha2::Digest;
 
 use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
@@ -1223,8 +1224,8 @@ fn freshness<'j>(
         match outputs.stat(&o.path) {
             Ok(Some((EntryKind::File, sig))) if sig == o.sig && sig.size == o.bytes => {}
             Ok(Some((EntryKind::File, sig))) if sig.size == o.bytes => {
-                match outputs.hash(&o.path, o.bytes) {
-                    Some((hash, sig)) if hash == o.blake3 => {
+                match outputs.sha256(&o.path, o.bytes) {
+                    Some((hash, sig)) if hash == o.sha256 => {
                         let r: &mut Record = refreshed.get_or_insert_with(|| record.clone());
                         r.outputs[k].sig = sig;
                     }
@@ -1528,7 +1529,6 @@ fn commit_in_order(
         records.push(OutputRecord {
             path: s.path,
             bytes: s.bytes,
-            blake3: s.blake3,
             sha256: s.sha256,
             sig,
         });
@@ -1554,7 +1554,7 @@ fn commit_in_order(
     // An output the job no longer writes goes only if it is still what
     // kiln wrote; a file the user put in its place stays.
     for o in stale {
-        tree.remove_made(&o.path, o.bytes, &o.blake3, &o.sig)
+        tree.remove_made(&o.path, o.bytes, &o.sha256, &o.sig)
             .map_err(naming(&o.path))?;
     }
     for s in last {
@@ -1574,7 +1574,7 @@ fn unchanged(s: &Staged) -> Option<paths::FileSig> {
         return None;
     }
     let bytes = s.folder.read(&s.name, s.bytes)?;
-    (blake3::hash(&bytes).as_bytes() == &s.blake3).then_some(sig)
+    (<[u8; 32]>::from(sha2::Sha256::digest(&bytes)) == s.sha256).then_some(sig)
 }
 
 /// What `kiln clean` did.
@@ -1640,7 +1640,7 @@ pub fn clean(root: &Path, out: Option<&Path>) -> Result<Option<CleanReport>, Bui
 /// Removes the output `o` if what is at its path is what kiln wrote
 /// ([`OutTree::remove_made`]); `None` if it could not be looked at.
 fn remove_made(tree: &OutTree, o: &state::OutputRecord) -> Option<Removal> {
-    tree.remove_made(&o.path, o.bytes, &o.blake3, &o.sig).ok()
+    tree.remove_made(&o.path, o.bytes, &o.sha256, &o.sig).ok()
 }
 
 /// Removes every output the journal names that is still what kiln wrote

@@ -219,7 +219,7 @@ pub fn hash_regular(path: &Path, limit: u64) -> Result<([u8; 32], Option<FileSig
 }
 
 /// [`hash_regular`] of an open file, checked as [`check_regular`] does.
-pub fn hash_open(file: File, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
+fn hash_open(file: File, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
     let (file, meta) = check_regular(file, limit)?;
     let mut hasher = blake3::Hasher::new();
     hasher.update_reader((&file).take(limit.saturating_add(1)))?;
@@ -233,8 +233,15 @@ pub fn hash_open(file: File, limit: u64) -> Result<([u8; 32], Option<FileSig>), 
 
 /// The SHA-256 of a regular file of at most `limit` bytes, streamed.
 pub fn sha256_regular(path: &Path, limit: u64) -> Result<[u8; 32], ReadError> {
-    use sha2::Digest;
     let (file, _) = open_regular(path, limit)?;
+    sha256_open(file, limit).map(|(sha, _)| sha)
+}
+
+/// The SHA-256 of an open file checked as [`check_regular`] does, and its
+/// stat signature if it held still while read.
+pub fn sha256_open(file: File, limit: u64) -> Result<([u8; 32], Option<FileSig>), ReadError> {
+    use sha2::Digest;
+    let (file, meta) = check_regular(file, limit)?;
     let mut sha = sha2::Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     let mut reader = (&file).take(limit.saturating_add(1));
@@ -250,7 +257,9 @@ pub fn sha256_regular(path: &Path, limit: u64) -> Result<[u8; 32], ReadError> {
     if total > limit {
         return Err(ReadError::ReadPastLimit { limit });
     }
-    Ok(sha.finalize().into())
+    let sig = FileSig::of(&meta);
+    let unchanged = held_still(&file, sig);
+    Ok((sha.finalize().into(), unchanged.then_some(sig)))
 }
 
 /// Whether `file` still has the stat signature `sig` it was opened with.

@@ -9,8 +9,9 @@
 //! A file that changes while it is read fails the job.
 //!
 //! Outputs stream too: [`JobIo::create`] gives an [`OutputFile`] onto a
-//! temporary file beside the output's final place, hashed (BLAKE3 and
-//! SHA-256) as it is written through a fixed buffer. Nothing is renamed
+//! temporary file beside the output's final place, hashed (SHA-256, what
+//! an output is known by) as it is written, a large output on a helper
+//! thread beside the job ([`super::output_hash`]). Nothing is renamed
 //! here: the engine commits the whole set once the run has succeeded (see
 //! `engine::commit`), or discards it.
 
@@ -25,6 +26,7 @@ use super::input::{self, ReadError};
 use super::kinds::Spec;
 use super::manifest::Pos;
 use super::out_dir::{Folder, OutTree};
+use super::output_hash::OutputHash;
 use super::paths::{FileSig, RelPath, Resolver};
 
 /// Largest input file any job kind reads (each kind passes its own limit
@@ -169,7 +171,6 @@ pub struct Staged {
     pub folder: Arc<Folder>,
     pub name: String,
     pub bytes: u64,
-    pub blake3: [u8; 32],
     pub sha256: [u8; 32],
 }
 
@@ -435,8 +436,7 @@ impl<'a> JobIo<'a> {
             folder,
             name: name.to_string(),
             file: BufWriter::with_capacity(WRITE_BUFFER_BYTES, file),
-            blake3: blake3::Hasher::new(),
-            sha256: Sha256::new(),
+            sha256: OutputHash::new(OutputHash::may_go_beside()),
             bytes: 0,
             limit: self.output_budget_left(),
         })
@@ -452,7 +452,7 @@ impl<'a> JobIo<'a> {
             .into_inner()
             .map_err(|e| io_error(e.into_error()))?;
         drop(file);
-        let sha256: [u8; 32] = output.sha256.finalize().into();
+        let sha256 = output.sha256.finish();
         let bytes = output.bytes;
         // Outputs written side by side each had the whole budget left:
         // together they may not pass it.
@@ -468,7 +468,6 @@ impl<'a> JobIo<'a> {
             folder: output.folder,
             name: output.name,
             bytes: output.bytes,
-            blake3: *output.blake3.finalize().as_bytes(),
             sha256,
         });
         Ok((bytes, sha256))
@@ -656,18 +655,13 @@ fn pread_file(mut file: &File, offset: u64, buf: &mut [u8]) -> io::Result<()> {
     file.read_exact(buf)
 }
 
-/// Writes this large or more go straight to the file, hashed on another
-/// worker thread meanwhile.
-const DIRECT_WRITE_BYTES: usize = 256 << 10;
-
 /// An output being written (see the module's notes).
 pub struct OutputFile {
     path: RelPath,
     folder: Arc<Folder>,
     name: String,
     file: BufWriter<File>,
-    blake3: blake3::Hasher,
-    sha256: Sha256,
+    sha256: OutputHash,
     bytes: u64,
     /// The most bytes this file may take (what the job's budget leaves).
     limit: u64,
@@ -687,28 +681,29 @@ impl Write for OutputFile {
                 self.limit
             )));
         }
-        if buf.len() < DIRECT_WRITE_BYTES {
-            let n = self.file.write(buf)?;
-            self.blake3.update(&buf[..n]);
-            self.sha256.update(&buf[..n]);
-            self.bytes += n as u64;
-            return Ok(n);
-        }
-        // A large write: the file gets it while the two hashes are made,
-        // side by side ([`side_by_side`]).
-        self.file.flush()?;
-        let (file, blake3, sha256) = (self.file.get_mut(), &mut self.blake3, &mut self.sha256);
-        let (written, _) = side_by_side(
-            || file.write_all(buf),
-            || side_by_side(|| blake3.update(buf), || sha256.update(buf)),
-        );
-        written?;
-        self.bytes += buf.len() as u64;
-        Ok(buf.len())
+        let n = self.file.write(buf)?;
+        self.sha256.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
+    }
+}
+
+/// [`InputFile::sha256`] of each of `inputs`, in order, the files side by
+/// side on the build's worker threads (in turn on a one-worker build).
+pub fn sha256_each(inputs: &mut [&mut InputFile]) -> Vec<Result<[u8; 32], JobError>> {
+    match inputs {
+        [] => Vec::new(),
+        [one] => vec![one.sha256()],
+        _ => {
+            let (a, b) = inputs.split_at_mut(inputs.len() / 2);
+            let (mut a, b) = side_by_side(|| sha256_each(a), || sha256_each(b));
+            a.extend(b);
+            a
+        }
     }
 }
 
@@ -858,6 +853,17 @@ pub(crate) mod tests {
 
     #[test]
     fn outputs_are_hashed_as_written_and_must_be_exactly_the_declared_set() {
+        // On the calling thread, and as a build of two workers runs it
+        // (a large output hashed beside the job).
+        outputs_are_hashed_and_declared();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        two.install(outputs_are_hashed_and_declared);
+    }
+
+    fn outputs_are_hashed_and_declared() {
         let p = place(&[]);
         let outputs = Outputs {
             files: vec![rel("m/a.bin"), rel("m/index.json")],
@@ -868,7 +874,12 @@ pub(crate) mod tests {
         assert!(e.message.contains("did not declare"), "{e:?}");
         let mut out = io.create(&rel("m/a.bin")).unwrap();
         let bytes = data(3 * WRITE_BUFFER_BYTES + 5);
-        for chunk in bytes.chunks(70_001) {
+        // Small writes, then large ones (a helper starts mid-file).
+        let (small, large) = bytes.split_at(WRITE_BUFFER_BYTES);
+        for chunk in small
+            .chunks(70_001)
+            .chain(large.chunks(WRITE_BUFFER_BYTES + 3))
+        {
             out.write_all(chunk).unwrap();
         }
         io.close(out).unwrap();
@@ -889,7 +900,6 @@ pub(crate) mod tests {
         assert_eq!(staged.len(), 2);
         assert_eq!(staged[0].path, rel("m/a.bin"));
         assert_eq!(staged[0].bytes, bytes.len() as u64);
-        assert_eq!(staged[0].blake3, *blake3::hash(&bytes).as_bytes());
         assert_eq!(staged[0].sha256, <[u8; 32]>::from(Sha256::digest(&bytes)));
         // Staged, not in place: nothing but the temporaries exist yet.
         assert!(!p.root.join("out/m/a.bin").exists());

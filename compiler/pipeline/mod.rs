@@ -14,6 +14,7 @@ pub mod job;
 pub mod kinds;
 pub mod manifest;
 pub mod out_dir;
+pub mod output_hash;
 pub mod paths;
 pub mod plan;
 pub mod remote;

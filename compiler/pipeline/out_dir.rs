@@ -125,12 +125,13 @@ impl Folder {
         input::check_regular(file, limit).ok().map(|(f, _)| f)
     }
 
-    /// The BLAKE3 of the regular file `name` (at most `limit` bytes,
-    /// streamed) and its stat signature, if it held still while read;
-    /// `None` if it is missing, not a regular file, larger, or changing.
-    pub fn hash(&self, name: &str, limit: u64) -> Option<([u8; 32], FileSig)> {
+    /// The SHA-256 of the regular file `name` (at most `limit` bytes,
+    /// streamed: an output is known by its SHA-256) and its stat
+    /// signature, if it held still while read; `None` if it is missing,
+    /// not a regular file, larger, or changing.
+    pub fn sha256(&self, name: &str, limit: u64) -> Option<([u8; 32], FileSig)> {
         let file = sys::open_file(&self.handle, &self.path, name, sys::Mode::Read).ok()?;
-        match input::hash_open(file, limit).ok()? {
+        match input::sha256_open(file, limit).ok()? {
             (hash, Some(sig)) => Some((hash, sig)),
             (_, None) => None,
         }
@@ -369,10 +370,10 @@ impl OutTree {
         self.folder_of(rel, Walk::Open)
     }
 
-    /// [`Folder::hash`] of the file at `rel`.
-    pub fn hash(&self, rel: &RelPath, limit: u64) -> Option<([u8; 32], FileSig)> {
+    /// [`Folder::sha256`] of the file at `rel`.
+    pub fn sha256(&self, rel: &RelPath, limit: u64) -> Option<([u8; 32], FileSig)> {
         let (folder, name) = self.folder_of(rel, Walk::Open).ok()??;
-        folder.hash(name, limit)
+        folder.sha256(name, limit)
     }
 
     /// Removes the regular file at `rel`; `false` if it was missing.
@@ -385,13 +386,13 @@ impl OutTree {
 
     /// Removes the file at `rel` only if it is what kiln wrote there: a
     /// regular file with the stat signature kiln recorded (`sig`), or else
-    /// with its `bytes` and `blake3` (read through a fixed buffer). A file
+    /// with its `bytes` and `sha256` (read through a fixed buffer). A file
     /// the user put in its place, or changed, stays.
     pub fn remove_made(
         &self,
         rel: &RelPath,
         bytes: u64,
-        blake3: &[u8; 32],
+        sha256: &[u8; 32],
         sig: &FileSig,
     ) -> io::Result<Removal> {
         let Some((folder, name)) = self.folder_of(rel, Walk::Open)? else {
@@ -400,9 +401,9 @@ impl OutTree {
         let made = match folder.stat(name)? {
             None => return Ok(Removal::Missing),
             Some((EntryKind::File, found)) if found == *sig => true,
-            Some((EntryKind::File, found)) if found.size == bytes => {
-                folder.hash(name, bytes).is_some_and(|(h, _)| h == *blake3)
-            }
+            Some((EntryKind::File, found)) if found.size == bytes => folder
+                .sha256(name, bytes)
+                .is_some_and(|(h, _)| h == *sha256),
             Some(_) => false,
         };
         match made {

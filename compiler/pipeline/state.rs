@@ -46,7 +46,7 @@ pub const PLAN: &str = "plan";
 // a lone carriage return ends a manifest line (a plan made before could be
 // of a manifest read wrongly).
 // 4: records keep the job's warnings and notes (shown again when fresh).
-const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN4";
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN5";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN3";
 const DETAILS: &str = "details";
@@ -390,8 +390,7 @@ pub struct OutputRecord {
     /// Relative to the output folder.
     pub path: RelPath,
     pub bytes: u64,
-    #[serde(with = "hash32")]
-    pub blake3: [u8; 32],
+    /// Its SHA-256: what it is known by, here and in a shared cache.
     #[serde(with = "hash32")]
     pub sha256: [u8; 32],
     /// Its stat signature once in place: any difference (a write, a copy
@@ -737,7 +736,6 @@ mod tests {
             vec![OutputRecord {
                 path: RelPath::parse("poses/x.ospc").unwrap(),
                 bytes: 3,
-                blake3: [6; 32],
                 sha256: [7; 32],
                 sig: FileSig {
                     size: 3,

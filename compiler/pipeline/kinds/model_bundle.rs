@@ -9,8 +9,8 @@
 //!   checkpoint's `model.safetensors.index.json`, or a glob of shards) into
 //!   `models/<id>/<id>.gguf`.
 //!
-//! run: open inputs -> read headers -> SHA-256 of each input (pins checked
-//! before any output is written) -> plan the files (`bake::model_bundle`)
+//! run: open inputs -> read headers -> SHA-256 of the inputs, side by side
+//! (pins checked before any output is written) -> plan the files (`bake::model_bundle`)
 //! -> stream each tensor through a fixed buffer, converted
 //! (`bake::tensor_convert`) -> the bundle's manifest last.
 
@@ -24,7 +24,7 @@ use crate::bake::{llama_cpp, tensor_convert};
 use crate::formats::gguf::{self, Value};
 use crate::formats::{hex, safetensors};
 use crate::memory;
-use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
+use crate::pipeline::job::{self, InputFile, JobError, JobIo, Outputs, Unit};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::plan::Planner;
@@ -587,12 +587,21 @@ fn run_motionbricks(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         .ok_or_else(|| JobError::at(e.profile.pos, "no sources"))?;
     let enforce = e.pins.as_ref().is_none_or(|p| p.value == Pins::Enforce);
     let mut checkpoints = Vec::with_capacity(4);
-    let mut plans = Vec::with_capacity(4);
     for role in Role::ALL {
         let at = sources.value.of(role);
-        let path = rel(at)?;
-        let mut c = open_checkpoint(io, &path, at.pos)?;
-        let sha = hex(&c.input.sha256()?);
+        checkpoints.push(open_checkpoint(io, &rel(at)?, at.pos)?);
+    }
+    // The four SHA-256 passes at once (each a core's work: one stream
+    // cannot be split), then the pins in order.
+    let shas = {
+        let mut inputs: Vec<&mut InputFile> = checkpoints.iter_mut().map(|c| &mut c.input).collect();
+        job::sha256_each(&mut inputs)
+    };
+    let mut plans = Vec::with_capacity(4);
+    for ((role, c), sha) in Role::ALL.into_iter().zip(&checkpoints).zip(shas) {
+        let at = sources.value.of(role);
+        let path = c.input.path();
+        let sha = hex(&sha?);
         if sha != role.pin() {
             if enforce {
                 return Err(JobError::at(
@@ -611,7 +620,6 @@ fn run_motionbricks(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         let plan = bundle::motionbricks_component(role, &c.header, &sha)
             .map_err(|err| JobError::at(at.pos, format!("{path}: {err}")))?;
         plans.push(plan);
-        checkpoints.push(c);
     }
     let manifest_path = rel(&sources.value.manifest)?;
     let safe_manifest = io.read(&manifest_path, sources.value.manifest.pos, MAX_INDEX_BYTES)?;
