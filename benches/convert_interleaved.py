@@ -1,5 +1,6 @@
 """Model conversion against its floor and its peers, run by run
-interleaved (a noisy machine disturbs every command alike), medians:
+interleaved in a new order each round (a noisy machine disturbs every
+command alike), medians:
 
     python3 benches/convert_interleaved.py KILN [ROUNDS]
 
@@ -17,6 +18,7 @@ Prints the median and minimum of each, kiln / floor, gguf-py / kiln, and
 each command's user and system CPU (medians).
 """
 import os
+import random
 import resource
 import statistics
 import subprocess
@@ -68,8 +70,14 @@ def fresh(name):
 
 times = {k: [] for k in cmds}
 cpu = {k: [] for k in cmds}
+order = random.Random(27)  # a fixed seed: the same orders every run
 for r in range(rounds + 1):  # round 0 warms the page cache
-    for name, cmd in cmds.items():
+    # A new order each round: a command slowed by the one before it (here
+    # a write just synced slows the next writer) is slowed in turn.
+    names = list(cmds)
+    order.shuffle(names)
+    for name in names:
+        cmd = cmds[name]
         fresh(name)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
