@@ -17,6 +17,7 @@ use kiln::formats::mbstyle;
 use kiln::formats::ospc;
 use kiln::formats::qoi;
 use kiln::formats::safetensors;
+use kiln::formats::sentencepiece;
 use kiln::import::gltf::{self, Asset};
 use kiln::import::image;
 use kiln::pipeline::paths::Resolver;
@@ -473,6 +474,47 @@ pub fn action_result_decode(bytes: &[u8]) {
     }
 }
 
+/// The `sentencepiece_decode` target's property (its file in `fuzz_targets/` says what).
+pub fn sentencepiece_decode(bytes: &[u8]) {
+    match sentencepiece::decode(bytes) {
+        Err(e) => assert_placed(e, bytes.len()),
+        Ok(model) => {
+            // What decodes is valid, and kiln's own encoding of it reads
+            // back the same (the input may differ: skipped fields, merges).
+            assert!(
+                sentencepiece::validate(&model).is_empty(),
+                "decoded model is not valid"
+            );
+            let again = sentencepiece::encode(&model);
+            let back = sentencepiece::decode(&again).expect("re-encoded model decodes");
+            // NaN scores compare unequal: compare their bits.
+            let bits = |m: &sentencepiece::Model| {
+                m.pieces
+                    .iter()
+                    .map(|p| (p.piece.clone(), p.score.to_bits(), p.kind))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(bits(&back), bits(&model));
+            assert_eq!(
+                (
+                    back.model_type,
+                    back.unk_id,
+                    back.bos_id,
+                    back.eos_id,
+                    back.pad_id
+                ),
+                (
+                    model.model_type,
+                    model.unk_id,
+                    model.bos_id,
+                    model.eos_id,
+                    model.pad_id
+                )
+            );
+        }
+    }
+}
+
 /// The `qoi_decode` target's property (its file in `fuzz_targets/` says what).
 pub fn qoi_decode(bytes: &[u8]) {
     let decoded = qoi::decode(bytes);
@@ -530,6 +572,7 @@ pub fn by_name(name: &str) -> Option<fn(&[u8])> {
         "ospc_decode" => ospc_decode,
         "qoi_decode" => qoi_decode,
         "safetensors_decode" => safetensors_decode,
+        "sentencepiece_decode" => sentencepiece_decode,
         _ => return None,
     })
 }

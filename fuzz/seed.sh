@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Seeds every fuzz target's corpus: builds the demo into target/fuzz-seed-out
 # (for outputs only a build makes: KCHR and the QOI atlases in them, GGUF)
-# and the seeds examples/fuzz_seeds.rs writes (.mbstyle) and
+# and the seeds examples/fuzz_seeds.rs writes (.mbstyle, .acresult, .model) and
 # runs fuzz/seeds.py over it and the repository's own files.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -91,7 +91,7 @@ for p in files("**/*.png", "**/*.jpg", "**/*.jpeg"):
 by_ext = {
     ".qoi": "qoi_decode", ".ospc": "ospc_decode", ".kchr": "kchr_decode",
     ".gguf": "gguf_decode", ".safetensors": "safetensors_decode",
-    ".mbstyle": "mbstyle_decode gguf_decode", ".acresult": "action_result_decode", ".mbreplay": "mbreplay_decode", ".cgeo": "cgeo_decode",
+    ".mbstyle": "mbstyle_decode gguf_decode", ".acresult": "action_result_decode", ".model": "sentencepiece_decode", ".mbreplay": "mbreplay_decode", ".cgeo": "cgeo_decode",
 }
 for p in files("tests/**/*", "sources/**/*") + [
     os.path.join(dp, f) for dp, _, fs in os.walk(out) for f in fs

@@ -494,6 +494,11 @@ pub fn bpe(
             ));
         }
     }
+    if model.get("byte_fallback").and_then(|b| b.as_bool()) == Some(true) {
+        // llama.cpp's converter makes such a vocabulary "llama" (through
+        // transformers), not "gpt2"; its tokenizer.model says the same.
+        return Err("tokenizer.json is SentencePiece's BPE (byte_fallback: true), not a byte-level BPE; name the checkpoint's tokenizer.model instead (`tokenizer: tokenizer.model`), which llama.cpp's converter reads first".into());
+    }
     let vocab = model
         .get("vocab")
         .and_then(|v| v.as_object())
@@ -575,19 +580,7 @@ pub fn bpe(
         "tokenizer.ggml.merges".into(),
         Value::Array(Array::String(merges)),
     );
-    for (key, from) in [
-        ("tokenizer.ggml.bos_token_id", "bos_token_id"),
-        ("tokenizer.ggml.eos_token_id", "eos_token_id"),
-        ("tokenizer.ggml.padding_token_id", "pad_token_id"),
-    ] {
-        if let Some(id) = config
-            .get(from)
-            .and_then(|v| v.as_u64())
-            .filter(|&i| (i as usize) < n)
-        {
-            out.insert(key.into(), Value::U32(id as u32));
-        }
-    }
+    out.extend(config_special_ids(config, &["bos", "eos", "pad"], n)?);
     let first_special = tokenizer
         .pointer("/post_processor/single/0/SpecialToken/id")
         .or_else(|| tokenizer.pointer("/post_processor/processors/1/single/0/SpecialToken/id"));
@@ -598,14 +591,132 @@ pub fn bpe(
     Ok(out)
 }
 
+/// The special tokens' ids `config.json` names (`{type}_token_id`, or
+/// under `text_config`), for the `types` asked, as gguf-py's `SpecialVocab`
+/// reads them: a whole number under the vocabulary's `n` is written, one
+/// at or past it left out, a negative one refused.
+fn config_special_ids(
+    config: &serde_json::Value,
+    types: &[&str],
+    n: usize,
+) -> Result<BTreeMap<String, Value>, String> {
+    let mut out = BTreeMap::new();
+    for &ty in types {
+        let from = format!("{ty}_token_id");
+        let Some(id) = config
+            .get(&from)
+            .filter(|v| !v.is_null())
+            .or_else(|| config.get("text_config").and_then(|t| t.get(&from)))
+        else {
+            continue;
+        };
+        if let Some(i) = id.as_i64().filter(|&i| i < 0) {
+            return Err(format!(
+                "config.json: {from} is {i}; a token id is 0 or more"
+            ));
+        }
+        let Some(id) = id.as_u64().filter(|&i| i < n as u64) else {
+            continue; // not a whole number, or beyond the vocabulary
+        };
+        let key = match ty {
+            "bos" => "tokenizer.ggml.bos_token_id",
+            "eos" => "tokenizer.ggml.eos_token_id",
+            "unk" => "tokenizer.ggml.unknown_token_id",
+            "sep" => "tokenizer.ggml.seperator_token_id", // sic: gguf-py's key
+            "pad" => "tokenizer.ggml.padding_token_id",
+            "cls" => "tokenizer.ggml.cls_token_id",
+            "mask" => "tokenizer.ggml.mask_token_id",
+            _ => unreachable!("a type gguf-py's SpecialVocab reads"),
+        };
+        out.insert(key.into(), Value::U32(id as u32));
+    }
+    Ok(out)
+}
+
+/// A SentencePiece `tokenizer.model` as llama.cpp's converter writes it
+/// (`_create_vocab_sentencepiece`, `_set_vocab_sentencepiece`):
+/// `tokenizer.ggml.model` "llama", `pre` "default", the pieces with their
+/// scores and types (unknown, control, unused and byte as themselves,
+/// every other piece NORMAL), ids past the pieces up to `config.json`'s
+/// `vocab_size` as `[PAD<id>]` (score -10000, UNUSED), and the special
+/// ids `config.json` names. More pieces than `vocab_size` is refused (the
+/// converter drops them with a warning).
+pub fn sentencepiece(
+    model: &crate::formats::sentencepiece::Model,
+    config: &serde_json::Value,
+) -> Result<BTreeMap<String, Value>, String> {
+    use crate::formats::sentencepiece::PieceType;
+    let pieces = model.pieces.len();
+    let n = match config.get("vocab_size") {
+        None | Some(serde_json::Value::Null) => pieces,
+        Some(v) => match v.as_u64().and_then(|v| usize::try_from(v).ok()) {
+            Some(0) => pieces,
+            Some(v) => v,
+            None => return Err(format!("config.json: vocab_size is {v}; a whole number")),
+        },
+    };
+    if n > MAX_TOKENS {
+        return Err(format!(
+            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
+        ));
+    }
+    if pieces > n {
+        return Err(format!(
+            "tokenizer.model holds {pieces} pieces, more than config.json's vocab_size {n} (the model has no rows for the rest)"
+        ));
+    }
+    let mut tokens = Vec::with_capacity(n);
+    let mut scores = Vec::with_capacity(n);
+    let mut types = Vec::with_capacity(n);
+    for p in &model.pieces {
+        tokens.push(p.piece.clone());
+        scores.push(p.score);
+        types.push(match p.kind {
+            PieceType::Unknown => UNKNOWN,
+            PieceType::Control => CONTROL,
+            PieceType::Unused => UNUSED,
+            PieceType::Byte => BYTE,
+            PieceType::Normal | PieceType::UserDefined => NORMAL,
+        });
+    }
+    for id in pieces..n {
+        tokens.push(format!("[PAD{id}]"));
+        scores.push(-10000.0);
+        types.push(UNUSED);
+    }
+    let mut out = BTreeMap::new();
+    out.insert("tokenizer.ggml.model".into(), Value::String("llama".into()));
+    out.insert("tokenizer.ggml.pre".into(), Value::String("default".into()));
+    out.insert(
+        "tokenizer.ggml.tokens".into(),
+        Value::Array(Array::String(tokens)),
+    );
+    out.insert(
+        "tokenizer.ggml.scores".into(),
+        Value::Array(Array::F32(scores)),
+    );
+    out.insert(
+        "tokenizer.ggml.token_type".into(),
+        Value::Array(Array::I32(types)),
+    );
+    out.extend(config_special_ids(
+        config,
+        &["bos", "eos", "unk", "sep", "pad", "cls", "mask"],
+        n,
+    )?);
+    Ok(out)
+}
+
 /// Most tokens a vocabulary may hold (gguf's string-array limit).
 pub const MAX_TOKENS: usize = crate::formats::gguf::MAX_ARRAY_STRINGS as usize;
 
 /// llama.cpp's token types (gguf-py `TokenType`).
 const NORMAL: i32 = 1;
+const UNKNOWN: i32 = 2;
 const CONTROL: i32 = 3;
 const USER_DEFINED: i32 = 4;
 const UNUSED: i32 = 5;
+const BYTE: i32 = 6;
 
 /// `model.vocab` (token: id) by id, for a vocabulary of `n` ids (at most
 /// [`MAX_TOKENS`], checked before): each id below `n` and held once.

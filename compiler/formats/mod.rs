@@ -3,7 +3,8 @@
 //! Nothing under `formats/` touches the file system, spawns threads, reads
 //! the environment or prints. Each module names its spec (under
 //! `docs/formats/`), states its limits as named constants, and offers
-//! `decode`, `encode` and `validate`.
+//! `decode`, `encode` and `validate`. `cursor` (the checked byte cursor)
+//! and `protobuf` (the protocol-buffer wire format) are what codecs share.
 
 pub mod action_result;
 pub mod cgeo;
@@ -15,8 +16,10 @@ pub mod mbreplay;
 pub mod mbstyle;
 pub mod motionbricks;
 pub mod ospc;
+pub mod protobuf;
 pub mod qoi;
 pub mod safetensors;
+pub mod sentencepiece;
 
 /// Lowercase hex of `bytes` (hashes in metadata, manifests and reports).
 pub fn hex(bytes: &[u8]) -> String {

@@ -234,9 +234,21 @@ pub fn write_tiny_bert(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io:
 /// characters (2 to 257), and the merges `t h`, `th e`. Values seeded,
 /// scaled so the logits differ.
 pub fn write_tiny_llama(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io::Result<()> {
+    write_tiny_llama_of(dir, layers, hidden, seed, 2 + 256 + 2)
+}
+
+/// [`write_tiny_llama`] with `vocab` rows in its embeddings and output
+/// (its `tokenizer.json` holds 260 tokens whatever `vocab` is: a larger
+/// vocabulary is for a `tokenizer.model` written beside it).
+pub fn write_tiny_llama_of(
+    dir: &Path,
+    layers: usize,
+    hidden: u64,
+    seed: u64,
+    vocab: u64,
+) -> io::Result<()> {
     use kiln::bake::llama_cpp::gpt2_byte_char;
     std::fs::create_dir_all(dir)?;
-    let vocab = 2 + 256 + 2;
     let (heads, kv_heads) = (4u64, 2u64);
     let head_dim = hidden / heads;
     let f = |name: String, shape: Vec<u64>| TensorSpec {
@@ -302,8 +314,8 @@ pub fn write_tiny_llama(dir: &Path, layers: usize, hidden: u64, seed: u64) -> io
             2 + u64::from(b)
         ));
     }
-    words.push(format!(r#""th": {}"#, vocab - 2));
-    words.push(format!(r#""the": {}"#, vocab - 1));
+    words.push(r#""th": 258"#.into());
+    words.push(r#""the": 259"#.into());
     let tokenizer = format!(
         r#"{{"version": "1.0", "added_tokens": [{{"id": 0, "content": "<s>", "special": true, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false}}, {{"id": 1, "content": "</s>", "special": true, "single_word": false, "lstrip": false, "rstrip": false, "normalized": false}}], "normalizer": null, "pre_tokenizer": {{"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true}}, "post_processor": {{"type": "TemplateProcessing", "single": [{{"SpecialToken": {{"id": "<s>", "type_id": 0}}}}, {{"Sequence": {{"id": "A", "type_id": 0}}}}], "pair": [], "special_tokens": {{}}}}, "decoder": {{"type": "ByteLevel"}}, "model": {{"type": "BPE", "dropout": null, "unk_token": null, "fuse_unk": false, "byte_fallback": false, "vocab": {{{}}}, "merges": ["t h", "th e"]}}}}"#,
         words.join(", ")

@@ -360,3 +360,98 @@ fn llama_cpp_continues_the_tiny_llama_as_numpy_does() {
         }
     }
 }
+
+/// A LLaMA whose tokenizer is SentencePiece's `tokenizer.model` (the
+/// 400-piece BPE model Google's trainer made, `tests/corpus/sentencepiece`,
+/// set up as LLaMA's: byte fallback, identity normalization): llama.cpp
+/// loads kiln's conversion, tokenizes text exactly as SentencePiece itself
+/// does (words, digits, accents, bytes past the pieces, runs of spaces, a
+/// tab), and continues the prompts greedily as a numpy LLaMA does.
+#[test]
+#[ignore = "full tier: llama.cpp (npm), sentencepiece and numpy (PyPI)"]
+fn llama_cpp_tokenizes_a_sentencepiece_llama_as_sentencepiece_does() {
+    let corpus = Path::new(REPO).join("tests/corpus/sentencepiece/bpe400.model");
+    let dir = built(
+        "model_bundles:\n  - { id: spm, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/tokenizer.model, type: f32 }\n",
+        |root| {
+            let src = root.join("sources/llama");
+            crate::synth::write_tiny_llama_of(&src, 2, 64, 17, 400).unwrap();
+            std::fs::copy(&corpus, src.join("tokenizer.model")).unwrap();
+            let config = src.join("config.json");
+            let mut c: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&config).unwrap()).unwrap();
+            c["bos_token_id"] = 1.into();
+            c["eos_token_id"] = 2.into();
+            std::fs::write(&config, c.to_string()).unwrap();
+        },
+    );
+    let texts = [
+        "The cat sat on the mat.",
+        "Llamas graze on the high plains at dusk",
+        "café au lait, naïve façade ☕ 日本語",
+        "numbers 1234 and 56.78 in out/models/tiny",
+        "  two  spaces and a\ttab",
+        "zebra quixotic JUMPS",
+    ];
+    let gguf = dir.path().join("out/models/spm/spm.gguf");
+    let mut args = vec![std::ffi::OsStr::new("tokenize"), gguf.as_os_str()];
+    args.extend(texts.iter().map(std::ffi::OsStr::new));
+    let got: Vec<Vec<u64>> = llama_cpp(&args);
+    let script = Path::new(REPO).join("tests/oracles/sentencepiece_model.py");
+    let mut read = Command::new("python3");
+    read.arg(&script).arg("read").arg(&corpus).args(texts);
+    let out = read
+        .output()
+        .expect("python3 with sentencepiece (bash tests/full.sh makes a venv)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let google: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let want: Vec<Vec<u64>> = serde_json::from_value(google["encoded"].clone()).unwrap();
+    for ((text, g), w) in texts.iter().zip(&got).zip(&want) {
+        eprintln!("{text:?}: llama.cpp {g:?}");
+        assert_eq!(g, w, "{text:?}: llama.cpp against SentencePiece");
+    }
+    // The recorded reading of the corpus file is still Google's.
+    let recorded: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(corpus.with_extension("json")).unwrap()).unwrap();
+    assert_eq!(google["pieces"], recorded["pieces"]);
+
+    // Greedy continuations of [BOS] + the text's ids.
+    let prompts: Vec<Vec<u64>> = want
+        .iter()
+        .take(3)
+        .map(|w| [&[1][..], w].concat())
+        .collect();
+    let steps = 6;
+    let (steps_arg, prompts_arg) = (steps.to_string(), serde_json::to_string(&prompts).unwrap());
+    let got: Vec<Vec<u64>> = llama_cpp(&[
+        "greedy".as_ref(),
+        gguf.as_os_str(),
+        steps_arg.as_ref(),
+        prompts_arg.as_ref(),
+    ]);
+    let src = dir.path().join("sources/llama");
+    let want: Vec<Vec<(u64, f64)>> = oracle(
+        "llama_numpy.py",
+        &[
+            src.join("model.safetensors").as_os_str(),
+            src.join("config.json").as_os_str(),
+            steps_arg.as_ref(),
+        ],
+        &prompts,
+    );
+    assert_eq!((got.len(), want.len()), (prompts.len(), prompts.len()));
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!((g.len(), w.len()), (steps, steps));
+        for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
+            assert!(
+                *margin > 1e-3,
+                "prompt {i} step {step}: a near tie ({margin})"
+            );
+            assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
+        }
+    }
+}

@@ -736,6 +736,131 @@ fn the_recorded_fp8_values_are_ml_dtypes_own() {
     assert_eq!(live, recorded);
 }
 
+/// The llama.cpp profile reads a LLaMA's SentencePiece `tokenizer.model`
+/// as llama.cpp's converter does (`_set_vocab_sentencepiece`): "llama",
+/// pre "default", the pieces with their scores and types (user-defined as
+/// NORMAL), ids past them up to `vocab_size` as `[PAD<id>]` (score -10000,
+/// UNUSED), and the special ids of `config.json`. The model file is the
+/// one Google's trainer made (`tests/corpus/sentencepiece`). What cannot be
+/// converted is refused at the `tokenizer` line.
+#[test]
+fn the_llama_cpp_profile_reads_a_sentencepiece_model() {
+    use kiln::formats::gguf::{Array, Value as V};
+    let p = Project::new();
+    let src = p.path("sources/llama");
+    synth::write_tiny_llama_of(&src, 1, 16, 3, 410).unwrap();
+    let corpus = Path::new(REPO).join("tests/corpus/sentencepiece");
+    fs::copy(corpus.join("bpe400.model"), src.join("tokenizer.model")).unwrap();
+    let config = src.join("config.json");
+    let mut c: Value = serde_json::from_slice(&fs::read(&config).unwrap()).unwrap();
+    c["bos_token_id"] = 1.into();
+    c["eos_token_id"] = 2.into();
+    c["unk_token_id"] = 0.into();
+    c["pad_token_id"] = 999.into(); // past the vocabulary: left out, as gguf-py does
+    fs::write(&config, c.to_string()).unwrap();
+    let entry = "model_bundles:\n  - { id: l, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/tokenizer.model }\n";
+    p.manifest(entry);
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = fs::read(p.path("out/models/l/l.gguf")).unwrap();
+    let h = kiln::formats::gguf::decode_header(&bytes, bytes.len() as u64).unwrap();
+    let md: std::collections::BTreeMap<&str, &V> =
+        h.metadata.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let want: Value =
+        serde_json::from_slice(&fs::read(corpus.join("bpe400.json")).unwrap()).unwrap();
+    let pieces = want["pieces"].as_array().unwrap();
+    let mut tokens: Vec<String> = pieces
+        .iter()
+        .map(|p| p[0].as_str().unwrap().to_string())
+        .collect();
+    let mut scores: Vec<f32> = pieces
+        .iter()
+        .map(|p| p[1].as_f64().unwrap() as f32)
+        .collect();
+    // SentencePiece's types as llama.cpp's: user-defined (4) is NORMAL.
+    let mut types: Vec<i32> = pieces
+        .iter()
+        .map(|p| match p[2].as_i64().unwrap() as i32 {
+            4 => 1,
+            t => t,
+        })
+        .collect();
+    for id in 400..410 {
+        tokens.push(format!("[PAD{id}]"));
+        scores.push(-10000.0);
+        types.push(5);
+    }
+    assert_eq!(md["tokenizer.ggml.model"], &V::String("llama".into()));
+    assert_eq!(md["tokenizer.ggml.pre"], &V::String("default".into()));
+    assert_eq!(
+        md["tokenizer.ggml.tokens"],
+        &V::Array(Array::String(tokens))
+    );
+    assert_eq!(md["tokenizer.ggml.scores"], &V::Array(Array::F32(scores)));
+    assert_eq!(
+        md["tokenizer.ggml.token_type"],
+        &V::Array(Array::I32(types))
+    );
+    assert_eq!(md["tokenizer.ggml.bos_token_id"], &V::U32(1));
+    assert_eq!(md["tokenizer.ggml.eos_token_id"], &V::U32(2));
+    assert_eq!(md["tokenizer.ggml.unknown_token_id"], &V::U32(0));
+    assert!(!md.contains_key("tokenizer.ggml.padding_token_id"));
+    assert!(!md.contains_key("tokenizer.ggml.merges"));
+
+    // Refusals, each at the tokenizer line (line 2 of the manifest).
+    let refused = |p: &Project, want: &str| {
+        let out = p.kiln(&["build"]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(
+            err.contains("models.yaml:2:") && err.contains(want),
+            "{err}"
+        );
+    };
+    // More pieces than the model has rows.
+    c["vocab_size"] = 300.into();
+    fs::write(&config, c.to_string()).unwrap();
+    refused(
+        &p,
+        "tokenizer.model holds 400 pieces, more than config.json's vocab_size 300",
+    );
+    c["vocab_size"] = 410.into();
+    c["bos_token_id"] = (-1).into();
+    fs::write(&config, c.to_string()).unwrap();
+    refused(
+        &p,
+        "config.json: bos_token_id is -1; a token id is 0 or more",
+    );
+    c["bos_token_id"] = 1.into();
+    fs::write(&config, c.to_string()).unwrap();
+    // A file that is not a model: its byte named.
+    fs::write(src.join("tokenizer.model"), b"{\"model\": 1}").unwrap();
+    refused(
+        &p,
+        "sources/llama/tokenizer.model: at byte 0: field key 123",
+    );
+    // SentencePiece's BPE as a tokenizer.json: name the model instead.
+    let tj = src.join("tokenizer.json");
+    let text = fs::read_to_string(&tj)
+        .unwrap()
+        .replace("\"byte_fallback\": false", "\"byte_fallback\": true");
+    fs::write(&tj, text).unwrap();
+    p.manifest(&entry.replace("tokenizer.model", "tokenizer.json"));
+    refused(&p, "byte_fallback: true");
+    // A BERT reads WordPiece only.
+    synth::write_tiny_bert(&p.path("sources/bert"), 1, 16, 5).unwrap();
+    fs::copy(
+        corpus.join("bpe400.model"),
+        p.path("sources/bert/tokenizer.model"),
+    )
+    .unwrap();
+    p.manifest("model_bundles:\n  - { id: b, profile: llama.cpp, source: sources/bert/model.safetensors, config: sources/bert/config.json, tokenizer: sources/bert/tokenizer.model }\n");
+    refused(
+        &p,
+        "a SentencePiece model; the bert family's tokenizer is a WordPiece tokenizer.json",
+    );
+}
+
 /// The llama.cpp profile on a tiny BERT as Hugging Face saves one: the
 /// GGUF names of llama.cpp's table (the pooler and position ids left out),
 /// the hyper-parameters and the WordPiece vocabulary as `tokenizer.ggml.*`,

@@ -116,6 +116,14 @@ fn the_limits_table_gives_each_constants_value() {
             "model_bundle::MAX_INDEX_BYTES",
             kiln::pipeline::kinds::model_bundle::MAX_INDEX_BYTES as f64,
         ),
+        (
+            "sentencepiece::MAX_BYTES",
+            kiln::formats::sentencepiece::MAX_BYTES as f64,
+        ),
+        (
+            "sentencepiece::MAX_PIECES",
+            kiln::formats::sentencepiece::MAX_PIECES as f64,
+        ),
         ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
         (
             "character::MAX_TRACK_SOURCE_KEYS",

@@ -29,3 +29,4 @@ mod mbstyle;
 mod model_formats;
 mod ospc;
 mod qoi;
+mod sentencepiece;

@@ -5,6 +5,9 @@
 //       JSON [{text, tokens, vector}]: llama.cpp's tokens of each text
 //       (without the [CLS]/[SEP] it adds for an embedding) and the pooled
 //       embedding it computes;
+//   node llama_cpp.mjs tokenize MODEL.gguf TEXT...
+//       JSON [[ids]]: llama.cpp's tokens of each text (no BOS added, no
+//       special-token text parsed);
 //   node llama_cpp.mjs greedy MODEL.gguf N PROMPTS_JSON
 //       JSON: for each prompt (token ids) the N tokens llama.cpp picks at
 //       temperature 0.
@@ -30,6 +33,9 @@ if (mode === "embed") {
         out.push({text, tokens: Array.from(tokens), vector: Array.from(embedding.vector)});
     }
     await context.dispose();
+} else if (mode === "tokenize") {
+    for (const text of rest)
+        out.push(Array.from(model.tokenize(text, false)));
 } else if (mode === "greedy") {
     const [n, prompts] = rest;
     for (const prompt of JSON.parse(prompts)) {
@@ -43,7 +49,7 @@ if (mode === "embed") {
         await context.dispose();
     }
 } else {
-    throw new Error(`mode ${mode}: embed or greedy`);
+    throw new Error(`mode ${mode}: embed, tokenize or greedy`);
 }
 console.log(JSON.stringify(out));
 await model.dispose();

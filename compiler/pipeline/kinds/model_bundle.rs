@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
 use crate::bake::{llama_cpp, tensor_convert};
 use crate::formats::gguf::{self, Value};
-use crate::formats::{hex, safetensors};
+use crate::formats::{hex, safetensors, sentencepiece};
 use crate::memory;
 use crate::pipeline::job::{self, InputFile, JobError, JobIo, Outputs, Unit};
 use crate::pipeline::manifest::{At, Pos};
@@ -37,7 +37,10 @@ pub const KIND: &str = "model_bundle";
 /// not ending in `.weight`, position and token-type embeddings…) stay F32;
 /// tensors sorted by GGUF name (compacted names moved); a finite value
 /// beyond the output type is refused, not made infinite.
-pub const VERSION: u32 = 2;
+/// 3 (llama.cpp): a `tokenizer.json` of SentencePiece's BPE (byte
+/// fallback), once written as "gpt2", is refused (name `tokenizer.model`);
+/// a negative special id in `config.json` is refused.
+pub const VERSION: u32 = 3;
 
 /// Largest extraction `manifest.json` and shard index kiln reads.
 pub const MAX_INDEX_BYTES: u64 = 16 << 20;
@@ -107,7 +110,8 @@ pub struct Entry {
     /// hyper-parameters).
     #[serde(default)]
     pub config: Option<At<String>>,
-    /// llama.cpp: the checkpoint's `tokenizer.json`.
+    /// llama.cpp: the checkpoint's `tokenizer.json`, or for the LLaMA
+    /// family its SentencePiece `tokenizer.model` (a name ending `.model`).
     #[serde(default)]
     pub tokenizer: Option<At<String>>,
     /// llama.cpp: `{arch}.pooling_type` for embeddings: `none`, `mean`,
@@ -506,12 +510,30 @@ fn llama_cpp_settings(e: &Entry, io: &mut JobIo, settings: &mut bundle::Generic)
     let pooling = e.pooling.as_ref().map(|p| p.value.code());
     let mut metadata = llama_cpp::hparams(family, &config, pooling)
         .map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
-    let (tokenizer_path, tokenizer, tokenizer_pos) = json(io, &e.tokenizer, MAX_TOKENIZER_BYTES)?;
-    let vocab = match family.tokenizer {
-        llama_cpp::TokenizerKind::WordPiece => llama_cpp::wordpiece(&tokenizer, &config),
-        llama_cpp::TokenizerKind::Bpe => llama_cpp::bpe(&tokenizer, &config),
-    }
-    .map_err(|m| JobError::at(tokenizer_pos, format!("{tokenizer_path}: {m}")))?;
+    let tokenizer_at = e.tokenizer.as_ref().ok_or_else(|| JobError::at(e.profile.pos, "planned with it"))?;
+    let vocab = if tokenizer_at.value.ends_with(".model") {
+        // SentencePiece's model file, which llama.cpp's converter reads
+        // before a tokenizer.json.
+        let path = rel(tokenizer_at)?;
+        let fail = |m: String| JobError::at(tokenizer_at.pos, format!("{path}: {m}"));
+        if family.tokenizer != llama_cpp::TokenizerKind::Bpe {
+            return Err(fail(format!(
+                "a SentencePiece model; the {} family's tokenizer is a WordPiece tokenizer.json",
+                family.arch
+            )));
+        }
+        let bytes = io.read(&path, tokenizer_at.pos, sentencepiece::MAX_BYTES as u64)?;
+        let model = sentencepiece::decode(&bytes).map_err(|err| fail(err.to_string()))?;
+        llama_cpp::sentencepiece(&model, &config).map_err(fail)?
+    } else {
+        let (tokenizer_path, tokenizer, tokenizer_pos) = json(io, &e.tokenizer, MAX_TOKENIZER_BYTES)?;
+        match family.tokenizer {
+            llama_cpp::TokenizerKind::WordPiece => llama_cpp::wordpiece(&tokenizer, &config),
+            llama_cpp::TokenizerKind::Bpe => llama_cpp::bpe(&tokenizer, &config),
+        }
+        .map_err(|m| JobError::at(tokenizer_pos, format!("{tokenizer_path}: {m}")))?
+    };
+    let tokenizer_path = rel(tokenizer_at)?;
     settings.permute = llama_cpp::permute_rules(family, &config)
         .map_err(|m| JobError::at(config_pos, format!("{config_path}: {m}")))?;
     metadata.extend(vocab);
