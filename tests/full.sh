@@ -66,7 +66,8 @@ echo "== the Python oracles (pinned, in target/full-tier/venv)"
 command -v python3 >/dev/null || apt_install python3 "python3 python3-venv"
 venv=target/full-tier/venv
 pins=tests/oracles/requirements.txt
-if ! cmp -s "$pins" "$venv/pins.txt"; then
+nodeps=tests/oracles/requirements-nodeps.txt
+if ! cat "$pins" "$nodeps" | cmp -s - "$venv/pins.txt"; then
     rm -rf "$venv"
     python3 -m venv "$venv" 2>/dev/null || {
         apt_install "python3 -m venv" python3-venv
@@ -74,10 +75,12 @@ if ! cmp -s "$pins" "$venv/pins.txt"; then
     }
     "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$pins" \
         || fail "pip could not install $pins into $venv (it needs the Python package registry)"
-    cp "$pins" "$venv/pins.txt"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$nodeps" \
+        || fail "pip could not install $nodeps into $venv (it needs the Python package registry)"
+    cat "$pins" "$nodeps" > "$venv/pins.txt"
 fi
 export PATH="$PWD/$venv/bin:$PATH"
-python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, ml_dtypes, google.protobuf, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
+python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, ml_dtypes, google.protobuf, sentencepiece, tokenizers, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
 
 echo "== llama.cpp (node-llama-cpp's CPU build, pinned by tests/oracles/npm, in target/full-tier/npm)"
 command -v node >/dev/null && command -v npm >/dev/null || apt_install node "nodejs npm"

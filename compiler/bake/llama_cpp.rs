@@ -477,8 +477,9 @@ pub fn gpt2_byte_char(b: u8) -> char {
 /// `tokenizer.ggml.model` "gpt2", the tokens by id (ids without one
 /// `[PAD<id>]`, UNUSED), their types (special added tokens CONTROL, other
 /// added ones USER_DEFINED), the merges (`a b`; a pair written as a list
-/// joins with a space), BOS, EOS and padding from `config.json`'s ids, and
-/// `add_bos_token` when the template puts a token first.
+/// joins with a space), the pre-tokenizer's name ([`bpe_pre`]), BOS, EOS
+/// and padding from `config.json`'s ids, and `add_bos_token` when the
+/// template puts a token first.
 pub fn bpe(
     tokenizer: &serde_json::Value,
     config: &serde_json::Value,
@@ -569,6 +570,10 @@ pub fn bpe(
     let mut out = BTreeMap::new();
     out.insert("tokenizer.ggml.model".into(), Value::String("gpt2".into()));
     out.insert(
+        "tokenizer.ggml.pre".into(),
+        Value::String(bpe_pre(tokenizer)?.into()),
+    );
+    out.insert(
         "tokenizer.ggml.tokens".into(),
         Value::Array(Array::String(list)),
     );
@@ -589,6 +594,62 @@ pub fn bpe(
         Value::Bool(first_special.is_some()),
     );
     Ok(out)
+}
+
+/// Llama 3's pre-tokenizer split, as its `tokenizer.json` writes it (the
+/// rule llama.cpp's `llama-bpe` pre-tokenizer runs).
+pub const LLAMA3_SPLIT: &str = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+";
+
+/// The byte-level BPE pre-tokenizers llama.cpp has a rule for, by the
+/// `tokenizer.ggml.pre` name it loads them by (llama.cpp's converter names
+/// them by a hash of the tokenizer's output, `get_vocab_base_pre`; kiln by
+/// the rule `tokenizer.json` states): GPT-2's own (a `ByteLevel` that
+/// splits with its regex) and Llama 3's (a `Split` by [`LLAMA3_SPLIT`],
+/// then a `ByteLevel` that does not).
+pub const BPE_PRE_TOKENIZERS: &[(&str, Option<&str>)] =
+    &[("gpt-2", None), ("llama-bpe", Some(LLAMA3_SPLIT))];
+
+/// `tokenizer.ggml.pre` for a byte-level BPE `tokenizer.json`: the name
+/// of its rule in [`BPE_PRE_TOKENIZERS`]; any other is refused, as
+/// llama.cpp's converter refuses a pre-tokenizer it does not recognize
+/// (llama.cpp would split the text by another rule).
+pub fn bpe_pre(tokenizer: &serde_json::Value) -> Result<&'static str, String> {
+    let pre = tokenizer
+        .get("pre_tokenizer")
+        .unwrap_or(&serde_json::Value::Null);
+    let byte_level = |p: &serde_json::Value, regex: bool| {
+        p.get("type").and_then(|t| t.as_str()) == Some("ByteLevel")
+            && p.get("add_prefix_space").and_then(|a| a.as_bool()) != Some(true)
+            && p.get("use_regex").and_then(|u| u.as_bool()).unwrap_or(true) == regex
+    };
+    let split = if byte_level(pre, true) {
+        None
+    } else {
+        let steps = (pre.get("type").and_then(|t| t.as_str()) == Some("Sequence"))
+            .then(|| pre.get("pretokenizers").and_then(|p| p.as_array()))
+            .flatten();
+        match steps.map(Vec::as_slice) {
+            Some([split, last])
+                if byte_level(last, false)
+                    && split.get("type").and_then(|t| t.as_str()) == Some("Split")
+                    && split.get("behavior").and_then(|b| b.as_str()) == Some("Isolated")
+                    && split.get("invert").and_then(|i| i.as_bool()) == Some(false) =>
+            {
+                split.pointer("/pattern/Regex").and_then(|r| r.as_str())
+            }
+            _ => Some(""),
+        }
+    };
+    BPE_PRE_TOKENIZERS
+        .iter()
+        .find(|(_, rule)| *rule == split)
+        .map(|(name, _)| *name)
+        .ok_or_else(|| {
+            format!(
+                "tokenizer.json: pre_tokenizer {pre} is not one llama.cpp has a rule for (kiln knows {}: GPT-2's ByteLevel, and Llama 3's Split then ByteLevel); llama.cpp would split text another way",
+                BPE_PRE_TOKENIZERS.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            )
+        })
 }
 
 /// The special tokens' ids `config.json` names (`{type}_token_id`, or
@@ -926,6 +987,7 @@ mod tests {
         let tokenizer = serde_json::json!({
             "added_tokens": [{"id": 0, "content": "<s>", "special": true}, {"id": 4, "content": "<tool>", "special": false}],
             "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>"}}, {"Sequence": {"id": "A"}}]},
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
             "model": {"type": "BPE", "vocab": {"<s>": 0, "a": 1, "b": 2, "ab": 3}, "merges": ["a b", ["a", "b c"]]}
         });
         let config = serde_json::json!({"vocab_size": 6, "bos_token_id": 0, "eos_token_id": 9});
@@ -952,6 +1014,7 @@ mod tests {
             "9 is beyond the vocabulary"
         );
         assert_eq!(md["tokenizer.ggml.add_bos_token"], Value::Bool(true));
+        assert_eq!(md["tokenizer.ggml.pre"], Value::String("gpt-2".into()));
         let mut wp = tokenizer.clone();
         wp["model"]["type"] = "WordPiece".into();
         assert!(
@@ -959,6 +1022,55 @@ mod tests {
                 .unwrap_err()
                 .contains("the LLaMA family reads BPE")
         );
+    }
+
+    #[test]
+    fn a_pre_tokenizer_is_named_by_its_rule_or_refused() {
+        let byte_level = |regex: serde_json::Value| {
+            let mut b = serde_json::json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true});
+            if !regex.is_null() {
+                b["use_regex"] = regex;
+            }
+            b
+        };
+        let llama3 = |pattern: &str, behavior: &str, last: serde_json::Value| {
+            serde_json::json!({"type": "Sequence", "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": pattern}, "behavior": behavior, "invert": false},
+                last
+            ]})
+        };
+        let pre = |p: serde_json::Value| bpe_pre(&serde_json::json!({ "pre_tokenizer": p }));
+        let f = serde_json::Value::Bool(false);
+        assert_eq!(pre(byte_level(true.into())), Ok("gpt-2"));
+        assert_eq!(
+            pre(byte_level(serde_json::Value::Null)),
+            Ok("gpt-2"),
+            "use_regex defaults to true"
+        );
+        assert_eq!(
+            pre(llama3(LLAMA3_SPLIT, "Isolated", byte_level(f.clone()))),
+            Ok("llama-bpe")
+        );
+        let refused = [
+            serde_json::Value::Null,
+            byte_level(f.clone()),
+            serde_json::json!({"type": "ByteLevel", "add_prefix_space": true}),
+            serde_json::json!({"type": "Metaspace", "replacement": "\u{2581}"}),
+            llama3(
+                &LLAMA3_SPLIT.replace("{1,3}", "+"),
+                "Isolated",
+                byte_level(f.clone()),
+            ),
+            llama3(LLAMA3_SPLIT, "Removed", byte_level(f.clone())),
+            llama3(LLAMA3_SPLIT, "Isolated", byte_level(true.into())),
+        ];
+        for p in refused {
+            let e = pre(p.clone()).unwrap_err();
+            assert!(
+                e.contains("is not one llama.cpp has a rule for (kiln knows gpt-2, llama-bpe"),
+                "{p}: {e}"
+            );
+        }
     }
 
     #[test]

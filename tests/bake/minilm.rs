@@ -455,3 +455,74 @@ fn llama_cpp_tokenizes_a_sentencepiece_llama_as_sentencepiece_does() {
         }
     }
 }
+
+/// A byte-level BPE LLaMA under each pre-tokenizer llama.cpp has a rule
+/// for (GPT-2's ByteLevel, Llama 3's Split): llama.cpp loads kiln's
+/// conversion and tokenizes text exactly as Hugging Face's `tokenizers`
+/// does with the checkpoint's own `tokenizer.json`. The merges make the
+/// two rules differ (digits in threes, a case-insensitive `'S`), and the
+/// test checks that they do, so a wrong `tokenizer.ggml.pre` shows.
+#[test]
+#[ignore = "full tier: llama.cpp (npm), tokenizers (PyPI)"]
+fn llama_cpp_tokenizes_byte_level_bpe_as_hugging_face_tokenizers_does() {
+    let manifest = "model_bundles:\n  - { id: gpt2, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/tokenizer.json, type: f32 }\n  - { id: llama3, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/llama3.json, type: f32 }\n";
+    let dir = built(manifest, |root| {
+        let src = root.join("sources/llama");
+        crate::synth::write_tiny_llama_of(&src, 1, 32, 5, 265).unwrap();
+        let path = src.join("tokenizer.json");
+        let mut t: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let model = &mut t["model"];
+        for (k, token) in ["12", "123", "1234", "\u{0120}the", "'S"]
+            .iter()
+            .enumerate()
+        {
+            model["vocab"][*token] = (260 + k).into();
+        }
+        for m in ["1 2", "12 3", "123 4", "\u{0120} the", "' S"] {
+            model["merges"].as_array_mut().unwrap().push(m.into());
+        }
+        // The fields tokenizers 0.23 requires of a ByteLevel decoder.
+        t["decoder"] = serde_json::json!({"type": "ByteLevel", "add_prefix_space": true, "trim_offsets": true, "use_regex": true});
+        std::fs::write(&path, t.to_string()).unwrap();
+        t["pre_tokenizer"] = serde_json::json!({"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": kiln::bake::llama_cpp::LLAMA3_SPLIT}, "behavior": "Isolated", "invert": false},
+            {"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": false}
+        ]});
+        std::fs::write(src.join("llama3.json"), t.to_string()).unwrap();
+    });
+    let texts = [
+        "the 1234 cats",
+        "IT'S the end of 12345678",
+        "x  the\n\nthe 1234\tthe",
+        "café ☕ the'S",
+    ];
+    let mut tokens = Vec::new();
+    for (id, json) in [("gpt2", "tokenizer.json"), ("llama3", "llama3.json")] {
+        let gguf = dir.path().join(format!("out/models/{id}/{id}.gguf"));
+        let mut args = vec![std::ffi::OsStr::new("tokenize"), gguf.as_os_str()];
+        args.extend(texts.iter().map(std::ffi::OsStr::new));
+        let got: Vec<Vec<u64>> = llama_cpp(&args);
+        let out = Command::new("python3")
+            .arg(Path::new(REPO).join("tests/oracles/hf_tokenize.py"))
+            .arg(dir.path().join("sources/llama").join(json))
+            .args(texts)
+            .output()
+            .expect("python3 with tokenizers (bash tests/full.sh makes a venv)");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want: Vec<Vec<u64>> = serde_json::from_slice(&out.stdout).unwrap();
+        for ((text, g), w) in texts.iter().zip(&got).zip(&want) {
+            eprintln!("{id} {text:?}: llama.cpp {g:?}");
+            assert_eq!(g, w, "{id}, {text:?}: llama.cpp against tokenizers");
+        }
+        tokens.push(got);
+    }
+    assert_ne!(
+        tokens[0], tokens[1],
+        "the two pre-tokenizers split these texts alike"
+    );
+}

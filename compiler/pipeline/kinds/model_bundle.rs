@@ -39,7 +39,9 @@ pub const KIND: &str = "model_bundle";
 /// beyond the output type is refused, not made infinite.
 /// 3 (llama.cpp): a `tokenizer.json` of SentencePiece's BPE (byte
 /// fallback), once written as "gpt2", is refused (name `tokenizer.model`);
-/// a negative special id in `config.json` is refused.
+/// a negative special id in `config.json` is refused; a byte-level BPE
+/// gets `tokenizer.ggml.pre` (`gpt-2` or `llama-bpe`), another
+/// pre-tokenizer is refused.
 pub const VERSION: u32 = 3;
 
 /// Largest extraction `manifest.json` and shard index kiln reads.
