@@ -807,6 +807,56 @@ fn tokens_by_id(
     Ok(tokens)
 }
 
+/// A BERT's `vocab.txt` (one WordPiece token a line, its id the line's
+/// number) as the `tokenizer.json` Hugging Face's `BertTokenizerFast`
+/// makes of it, for [`wordpiece`]: the tokens, the special tokens it names
+/// (`[PAD]`, `[UNK]`, `[CLS]`, `[SEP]`, `[MASK]`, those the file holds)
+/// as special added tokens, `[UNK]` as the unknown token, and the template
+/// `[CLS] $A [SEP]`. A line that is empty or repeats an earlier one is
+/// refused by its number (Hugging Face would let the later one win).
+pub fn wordpiece_vocab_txt(text: &str) -> Result<serde_json::Value, String> {
+    let mut vocab = serde_json::Map::new();
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    for (i, line) in body.split('\n').enumerate() {
+        let token = line.strip_suffix('\r').unwrap_or(line);
+        if token.is_empty() {
+            return Err(format!("vocab.txt: line {} is empty", i + 1));
+        }
+        if let Some(first) = vocab.insert(token.to_string(), i.into()) {
+            return Err(format!(
+                "vocab.txt: line {} repeats {token:?}, line {}",
+                i + 1,
+                first.as_u64().unwrap_or(0) + 1
+            ));
+        }
+        if vocab.len() > MAX_TOKENS {
+            return Err(format!("vocab.txt holds more than {MAX_TOKENS} tokens"));
+        }
+    }
+    let added: Vec<serde_json::Value> = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+        .into_iter()
+        .filter_map(|t| {
+            vocab
+                .get(t)
+                .map(|id| serde_json::json!({"id": id, "content": t, "special": true}))
+        })
+        .collect();
+    let template = if vocab.contains_key("[CLS]") && vocab.contains_key("[SEP]") {
+        serde_json::json!({"type": "TemplateProcessing", "single": [
+            {"SpecialToken": {"id": "[CLS]", "type_id": 0}},
+            {"Sequence": {"id": "A", "type_id": 0}},
+            {"SpecialToken": {"id": "[SEP]", "type_id": 0}}
+        ]})
+    } else {
+        serde_json::Value::Null
+    };
+    Ok(serde_json::json!({
+        "added_tokens": added,
+        "post_processor": template,
+        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##", "vocab": vocab}
+    }))
+}
+
 /// A WordPiece `tokenizer.json` (and the config's `vocab_size`) as
 /// llama.cpp's BERT converter writes it: `tokenizer.ggml.model` "bert",
 /// the tokens (ids without a token padded `[PAD<id>]`, UNUSED; special

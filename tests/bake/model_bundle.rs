@@ -736,6 +736,74 @@ fn the_recorded_fp8_values_are_ml_dtypes_own() {
     assert_eq!(live, recorded);
 }
 
+/// A BERT's `vocab.txt` converts to the same GGUF as the `tokenizer.json`
+/// Hugging Face makes of it (the tiny BERT's vocabulary written both
+/// ways): every byte equal. A line that repeats one, an empty line, and a
+/// LLaMA naming a `vocab.txt` are refused at the tokenizer line.
+#[test]
+fn a_berts_vocab_txt_converts_as_its_tokenizer_json() {
+    let p = Project::new();
+    let src = p.path("sources/bert");
+    synth::write_tiny_bert(&src, 1, 16, 5).unwrap();
+    let t: Value = serde_json::from_slice(&fs::read(src.join("tokenizer.json")).unwrap()).unwrap();
+    let mut by_id: Vec<(u64, &str)> = t["model"]["vocab"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (v.as_u64().unwrap(), k.as_str()))
+        .collect();
+    by_id.sort();
+    assert!(
+        by_id.iter().enumerate().all(|(i, (id, _))| *id == i as u64),
+        "no holes"
+    );
+    let lines: String = by_id.iter().map(|(_, t)| format!("{t}\n")).collect();
+    fs::write(src.join("vocab.txt"), &lines).unwrap();
+    let entry = |id: &str, tokenizer: &str| {
+        format!(
+            "  - {{ id: {id}, profile: llama.cpp, source: sources/bert/model.safetensors, config: sources/bert/config.json, tokenizer: sources/bert/{tokenizer} }}\n"
+        )
+    };
+    p.manifest(&format!(
+        "model_bundles:\n{}{}",
+        entry("json", "tokenizer.json"),
+        entry("txt", "vocab.txt")
+    ));
+    let out = p.kiln(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = fs::read(p.path("out/models/json/json.gguf")).unwrap();
+    let txt = fs::read(p.path("out/models/txt/txt.gguf")).unwrap();
+    assert!(json == txt, "the two conversions differ");
+
+    let refused = |text: &str, want: &str| {
+        fs::write(src.join("vocab.txt"), text).unwrap();
+        p.manifest(&format!("model_bundles:\n{}", entry("txt", "vocab.txt")));
+        let out = p.kiln(&["build"]);
+        assert!(!out.status.success());
+        let err = stderr(&out);
+        assert!(
+            err.contains("models.yaml:2:") && err.contains(want),
+            "{err}"
+        );
+    };
+    refused(
+        &format!("{lines}[PAD]\n"),
+        &format!(
+            "vocab.txt: line {} repeats \"[PAD]\", line 1",
+            by_id.len() + 1
+        ),
+    );
+    refused(
+        &lines.replacen('\n', "\n\n", 1),
+        "vocab.txt: line 2 is empty",
+    );
+    synth::write_tiny_llama(&p.path("sources/llama"), 1, 16, 3).unwrap();
+    fs::write(p.path("sources/llama/vocab.txt"), &lines).unwrap();
+    p.manifest("model_bundles:\n  - { id: l, profile: llama.cpp, source: sources/llama/model.safetensors, config: sources/llama/config.json, tokenizer: sources/llama/vocab.txt }\n");
+    let out = p.kiln(&["build"]);
+    assert!(stderr(&out).contains("a WordPiece vocab.txt; the llama family's tokenizer is a BPE tokenizer.json or a SentencePiece tokenizer.model"), "{}", stderr(&out));
+}
+
 /// The llama.cpp profile reads a LLaMA's SentencePiece `tokenizer.model`
 /// as llama.cpp's converter does (`_set_vocab_sentencepiece`): "llama",
 /// pre "default", the pieces with their scores and types (user-defined as

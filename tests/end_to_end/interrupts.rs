@@ -210,3 +210,57 @@ fn a_build_waiting_for_the_lock_stops_on_sigint() {
         );
     }
 }
+
+/// A conversion's progress moves inside one long tensor (issue 27): the
+/// 2 GB checkpoint is a single tensor, and two heartbeat lines of its job
+/// show different byte counts of the same total, each with a rate and the
+/// time left. Then the build is stopped.
+#[test]
+fn a_conversions_progress_moves_inside_one_tensor() {
+    let p = two_conversions();
+    let mut child = Command::new(KILN)
+        .args(["build", "-j", "1", "--heartbeat", "0.05", "b-big"])
+        .current_dir(p.root())
+        .env_remove("CI")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut done = Vec::new();
+    let mut seen = String::new();
+    guard_support::no_hang("two progress lines of the big job", || {
+        while done.len() < 2 {
+            let mut line = String::new();
+            assert_ne!(
+                err.read_line(&mut line).unwrap(),
+                0,
+                "stderr closed: {seen}"
+            );
+            seen.push_str(&line);
+            // "still building b-big after 0.2 s: 312 MB of 2.15 GB (14 %), 1.5 GB/s, 1 s left"
+            let Some(measure) = line
+                .strip_prefix("still building b-big after ")
+                .and_then(|l| l.split_once(": "))
+            else {
+                continue;
+            };
+            let (amount, rest) = measure.1.split_once(" of ").expect("done of total");
+            assert!(rest.starts_with("2.15 GB ("), "{line}");
+            assert!(
+                rest.contains("/s, ") && rest.trim_end().ends_with(" left"),
+                "{line}"
+            );
+            if done.last() != Some(&amount.to_string()) {
+                done.push(amount.to_string());
+            }
+        }
+    });
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(child.id() as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    guard_support::no_hang("the stopped build", || child.wait().unwrap());
+    assert_ne!(done[0], done[1], "{seen}");
+}

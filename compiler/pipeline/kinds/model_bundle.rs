@@ -112,8 +112,9 @@ pub struct Entry {
     /// hyper-parameters).
     #[serde(default)]
     pub config: Option<At<String>>,
-    /// llama.cpp: the checkpoint's `tokenizer.json`, or for the LLaMA
-    /// family its SentencePiece `tokenizer.model` (a name ending `.model`).
+    /// llama.cpp: the checkpoint's `tokenizer.json`; for the LLaMA family
+    /// its SentencePiece `tokenizer.model` (a name ending `.model`) instead,
+    /// for BERT its `vocab.txt` (a name ending `.txt`).
     #[serde(default)]
     pub tokenizer: Option<At<String>>,
     /// llama.cpp: `{arch}.pooling_type` for embeddings: `none`, `mean`,
@@ -520,13 +521,29 @@ fn llama_cpp_settings(e: &Entry, io: &mut JobIo, settings: &mut bundle::Generic)
         let fail = |m: String| JobError::at(tokenizer_at.pos, format!("{path}: {m}"));
         if family.tokenizer != llama_cpp::TokenizerKind::Bpe {
             return Err(fail(format!(
-                "a SentencePiece model; the {} family's tokenizer is a WordPiece tokenizer.json",
+                "a SentencePiece model; the {} family's tokenizer is a WordPiece tokenizer.json or vocab.txt",
                 family.arch
             )));
         }
         let bytes = io.read(&path, tokenizer_at.pos, sentencepiece::MAX_BYTES as u64)?;
         let model = sentencepiece::decode(&bytes).map_err(|err| fail(err.to_string()))?;
         llama_cpp::sentencepiece(&model, &config).map_err(fail)?
+    } else if tokenizer_at.value.ends_with(".txt") {
+        // A BERT's vocab.txt, read as Hugging Face's fast tokenizer
+        // makes it a tokenizer.json.
+        let path = rel(tokenizer_at)?;
+        let fail = |m: String| JobError::at(tokenizer_at.pos, format!("{path}: {m}"));
+        if family.tokenizer != llama_cpp::TokenizerKind::WordPiece {
+            return Err(fail(format!(
+                "a WordPiece vocab.txt; the {} family's tokenizer is a BPE tokenizer.json or a SentencePiece tokenizer.model",
+                family.arch
+            )));
+        }
+        let bytes = io.read(&path, tokenizer_at.pos, MAX_TOKENIZER_BYTES)?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|err| fail(format!("at byte {}: not UTF-8", err.valid_up_to())))?;
+        let tokenizer = llama_cpp::wordpiece_vocab_txt(text).map_err(fail)?;
+        llama_cpp::wordpiece(&tokenizer, &config).map_err(fail)?
     } else {
         let (tokenizer_path, tokenizer, tokenizer_pos) = json(io, &e.tokenizer, MAX_TOKENIZER_BYTES)?;
         match family.tokenizer {
