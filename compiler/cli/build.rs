@@ -58,6 +58,39 @@ pub struct BuildArgs {
     /// each job still running after that long
     #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = heartbeat_secs)]
     heartbeat: f64,
+    /// A shared cache over the Bazel HTTP remote-cache protocol
+    /// (bazel-remote, nginx with WebDAV, ...): a dirty job's outputs are
+    /// restored from it when it holds them, and a job built here is stored
+    /// in it [env: KILN_REMOTE_CACHE; a bearer token from
+    /// KILN_REMOTE_CACHE_TOKEN]
+    #[arg(long, value_name = "URL")]
+    remote_cache: Option<String>,
+    /// Restore from the remote cache, never store in it (developers read,
+    /// CI writes)
+    #[arg(long)]
+    remote_cache_read_only: bool,
+    /// A remote cache error fails the job (without it: one warning, and the
+    /// job builds here)
+    #[arg(long)]
+    remote_cache_strict: bool,
+}
+
+/// The remote cache the flags and the environment name, if any.
+fn remote_cache(args: &BuildArgs) -> Option<pipeline::engine::RemoteCache> {
+    let url = args
+        .remote_cache
+        .clone()
+        .or_else(|| std::env::var("KILN_REMOTE_CACHE").ok())
+        .filter(|u| !u.is_empty())?;
+    let mut settings = pipeline::remote::Settings::new(url);
+    settings.bearer_token = std::env::var("KILN_REMOTE_CACHE_TOKEN")
+        .ok()
+        .filter(|t| !t.is_empty());
+    Some(pipeline::engine::RemoteCache {
+        settings,
+        read_only: args.remote_cache_read_only,
+        strict: args.remote_cache_strict,
+    })
 }
 
 fn heartbeat_secs(text: &str) -> Result<f64, String> {
@@ -98,6 +131,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         threads: args.jobs.map_or(0, usize::from),
         force: args.force,
         max_output_bytes: args.max_output_bytes,
+        remote_cache: remote_cache(args),
         stop: Stop::default(),
     };
     // A dry run writes nothing: a signal may end it where it stands.
@@ -234,9 +268,13 @@ fn print_report(report: &Report, args: &BuildArgs) {
             false => String::new(),
         };
         eprintln!(
-            "{head} {} jobs: {} built, {} fresh, {failed} failed{not_built} in {:.2} s",
+            "{head} {} jobs: {} built,{} {} fresh, {failed} failed{not_built} in {:.2} s",
             report.jobs.len(),
             report.count(Status::Built),
+            match report.count(Status::Restored) {
+                0 => String::new(),
+                n => format!(" {n} restored from the remote cache,"),
+            },
             report.count(Status::Fresh),
             report.time.as_secs_f64()
         );
@@ -283,6 +321,7 @@ fn report_json(report: &Report) -> Value {
         "totals": {
             "jobs": report.jobs.len(),
             "built": report.count(Status::Built),
+            "restored": report.count(Status::Restored),
             "fresh": report.count(Status::Fresh),
             "failed": report.count(Status::Failed),
             "interrupted": report.count(Status::Interrupted),

@@ -42,6 +42,7 @@ use super::out_dir::{self, EntryKind, Folder, OutTree, Removal};
 use super::paths::{self, RelPath, Resolver};
 use super::plan::{self, Diagnostic, ManifestText};
 use super::select::Selection;
+use super::shared_cache;
 use super::state::{self, HashCache, JobKey, Journal, OutputRecord, PlanSummary, Planned, Record};
 
 /// What to build and how.
@@ -64,15 +65,30 @@ pub struct Options {
     /// disk budget. A job that would pass it fails, naming it; `None`: no
     /// budget beyond each format's own limits.
     pub max_output_bytes: Option<u64>,
+    /// A shared remote cache to restore dirty jobs from and store built
+    /// ones in (`shared_cache`); `None`: none.
+    pub remote_cache: Option<RemoteCache>,
     /// Set from outside to stop the build (a signal): jobs not started
     /// are not started, running ones stop at their next check, and what
     /// was committed stays (see [`build`]).
     pub stop: Stop,
 }
 
+/// How a build uses a remote cache.
+#[derive(Clone, Debug)]
+pub struct RemoteCache {
+    pub settings: super::remote::Settings,
+    /// Restore only; never store.
+    pub read_only: bool,
+    /// A cache error fails the job instead of a warning and a local build.
+    pub strict: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     Built,
+    /// Dirty, and its outputs came from the remote cache.
+    Restored,
     Fresh,
     Failed,
     /// Dirty, and not built because the build was asked to stop.
@@ -83,6 +99,7 @@ impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Built => "built",
+            Status::Restored => "restored",
             Status::Fresh => "fresh",
             Status::Failed => "failed",
             Status::Interrupted => "interrupted",
@@ -253,7 +270,17 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     });
 
     let claimed: BTreeSet<&RelPath> = jobs.iter().flat_map(|j| &j.outputs.files).collect();
+    let cache = match &opts.remote_cache {
+        None => None,
+        Some(rc) => Some(shared_cache::Cache {
+            remote: super::remote::Remote::new(&rc.settings)
+                .map_err(|e| BuildError::Usage(e.to_string()))?,
+            read_only: rc.read_only,
+        }),
+    };
     let shared = Shared {
+        cache: cache.as_ref(),
+        cache_strict: opts.remote_cache.as_ref().is_some_and(|rc| rc.strict),
         place,
         on_event,
         claimed: &claimed,
@@ -1281,6 +1308,8 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
 /// What parallel jobs share.
 struct Shared<'a> {
     place: Place<'a>,
+    cache: Option<&'a shared_cache::Cache>,
+    cache_strict: bool,
     on_event: &'a (dyn Fn(Event) + Sync),
     /// Every output a planned job declares.
     claimed: &'a BTreeSet<&'a RelPath>,
@@ -1299,7 +1328,10 @@ fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     let result = build_job(job, shared);
     let mut report = empty_report(job, why, Status::Built);
     match result {
-        Ok((outputs, (warnings, notes))) => {
+        Ok((outputs, (warnings, notes), restored)) => {
+            if restored {
+                report.status = Status::Restored;
+            }
             report.outputs = output_reports(&outputs, shared.place.display_out);
             report.warnings = warnings;
             report.notes = notes;
@@ -1336,8 +1368,9 @@ fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobReport {
     }
 }
 
-/// A built job's output records, and its warnings and notes.
-type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>));
+/// A built job's output records, its warnings and notes, and whether its
+/// outputs came from the remote cache.
+type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>), bool);
 
 /// Runs the job, commits its outputs, records it. A run that fails, or
 /// does not write exactly its declared outputs, leaves the previous
@@ -1352,24 +1385,52 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
             unit,
         })
     };
-    let mut io = JobIo::for_job(
-        place.resolver,
-        place.outputs,
-        job,
-        Some(&progress),
-        Some(shared.stop),
-    );
-    io.set_output_budget(shared.max_output_bytes);
-    job.spec.run(&mut io)?;
-    let messages = io.take_messages();
-    let (reads, staged) = io.complete()?;
-    let inputs = {
-        let mut hashes = shared.hashes.lock().expect("no panics while held");
-        for read in &reads {
-            hashes.remember(&read.path, read.sig, read.hash);
+    let parts = KeyParts::of(job);
+    let digest = parts.digest();
+    let mut cache_warning = None;
+    let mut restored = None;
+    if let Some(cache) = shared.cache {
+        // A miss (or an entry refused) leaves nothing: this `JobIo`'s
+        // temporaries go with it.
+        let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
+        io.set_output_budget(shared.max_output_bytes);
+        match shared_cache::restore(cache, job, &digest, &mut io, place.resolver, &shared.hashes) {
+            Ok(Some(inputs)) => restored = Some((inputs, io.complete()?.1)),
+            Ok(None) => {}
+            Err(m) if shared.cache_strict => {
+                return Err(JobError::job(format!(
+                    "remote cache: {m} (--remote-cache-strict)"
+                )));
+            }
+            Err(m) => cache_warning = Some(format!("remote cache: {m}; built here instead")),
         }
-        record_inputs(job, reads, place.resolver, &mut hashes)?
+    }
+    let was_restored = restored.is_some();
+    let (inputs, staged, mut messages) = match restored {
+        Some((inputs, staged)) => (inputs, staged, (Vec::new(), Vec::new())),
+        None => {
+            let mut io = JobIo::for_job(
+                place.resolver,
+                place.outputs,
+                job,
+                Some(&progress),
+                Some(shared.stop),
+            );
+            io.set_output_budget(shared.max_output_bytes);
+            job.spec.run(&mut io)?;
+            let messages = io.take_messages();
+            let (reads, staged) = io.complete()?;
+            let inputs = {
+                let mut hashes = shared.hashes.lock().expect("no panics while held");
+                for read in &reads {
+                    hashes.remember(&read.path, read.sig, read.hash);
+                }
+                record_inputs(job, reads, place.resolver, &mut hashes)?
+            };
+            (inputs, staged, messages)
+        }
     };
+    messages.0.extend(cache_warning);
     let previous: Vec<state::OutputRecord> = shared
         .journal
         .lock()
@@ -1389,7 +1450,17 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
                 place.display_out.display()
             ))
         })?;
-    let parts = KeyParts::of(job);
+    if let Some(cache) = shared.cache.filter(|c| !c.read_only && !was_restored) {
+        match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records) {
+            Ok(()) => {}
+            Err(m) if shared.cache_strict => {
+                return Err(JobError::job(format!(
+                    "remote cache: storing the outputs: {m} (--remote-cache-strict; they are built and in place)"
+                )));
+            }
+            Err(m) => messages.0.push(format!("remote cache: not stored: {m}")),
+        }
+    }
     let record = Record {
         warnings: messages.0.clone(),
         notes: messages.1.clone(),
@@ -1413,7 +1484,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
                 )
             });
     }
-    Ok((records, messages))
+    Ok((records, messages, was_restored))
 }
 
 /// The inputs for the job's record: every file it read, in the order read,
@@ -1460,7 +1531,7 @@ pub const UNCHANGED_CHECK_BYTES: u64 = 1 << 20;
 /// 4. the new index is renamed into place, last.
 ///
 /// An output whose bytes equal the regular file already in its place (at
-/// most [`UNCHANGED_CHECK_BYTES`], compared by BLAKE3 of the file read
+/// most [`UNCHANGED_CHECK_BYTES`], compared by SHA-256 of the file read
 /// now) is left untouched and its temporary discarded: its time stamp
 /// stays, so file watchers and hot reload see nothing, and no rename
 /// replaces a file for nothing (on ext4, renaming over a file flushes the

@@ -20,6 +20,7 @@ pub mod plan;
 pub mod remote;
 pub mod schema;
 pub mod select;
+pub mod shared_cache;
 pub mod sources;
 pub mod state;
 

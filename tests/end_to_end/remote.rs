@@ -455,3 +455,120 @@ fn nginx_webdav_stores_and_serves_the_cache() {
     let e = r.get_blob(&lie, &mut Vec::new()).unwrap_err();
     assert!(matches!(e, Error::Poisoned { .. }), "{e}");
 }
+
+/// The build's bytes under `out/`, without its state (`.kiln/`).
+fn outputs(p: &crate::cli_support::Project) -> BTreeMap<std::path::PathBuf, Vec<u8>> {
+    crate::cli_support::snapshot_bytes(&p.path("out"))
+        .into_iter()
+        .filter(|(k, _)| !k.starts_with(".kiln"))
+        .collect()
+}
+
+/// A build with the remote cache stores every job; a fresh copy of the
+/// project elsewhere (as a fresh CI clone) then restores every job from it,
+/// builds none, and its outputs are byte for byte the first build's; the
+/// next build there finds them fresh. Through the two-level lookup: each
+/// job's probe names its input list, whose files are hashed here.
+#[test]
+fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
+    use crate::cli_support::{Project, ids_with};
+    let server = Server::start();
+    let a = Project::demo();
+    let (report, out) = a.build_json(&["--remote-cache", &server.url]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let jobs = report["totals"]["jobs"].as_u64().unwrap();
+    assert!(jobs >= 5, "{report}");
+    assert_eq!(report["totals"]["built"], jobs, "{report}");
+    assert!(
+        !report.to_string().contains("remote cache"),
+        "no cache warning: {report}"
+    );
+    let stored = server.requests();
+    assert!(
+        stored
+            .iter()
+            .all(|r| r.starts_with("GET /cache/ac/") || r.starts_with("PUT ")),
+        "{stored:?}"
+    );
+
+    let b = Project::demo();
+    let (report, out) = b.build_json(&["--remote-cache", &server.url, "--remote-cache-read-only"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(report["totals"]["restored"], jobs, "{report}");
+    assert_eq!(report["totals"]["built"], 0, "{report}");
+    assert_eq!(ids_with(&report, "restored").len() as u64, jobs);
+    assert_eq!(outputs(&b), outputs(&a), "restored bytes");
+    let requests = server.requests();
+    assert!(
+        requests.iter().all(|r| r.starts_with("GET ")),
+        "read-only: {requests:?}"
+    );
+    let entries = requests
+        .iter()
+        .filter(|r| r.starts_with("GET /cache/ac/"))
+        .count() as u64;
+    assert_eq!(entries, 2 * jobs, "two entries a job: {requests:?}");
+
+    let (report, _) = b.build_json(&["--remote-cache", &server.url]);
+    assert_eq!(report["totals"]["fresh"], jobs, "{report}");
+    assert!(server.requests().is_empty(), "a fresh job asks nothing");
+}
+
+/// Nothing poisoned is used: blobs whose bytes are not their digest's, or
+/// a server answering 500, leave every job built here, correct, with one
+/// warning each; `--remote-cache-strict` makes the cache's error the job's.
+#[test]
+fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failure() {
+    use crate::cli_support::Project;
+    let server = Server::start();
+    let a = Project::demo();
+    assert!(
+        a.build_json(&["--remote-cache", &server.url])
+            .1
+            .status
+            .success()
+    );
+    for fault in [
+        Fault::WrongBytes,
+        Fault::Truncated,
+        Fault::Longer,
+        Fault::Status(500),
+    ] {
+        server.set(fault);
+        let b = Project::demo();
+        let (report, out) =
+            b.build_json(&["--remote-cache", &server.url, "--remote-cache-read-only"]);
+        assert!(
+            out.status.success(),
+            "{fault:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let jobs = report["totals"]["jobs"].as_u64().unwrap();
+        assert_eq!(report["totals"]["built"], jobs, "{fault:?}: {report}");
+        for j in report["jobs"].as_array().unwrap() {
+            let w = j["warnings"].to_string();
+            assert!(
+                w.contains("remote cache: ") && w.contains("built here instead"),
+                "{fault:?}: {j}"
+            );
+        }
+        assert_eq!(outputs(&b), outputs(&a), "{fault:?}");
+        let (report, out) =
+            Project::demo().build_json(&["--remote-cache", &server.url, "--remote-cache-strict"]);
+        assert!(!out.status.success(), "{fault:?}");
+        assert_eq!(report["totals"]["failed"], jobs, "{fault:?}: {report}");
+        assert!(
+            report.to_string().contains("--remote-cache-strict"),
+            "{report}"
+        );
+        server.requests();
+    }
+}

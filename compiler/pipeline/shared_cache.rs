@@ -1,0 +1,211 @@
+//! A build's use of a shared remote cache (issue 28): a dirty job looks
+//! for its outputs there before it runs, and a job built here puts them
+//! there, over [`super::remote`].
+//!
+//! A job's key needs the hashes of the files it read, and which files a
+//! job reads (a glTF's buffers and images) is known only once it has run.
+//! So the lookup has two levels, as Unity Accelerator's "candidates, then
+//! match": `ac/<probe>` (the probe a hash of the job's settings digest
+//! alone) names one blob, the list of the paths the job read when it was
+//! built; kiln hashes those files here, computes the key as a local build
+//! would, and `ac/<key>` names the outputs. An entry is used only when its
+//! paths are exactly the job's declared outputs (the plan's, never the
+//! server's choice) and every blob streams in with its digest's length and
+//! SHA-256; the outputs then go through the same commit as built ones.
+//! Uploads go blobs first and entries last (bazel-remote answers 404 for an
+//! entry whose blobs are missing), the key's entry before the probe's.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use sha2::{Digest as _, Sha256};
+
+use super::fingerprint::{self, InputHash};
+use super::job::{self, Job, JobIo};
+use super::out_dir::OutTree;
+use super::paths::{RelPath, Resolver};
+use super::remote::{self, Remote};
+use super::state::{HashCache, OutputRecord};
+use crate::formats::action_result::{self, ActionResult, Digest, OutputFile};
+
+/// The largest list of a job's inputs kiln reads from a cache: 16 MiB.
+pub const MAX_INPUT_LIST_BYTES: u64 = 16 << 20;
+/// The name the input list has in its action result.
+const INPUT_LIST: &str = "kiln-inputs";
+
+/// A build's remote cache and how to use it.
+pub struct Cache {
+    pub remote: Remote,
+    /// Look up, never store (developers read; CI writes).
+    pub read_only: bool,
+}
+
+/// The probe of a job: where its input list is stored.
+pub fn probe(digest: &[u8; 32]) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(b"kiln.remote.inputs.v1\0");
+    h.update(digest);
+    *h.finalize().as_bytes()
+}
+
+/// Why a lookup or a store did not happen: the cache's error, for a
+/// warning (or a failure under `--remote-cache-strict`).
+pub type Error = String;
+
+/// Looks `job` up; on a hit, its outputs are written through `io` (staged
+/// for the commit, each checked against its digest) and the job's inputs
+/// (as a local build would record them) returned.
+pub fn restore(
+    cache: &Cache,
+    job: &Job,
+    digest: &[u8; 32],
+    io: &mut JobIo,
+    resolver: &Resolver,
+    hashes: &std::sync::Mutex<&mut HashCache>,
+) -> Result<Option<Vec<InputHash>>, Error> {
+    let e = |err: remote::Error| err.to_string();
+    let Some(list_entry) = cache.remote.get_action(&probe(digest)).map_err(e)? else {
+        return Ok(None);
+    };
+    let [file] = &list_entry.output_files[..] else {
+        return Err(format!(
+            "the input list of job {:?} names {} files, not one",
+            job.id,
+            list_entry.output_files.len()
+        ));
+    };
+    if file.path != INPUT_LIST || file.digest.size > MAX_INPUT_LIST_BYTES {
+        return Err(format!(
+            "the input list of job {:?} is {:?} of {} bytes, not {INPUT_LIST} of at most {MAX_INPUT_LIST_BYTES}",
+            job.id, file.path, file.digest.size
+        ));
+    }
+    let mut list = Vec::new();
+    if !cache.remote.get_blob(&file.digest, &mut list).map_err(e)? {
+        return Ok(None);
+    }
+    let text = std::str::from_utf8(&list)
+        .map_err(|_| format!("the input list of job {:?} is not UTF-8", job.id))?;
+    let mut inputs: Vec<InputHash> = Vec::new();
+    for line in text.lines() {
+        let path =
+            RelPath::parse(line).map_err(|m| format!("the input list of job {:?}: {m}", job.id))?;
+        // A file missing here, or refused, is a miss: a local build
+        // reports it.
+        let Ok((real, stat)) = resolver.resolve(&path) else {
+            return Ok(None);
+        };
+        let hash = hashes.lock().expect("no panics while held").hash(
+            &path,
+            &real,
+            stat.sig,
+            job::MAX_INPUT_BYTES,
+        );
+        let Ok(hash) = hash else {
+            return Ok(None);
+        };
+        inputs.push((path, hash));
+    }
+    let key = fingerprint::key(digest, &inputs);
+    let Some(result) = cache.remote.get_action(&key).map_err(e)? else {
+        return Ok(None);
+    };
+    if let Some(problem) = action_result::validate(&result).into_iter().next() {
+        return Err(format!("the entry of job {:?}: {problem}", job.id));
+    }
+    let named: BTreeSet<&str> = result
+        .output_files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    let declared: BTreeSet<&str> = job.outputs.files.iter().map(RelPath::as_str).collect();
+    if named != declared || named.len() != result.output_files.len() {
+        return Err(format!(
+            "the entry of job {:?} names {:?}, not its outputs {:?}",
+            job.id, named, declared
+        ));
+    }
+    for path in &job.outputs.files {
+        let f = result
+            .output_files
+            .iter()
+            .find(|f| f.path == path.as_str())
+            .expect("the same set");
+        let mut out = io.create(path).map_err(|m| m.message)?;
+        let found = cache.remote.get_blob(&f.digest, &mut out).map_err(e)?;
+        out.flush().map_err(|err| format!("{path}: {err}"))?;
+        let (bytes, sha) = io.close(out).map_err(|m| m.message)?;
+        if !found {
+            return Ok(None);
+        }
+        if (bytes, sha) != (f.digest.size, f.digest.sha256) {
+            return Err(format!(
+                "{path}: the restored bytes are not the entry's digest"
+            ));
+        }
+    }
+    Ok(Some(inputs))
+}
+
+/// Stores a built job: its outputs' bytes, the input list, the key's
+/// entry, then the probe's.
+pub fn upload(
+    cache: &Cache,
+    tree: &OutTree,
+    digest: &[u8; 32],
+    inputs: &[InputHash],
+    outputs: &[OutputRecord],
+) -> Result<(), Error> {
+    let e = |err: remote::Error| err.to_string();
+    let mut files = Vec::with_capacity(outputs.len());
+    for o in outputs {
+        let d = Digest {
+            sha256: o.sha256,
+            size: o.bytes,
+        };
+        let file = tree
+            .open_folder_of(&o.path)
+            .ok()
+            .flatten()
+            .and_then(|(folder, name)| folder.open_read(name, o.bytes))
+            .ok_or_else(|| format!("{}: could not be read back to store it", o.path))?;
+        cache.remote.put_blob(&d, &mut (&file)).map_err(e)?;
+        files.push(OutputFile {
+            path: o.path.as_str().to_string(),
+            digest: d,
+            is_executable: false,
+        });
+    }
+    let list: String = inputs.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let list_digest = Digest {
+        sha256: Sha256::digest(list.as_bytes()).into(),
+        size: list.len() as u64,
+    };
+    cache
+        .remote
+        .put_blob(&list_digest, &mut list.as_bytes())
+        .map_err(e)?;
+    let key = fingerprint::key(digest, inputs);
+    cache
+        .remote
+        .put_action(
+            &key,
+            &ActionResult {
+                output_files: files,
+                exit_code: 0,
+            },
+        )
+        .map_err(e)?;
+    let probe_entry = ActionResult {
+        output_files: vec![OutputFile {
+            path: INPUT_LIST.into(),
+            digest: list_digest,
+            is_executable: false,
+        }],
+        exit_code: 0,
+    };
+    cache
+        .remote
+        .put_action(&probe(digest), &probe_entry)
+        .map_err(e)
+}
