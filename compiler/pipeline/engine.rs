@@ -1387,7 +1387,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     };
     let parts = KeyParts::of(job);
     let digest = parts.digest();
-    let mut cache_warning = None;
+    let mut cache_warnings = Vec::new();
     let mut restored = None;
     if let Some(cache) = shared.cache {
         // A miss (or an entry refused) leaves nothing: this `JobIo`'s
@@ -1395,19 +1395,19 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
         io.set_output_budget(shared.max_output_bytes);
         match shared_cache::restore(cache, job, &digest, &mut io, place.resolver, &shared.hashes) {
-            Ok(Some(inputs)) => restored = Some((inputs, io.complete()?.1)),
+            Ok(Some((inputs, messages))) => restored = Some((inputs, io.complete()?.1, messages)),
             Ok(None) => {}
             Err(m) if shared.cache_strict => {
                 return Err(JobError::job(format!(
                     "remote cache: {m} (--remote-cache-strict)"
                 )));
             }
-            Err(m) => cache_warning = Some(format!("remote cache: {m}; built here instead")),
+            Err(m) => cache_warnings.push(format!("remote cache: {m}; built here instead")),
         }
     }
     let was_restored = restored.is_some();
     let (inputs, staged, mut messages) = match restored {
-        Some((inputs, staged)) => (inputs, staged, (Vec::new(), Vec::new())),
+        Some((inputs, staged, messages)) => (inputs, staged, messages),
         None => {
             let mut io = JobIo::for_job(
                 place.resolver,
@@ -1430,7 +1430,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
             (inputs, staged, messages)
         }
     };
-    messages.0.extend(cache_warning);
+
     let previous: Vec<state::OutputRecord> = shared
         .journal
         .lock()
@@ -1451,16 +1451,18 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
             ))
         })?;
     if let Some(cache) = shared.cache.filter(|c| !c.read_only && !was_restored) {
-        match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records) {
+        match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records, &messages) {
             Ok(()) => {}
             Err(m) if shared.cache_strict => {
                 return Err(JobError::job(format!(
                     "remote cache: storing the outputs: {m} (--remote-cache-strict; they are built and in place)"
                 )));
             }
-            Err(m) => messages.0.push(format!("remote cache: not stored: {m}")),
+            Err(m) => cache_warnings.push(format!("remote cache: not stored: {m}")),
         }
     }
+    // The cache's own warning is this build's, never stored with the job.
+    messages.0.extend(cache_warnings);
     let record = Record {
         warnings: messages.0.clone(),
         notes: messages.1.clone(),

@@ -32,6 +32,15 @@ use crate::formats::action_result::{self, ActionResult, Digest, OutputFile};
 pub const MAX_INPUT_LIST_BYTES: u64 = 16 << 20;
 /// The name the input list has in its action result.
 const INPUT_LIST: &str = "kiln-inputs";
+/// The name, beside a job's outputs in its entry, of what the job said
+/// when it was built (its warnings and notes, JSON), shown again when it
+/// is restored, as when it is fresh.
+const MESSAGES: &str = "kiln-messages";
+/// The largest such blob kiln reads: 1 MiB.
+pub const MAX_MESSAGES_BYTES: u64 = 1 << 20;
+
+/// A job's warnings and notes.
+pub type Messages = (Vec<String>, Vec<String>);
 
 /// A build's remote cache and how to use it.
 pub struct Cache {
@@ -54,7 +63,7 @@ pub type Error = String;
 
 /// Looks `job` up; on a hit, its outputs are written through `io` (staged
 /// for the commit, each checked against its digest) and the job's inputs
-/// (as a local build would record them) returned.
+/// (as a local build would record them) and messages returned.
 pub fn restore(
     cache: &Cache,
     job: &Job,
@@ -62,7 +71,7 @@ pub fn restore(
     io: &mut JobIo,
     resolver: &Resolver,
     hashes: &std::sync::Mutex<&mut HashCache>,
-) -> Result<Option<Vec<InputHash>>, Error> {
+) -> Result<Option<(Vec<InputHash>, Messages)>, Error> {
     let e = |err: remote::Error| err.to_string();
     let Some(list_entry) = cache.remote.get_action(&probe(digest)).map_err(e)? else {
         return Ok(None);
@@ -113,21 +122,36 @@ pub fn restore(
     if let Some(problem) = action_result::validate(&result).into_iter().next() {
         return Err(format!("the entry of job {:?}: {problem}", job.id));
     }
-    let named: BTreeSet<&str> = result
+    let mut messages = Messages::default();
+    if let Some(m) = result.output_files.iter().find(|f| f.path == MESSAGES) {
+        if m.digest.size > MAX_MESSAGES_BYTES {
+            return Err(format!(
+                "the messages of job {:?} are {} bytes, more than {MAX_MESSAGES_BYTES}",
+                job.id, m.digest.size
+            ));
+        }
+        let mut bytes = Vec::new();
+        if !cache.remote.get_blob(&m.digest, &mut bytes).map_err(e)? {
+            return Ok(None);
+        }
+        messages = serde_json::from_slice(&bytes)
+            .map_err(|err| format!("the messages of job {:?}: {err}", job.id))?;
+    }
+    let files: Vec<&OutputFile> = result
         .output_files
         .iter()
-        .map(|f| f.path.as_str())
+        .filter(|f| f.path != MESSAGES)
         .collect();
+    let named: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let declared: BTreeSet<&str> = job.outputs.files.iter().map(RelPath::as_str).collect();
-    if named != declared || named.len() != result.output_files.len() {
+    if named != declared || named.len() != files.len() {
         return Err(format!(
             "the entry of job {:?} names {:?}, not its outputs {:?}",
             job.id, named, declared
         ));
     }
     for path in &job.outputs.files {
-        let f = result
-            .output_files
+        let f = files
             .iter()
             .find(|f| f.path == path.as_str())
             .expect("the same set");
@@ -144,17 +168,18 @@ pub fn restore(
             ));
         }
     }
-    Ok(Some(inputs))
+    Ok(Some((inputs, messages)))
 }
 
-/// Stores a built job: its outputs' bytes, the input list, the key's
-/// entry, then the probe's.
+/// Stores a built job: its outputs' bytes (and its messages, if any), the
+/// input list, the key's entry, then the probe's.
 pub fn upload(
     cache: &Cache,
     tree: &OutTree,
     digest: &[u8; 32],
     inputs: &[InputHash],
     outputs: &[OutputRecord],
+    messages: &Messages,
 ) -> Result<(), Error> {
     let e = |err: remote::Error| err.to_string();
     let mut files = Vec::with_capacity(outputs.len());
@@ -172,6 +197,19 @@ pub fn upload(
         cache.remote.put_blob(&d, &mut (&file)).map_err(e)?;
         files.push(OutputFile {
             path: o.path.as_str().to_string(),
+            digest: d,
+            is_executable: false,
+        });
+    }
+    if !messages.0.is_empty() || !messages.1.is_empty() {
+        let json = serde_json::to_vec(messages).expect("strings serialize");
+        let d = Digest {
+            sha256: Sha256::digest(&json).into(),
+            size: json.len() as u64,
+        };
+        cache.remote.put_blob(&d, &mut &json[..]).map_err(e)?;
+        files.push(OutputFile {
+            path: MESSAGES.into(),
             digest: d,
             is_executable: false,
         });

@@ -482,6 +482,19 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
     );
     let jobs = report["totals"]["jobs"].as_u64().unwrap();
     assert!(jobs >= 5, "{report}");
+    let said = |r: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
+        r["jobs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| (j["warnings"].clone(), j["notes"].clone()))
+            .collect()
+    };
+    let built_said = said(&report);
+    assert!(
+        built_said.iter().any(|(w, _)| !w.is_null()),
+        "the demo has warnings to carry"
+    );
     assert_eq!(report["totals"]["built"], jobs, "{report}");
     assert!(
         !report.to_string().contains("remote cache"),
@@ -506,6 +519,11 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
     assert_eq!(report["totals"]["built"], 0, "{report}");
     assert_eq!(ids_with(&report, "restored").len() as u64, jobs);
     assert_eq!(outputs(&b), outputs(&a), "restored bytes");
+    assert_eq!(
+        said(&report),
+        built_said,
+        "the warnings and notes come back with the outputs"
+    );
     let requests = server.requests();
     assert!(
         requests.iter().all(|r| r.starts_with("GET ")),
@@ -516,6 +534,11 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         .filter(|r| r.starts_with("GET /cache/ac/"))
         .count() as u64;
     assert_eq!(entries, 2 * jobs, "two entries a job: {requests:?}");
+    assert!(
+        requests.len() as u64 <= 8 * jobs,
+        "{} requests",
+        requests.len()
+    );
 
     let (report, _) = b.build_json(&["--remote-cache", &server.url]);
     assert_eq!(report["totals"]["fresh"], jobs, "{report}");
@@ -571,4 +594,95 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
         );
         server.requests();
     }
+}
+
+/// Entries a hostile server plants are refused and the job built here: an
+/// entry naming a path outside the job's outputs (`../../escape`), one
+/// naming a blob the server does not hold, and an input list naming a file
+/// outside the project. Nothing is written outside `out/`, and the outputs
+/// are the first build's.
+#[test]
+fn planted_entries_are_refused_and_nothing_is_written_outside_out() {
+    use crate::cli_support::Project;
+    let server = Server::start();
+    let a = Project::demo();
+    assert!(
+        a.build_json(&["--remote-cache", &server.url])
+            .1
+            .status
+            .success()
+    );
+    let rewrite = |f: &dyn Fn(&mut ActionResult)| {
+        let mut st = server.store.lock().unwrap();
+        for body in st.actions.values_mut() {
+            let mut r = action_result::decode(body).unwrap();
+            f(&mut r);
+            *body = action_result::encode(&r);
+        }
+    };
+    let planted = |what: &str| {
+        let b = Project::demo();
+        let (report, out) =
+            b.build_json(&["--remote-cache", &server.url, "--remote-cache-read-only"]);
+        assert!(out.status.success(), "{what}");
+        let jobs = report["totals"]["jobs"].as_u64().unwrap();
+        assert_eq!(report["totals"]["built"], jobs, "{what}: {report}");
+        assert_eq!(outputs(&b), outputs(&a), "{what}");
+        let top: Vec<String> = std::fs::read_dir(b.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let mut top = top;
+        top.sort();
+        assert_eq!(top, ["manifests", "out", "sources"], "{what}");
+        assert!(
+            !b.root().parent().unwrap().join("escape").exists(),
+            "{what}"
+        );
+        report
+    };
+    // A job's outputs named under another path.
+    rewrite(&|r| {
+        if r.output_files[0].path != "kiln-inputs" {
+            r.output_files[0].path = "../../escape".into();
+        }
+    });
+    let report = planted("a path outside the outputs");
+    assert!(report.to_string().contains("not its outputs"), "{report}");
+    // A blob the server does not hold (bazel-remote would answer 404 for
+    // the entry; a careless server serves it).
+    rewrite(&|r| {
+        if r.output_files[0].path == "../../escape" {
+            r.output_files[0].path = "poses/x.ospc".into();
+        }
+    });
+    server
+        .store
+        .lock()
+        .unwrap()
+        .blobs
+        .retain(|_, b| b.len() < 64);
+    planted("a missing blob");
+    // An input list naming a file outside the project.
+    let escape = b"../../../etc/passwd\n".to_vec();
+    let sha_hex = crate::remote::hex(&sha(&escape));
+    server
+        .store
+        .lock()
+        .unwrap()
+        .blobs
+        .insert(sha_hex, escape.clone());
+    rewrite(&|r| {
+        if r.output_files[0].path == "kiln-inputs" {
+            r.output_files[0].digest = Digest {
+                sha256: sha(&escape),
+                size: escape.len() as u64,
+            };
+        }
+    });
+    let report = planted("an input list naming a file outside the project");
+    assert!(
+        report.to_string().contains("the input list of job"),
+        "{report}"
+    );
 }
