@@ -686,3 +686,42 @@ fn planted_entries_are_refused_and_nothing_is_written_outside_out() {
         "{report}"
     );
 }
+
+/// The whole loop on nginx (Debian's, its WebDAV module): four fresh
+/// copies of the demo build at once, sharing the cache (each misses,
+/// builds and stores, the same blobs PUT side by side); then a fifth,
+/// read-only, restores every job, builds none, and its outputs are byte
+/// for byte the others'.
+#[test]
+#[ignore = "full tier: nginx from Debian's packages (tests/full.sh installs it)"]
+fn four_builds_share_an_nginx_cache_and_a_fresh_clone_restores_every_job() {
+    use crate::cli_support::Project;
+    let dir = tempfile::tempdir().unwrap();
+    let server = nginx(dir.path());
+    let projects: Vec<Project> = (0..4).map(|_| Project::demo()).collect();
+    let reports: Vec<serde_json::Value> = std::thread::scope(|s| {
+        let handles: Vec<_> = projects
+            .iter()
+            .map(|p| s.spawn(|| p.build_json(&["--remote-cache", &server.url, "--remote-cache-strict"])))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                let (report, out) = h.join().unwrap();
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                report
+            })
+            .collect()
+    });
+    let jobs = reports[0]["totals"]["jobs"].as_u64().unwrap();
+    for (p, r) in projects.iter().zip(&reports) {
+        assert_eq!(outputs(p), outputs(&projects[0]));
+        let done = r["totals"]["built"].as_u64().unwrap() + r["totals"]["restored"].as_u64().unwrap();
+        assert_eq!(done, jobs, "{r}");
+    }
+    let fresh = Project::demo();
+    let (report, out) = fresh.build_json(&["--remote-cache", &server.url, "--remote-cache-read-only", "--remote-cache-strict"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(report["totals"]["restored"], jobs, "{report}");
+    assert_eq!(outputs(&fresh), outputs(&projects[0]));
+}
