@@ -44,6 +44,7 @@ fn main() {
                         size: 1000 * k as u64 + 7,
                     },
                     is_executable: k == 2,
+                    contents: Vec::new(),
                 })
                 .collect(),
             exit_code: 0,

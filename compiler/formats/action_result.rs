@@ -41,6 +41,9 @@ pub struct OutputFile {
     pub path: String,
     pub digest: Digest,
     pub is_executable: bool,
+    /// The bytes themselves, inlined (`contents`, field 5); empty when not.
+    /// A reader checks them against the digest: they are the server's.
+    pub contents: Vec<u8>,
 }
 
 /// What an action-cache entry says a job made.
@@ -66,12 +69,16 @@ pub fn encode(result: &ActionResult) -> Vec<u8> {
         if file.is_executable {
             put_varint_field(&mut of, 4, 1);
         }
+        if !file.contents.is_empty() {
+            put_len(&mut of, 5, &file.contents);
+        }
         put_len(&mut out, 2, &of);
     }
     if result.exit_code != 0 {
         // int32: a negative value is its 64-bit two's complement.
         put_varint_field(&mut out, 4, i64::from(result.exit_code) as u64);
     }
+
     out
 }
 
@@ -108,6 +115,7 @@ pub fn decode(bytes: &[u8]) -> Result<ActionResult, Error> {
                 result.output_files.push(file);
             }
             4 => result.exit_code = f.int32("exit_code")?,
+
             _ => {}
         }
     }
@@ -121,6 +129,7 @@ fn output_file(mut c: Cursor<'_>, file: &mut OutputFile) -> Result<(), Error> {
             1 => file.path = f.string("output_files.path")?,
             2 => digest(f.bytes("output_files.digest")?, &mut file.digest)?,
             4 => file.is_executable = f.varint("output_files.is_executable")? != 0,
+            5 => file.contents = f.bytes("output_files.contents")?.rest().to_vec(),
             _ => {}
         }
     }

@@ -41,6 +41,43 @@ pub const MAX_MESSAGES_BYTES: u64 = 1 << 20;
 
 /// A job's warnings and notes.
 pub type Messages = (Vec<String>, Vec<String>);
+/// Outputs of at most this many bytes also travel inside their entry
+/// (`OutputFile.contents`), so a job of small outputs is restored with its
+/// two entries alone; each is still stored as a blob too, for a server
+/// that drops inlined bytes, and inlined bytes are used only when they are
+/// their digest's.
+pub const INLINE_BYTES: u64 = 64 << 10;
+/// The most bytes one entry inlines in all.
+pub const MAX_INLINE_BYTES: u64 = 1 << 20;
+
+/// Writes the bytes of `f` to `to`: its inlined contents when they are its
+/// digest's, else its blob; `false` when the server lacks the blob.
+fn fetch(cache: &Cache, f: &OutputFile, to: &mut dyn Write) -> Result<bool, Error> {
+    let inline_ok = f.contents.len() as u64 == f.digest.size
+        && <[u8; 32]>::from(Sha256::digest(&f.contents)) == f.digest.sha256;
+    if inline_ok {
+        to.write_all(&f.contents)
+            .map_err(|err| format!("{}: {err}", f.path))?;
+        return Ok(true);
+    }
+    cache
+        .remote
+        .get_blob(&f.digest, to)
+        .map_err(|err| err.to_string())
+}
+
+/// An entry's file for `bytes` under `path`, inlined when small.
+fn entry_file(path: &str, digest: Digest, bytes: Option<&[u8]>) -> OutputFile {
+    OutputFile {
+        path: path.into(),
+        digest,
+        is_executable: false,
+        contents: bytes
+            .filter(|b| b.len() as u64 <= INLINE_BYTES)
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default(),
+    }
+}
 
 /// A build's remote cache and how to use it.
 pub struct Cache {
@@ -90,7 +127,7 @@ pub fn restore(
         ));
     }
     let mut list = Vec::new();
-    if !cache.remote.get_blob(&file.digest, &mut list).map_err(e)? {
+    if !fetch(cache, file, &mut list)? {
         return Ok(None);
     }
     let text = std::str::from_utf8(&list)
@@ -131,7 +168,7 @@ pub fn restore(
             ));
         }
         let mut bytes = Vec::new();
-        if !cache.remote.get_blob(&m.digest, &mut bytes).map_err(e)? {
+        if !fetch(cache, m, &mut bytes)? {
             return Ok(None);
         }
         messages = serde_json::from_slice(&bytes)
@@ -156,7 +193,7 @@ pub fn restore(
             .find(|f| f.path == path.as_str())
             .expect("the same set");
         let mut out = io.create(path).map_err(|m| m.message)?;
-        let found = cache.remote.get_blob(&f.digest, &mut out).map_err(e)?;
+        let found = fetch(cache, f, &mut out)?;
         out.flush().map_err(|err| format!("{path}: {err}"))?;
         let (bytes, sha) = io.close(out).map_err(|m| m.message)?;
         if !found {
@@ -183,23 +220,31 @@ pub fn upload(
 ) -> Result<(), Error> {
     let e = |err: remote::Error| err.to_string();
     let mut files = Vec::with_capacity(outputs.len());
+    let mut inlined = 0u64;
     for o in outputs {
         let d = Digest {
             sha256: o.sha256,
             size: o.bytes,
         };
-        let file = tree
+        let unreadable = || format!("{}: could not be read back to store it", o.path);
+        let (folder, name) = tree
             .open_folder_of(&o.path)
             .ok()
             .flatten()
-            .and_then(|(folder, name)| folder.open_read(name, o.bytes))
-            .ok_or_else(|| format!("{}: could not be read back to store it", o.path))?;
-        cache.remote.put_blob(&d, &mut (&file)).map_err(e)?;
-        files.push(OutputFile {
-            path: o.path.as_str().to_string(),
-            digest: d,
-            is_executable: false,
-        });
+            .ok_or_else(unreadable)?;
+        if o.bytes <= INLINE_BYTES && inlined + o.bytes <= MAX_INLINE_BYTES {
+            let bytes = folder
+                .read(name, o.bytes)
+                .filter(|b| b.len() as u64 == o.bytes)
+                .ok_or_else(unreadable)?;
+            cache.remote.put_blob(&d, &mut &bytes[..]).map_err(e)?;
+            inlined += o.bytes;
+            files.push(entry_file(o.path.as_str(), d, Some(&bytes)));
+        } else {
+            let file = folder.open_read(name, o.bytes).ok_or_else(unreadable)?;
+            cache.remote.put_blob(&d, &mut (&file)).map_err(e)?;
+            files.push(entry_file(o.path.as_str(), d, None));
+        }
     }
     if !messages.0.is_empty() || !messages.1.is_empty() {
         let json = serde_json::to_vec(messages).expect("strings serialize");
@@ -208,11 +253,7 @@ pub fn upload(
             size: json.len() as u64,
         };
         cache.remote.put_blob(&d, &mut &json[..]).map_err(e)?;
-        files.push(OutputFile {
-            path: MESSAGES.into(),
-            digest: d,
-            is_executable: false,
-        });
+        files.push(entry_file(MESSAGES, d, Some(&json)));
     }
     let list: String = inputs.iter().map(|(p, _)| format!("{p}\n")).collect();
     let list_digest = Digest {
@@ -235,11 +276,7 @@ pub fn upload(
         )
         .map_err(e)?;
     let probe_entry = ActionResult {
-        output_files: vec![OutputFile {
-            path: INPUT_LIST.into(),
-            digest: list_digest,
-            is_executable: false,
-        }],
+        output_files: vec![entry_file(INPUT_LIST, list_digest, Some(list.as_bytes()))],
         exit_code: 0,
     };
     cache

@@ -19,6 +19,7 @@ fn one() -> ActionResult {
                 size: 300,
             },
             is_executable: false,
+            contents: Vec::new(),
         }],
         exit_code: 0,
     }
@@ -66,6 +67,7 @@ fn results_round_trip() {
                 size: k << 40,
             },
             is_executable: k % 3 == 0,
+            contents: (0..k % 7).map(|b| b as u8).collect(),
         });
     }
     r.exit_code = -3;
@@ -278,6 +280,12 @@ fn googles_protobuf_runtime_agrees_with_kiln() {
                 size: (k * k) << 30,
             },
             is_executable: k % 5 == 0,
+            // Inlined bytes on some (as kiln inlines small outputs).
+            contents: if k % 4 == 1 {
+                vec![k as u8; k as usize * 3]
+            } else {
+                Vec::new()
+            },
         });
     }
     for exit_code in [0, -3, i32::MAX] {
@@ -288,6 +296,7 @@ fn googles_protobuf_runtime_agrees_with_kiln() {
                 "hash": kiln::formats::hex(&f.digest.sha256),
                 "size": f.digest.size,
                 "executable": f.is_executable,
+                "contents": kiln::formats::hex(&f.contents),
             })).collect::<Vec<_>>(),
             "exit_code": exit_code,
             "worker": "",

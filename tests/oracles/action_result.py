@@ -42,6 +42,7 @@ def classes():
             ("path", 1, F.TYPE_STRING, opt, None),
             ("digest", 2, F.TYPE_MESSAGE, opt, "Digest"),
             ("is_executable", 4, F.TYPE_BOOL, opt, None),
+            ("contents", 5, F.TYPE_BYTES, opt, None),
         ],
     )
     message(file, "ExecutedActionMetadata", [("worker", 1, F.TYPE_STRING, opt, None)])
@@ -67,6 +68,8 @@ def main():
         r = ActionResult()
         for f in spec["files"]:
             of = r.output_files.add(path=f["path"], is_executable=f["executable"])
+            if f["contents"]:
+                of.contents = bytes.fromhex(f["contents"])
             of.digest.hash = f["hash"]
             of.digest.size_bytes = f["size"]
         r.exit_code = spec["exit_code"]
@@ -83,7 +86,7 @@ def main():
         json.dump(
             {
                 "files": [
-                    {"path": f.path, "hash": f.digest.hash, "size": f.digest.size_bytes, "executable": f.is_executable}
+                    {"path": f.path, "hash": f.digest.hash, "size": f.digest.size_bytes, "executable": f.is_executable, "contents": f.contents.hex()}
                     for f in r.output_files
                 ],
                 "exit_code": r.exit_code,
