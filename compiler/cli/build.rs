@@ -236,8 +236,12 @@ fn print_report(report: &Report, args: &BuildArgs) {
     }
     if args.explain && !args.quiet {
         for job in report.jobs.iter().filter(|j| j.status != Status::Fresh) {
+            let done = match job.status {
+                Status::Restored => "restored from the remote cache (a remote hit)",
+                _ => "rebuilt",
+            };
             out!(
-                "{}: rebuilt because {}",
+                "{}: {done} because {}",
                 job.id,
                 job.dirty_because.join("; ")
             );

@@ -27,6 +27,8 @@ enum Fault {
     Longer,
     /// Every request answers this status.
     Status(u16),
+    /// Every PUT answered with this status (a read-only token), GETs served.
+    RefuseWrites(u16),
     /// Reads the request and never answers.
     Hang,
 }
@@ -124,6 +126,7 @@ fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
             return;
         }
         Fault::Status(s) => return answer(&mut stream, s, b"", 0),
+        Fault::RefuseWrites(s) if method == "PUT" => return answer(&mut stream, s, b"", 0),
         _ => {}
     }
     let Some(rest) = path.strip_prefix("/cache/") else {
@@ -784,4 +787,61 @@ fn four_builds_share_an_nginx_cache_and_a_fresh_clone_restores_every_job() {
     );
     assert_eq!(report["totals"]["restored"], jobs, "{report}");
     assert_eq!(outputs(&fresh), outputs(&projects[0]));
+}
+
+/// A server that refuses writes (401: a read-only token) to a build that
+/// means to store: every job is built and correct, each says it was not
+/// stored; under `--remote-cache-strict` the refusal fails the job (the
+/// trap of a cache that silently stopped storing). `--explain` names a
+/// restored job as a remote hit.
+#[test]
+fn a_server_that_refuses_writes_is_reported_not_silent() {
+    use crate::cli_support::Project;
+    let server = Server::start();
+    server.set(Fault::RefuseWrites(401));
+    let a = Project::demo();
+    let (report, out) = a.build_json(&["--remote-cache", &server.url]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let jobs = report["totals"]["jobs"].as_u64().unwrap();
+    assert_eq!(report["totals"]["built"], jobs);
+    for j in report["jobs"].as_array().unwrap() {
+        let w = j["warnings"].to_string();
+        assert!(
+            w.contains("remote cache: not stored: PUT") && w.contains("401"),
+            "{j}"
+        );
+    }
+    let (report, out) =
+        Project::demo().build_json(&["--remote-cache", &server.url, "--remote-cache-strict"]);
+    assert!(!out.status.success());
+    assert_eq!(report["totals"]["failed"], jobs, "{report}");
+    assert!(
+        report.to_string().contains("they are built and in place"),
+        "{report}"
+    );
+    // Writes allowed again: stored, then restored and explained.
+    server.set(Fault::None);
+    assert!(
+        Project::demo()
+            .build_json(&["--remote-cache", &server.url])
+            .1
+            .status
+            .success()
+    );
+    let b = Project::demo();
+    let out = b.kiln(&["build", "--explain", "--remote-cache", &server.url]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("fox-run: restored from the remote cache (a remote hit) because"),
+        "{text}"
+    );
+    let err = crate::cli_support::stderr(&out);
+    assert!(
+        err.contains(&format!("{jobs} restored from the remote cache")),
+        "{err}"
+    );
 }
