@@ -1389,7 +1389,10 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     let digest = parts.digest();
     let mut cache_warnings = Vec::new();
     let mut restored = None;
-    if let Some(cache) = shared.cache {
+    let cache = shared
+        .cache
+        .filter(|_| shared_cache::worth_sharing(job.kind()));
+    if let Some(cache) = cache {
         // A miss (or an entry refused) leaves nothing: this `JobIo`'s
         // temporaries go with it.
         let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
@@ -1450,7 +1453,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
                 place.display_out.display()
             ))
         })?;
-    if let Some(cache) = shared.cache.filter(|c| !c.read_only && !was_restored) {
+    if let Some(cache) = cache.filter(|c| !c.read_only && !was_restored) {
         match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records, &messages) {
             Ok(()) => {}
             Err(m) if shared.cache_strict => {

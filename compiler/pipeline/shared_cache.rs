@@ -86,6 +86,20 @@ pub struct Cache {
     pub read_only: bool,
 }
 
+/// Kinds whose jobs are rebuilt rather than downloaded: a conversion
+/// streams its checkpoint, which is already on this machine, at about
+/// 1 GB/s (the 778 MB MotionBricks extraction converts in 0.81–0.88 s
+/// here, BENCHMARKS.md), where a 1 Gbit/s network brings its 733 MB
+/// bundle in about 6 s; storing it would also double the cache's bytes
+/// for nothing. Every other kind compiles at tens of MB/s of output (the
+/// demo's forest level: 1.9 MB in 116 ms), slower than a download.
+pub const REBUILT_NOT_DOWNLOADED: &[&str] = &[super::kinds::model_bundle::KIND];
+
+/// Whether jobs of `kind` go through the remote cache.
+pub fn worth_sharing(kind: &str) -> bool {
+    !REBUILT_NOT_DOWNLOADED.contains(&kind)
+}
+
 /// The probe of a job: where its input list is stored.
 pub fn probe(digest: &[u8; 32]) -> [u8; 32] {
     let mut h = blake3::Hasher::new();

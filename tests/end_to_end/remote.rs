@@ -460,6 +460,17 @@ fn nginx_webdav_stores_and_serves_the_cache() {
     assert!(matches!(e, Error::Poisoned { .. }), "{e}");
 }
 
+/// The jobs of a build report whose kind goes through the remote cache
+/// (a model conversion is rebuilt, not downloaded).
+fn shared_jobs(report: &serde_json::Value) -> u64 {
+    report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| kiln::pipeline::shared_cache::worth_sharing(j["kind"].as_str().unwrap()))
+        .count() as u64
+}
+
 /// The build's bytes under `out/`, without its state (`.kiln/`).
 fn outputs(p: &crate::cli_support::Project) -> BTreeMap<std::path::PathBuf, Vec<u8>> {
     crate::cli_support::snapshot_bytes(&p.path("out"))
@@ -485,7 +496,11 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         String::from_utf8_lossy(&out.stderr)
     );
     let jobs = report["totals"]["jobs"].as_u64().unwrap();
-    assert!(jobs >= 5, "{report}");
+    let cached = shared_jobs(&report);
+    assert!(
+        jobs >= 5 && cached == jobs - 1,
+        "one conversion in the demo: {report}"
+    );
     let said = |r: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
         r["jobs"]
             .as_array()
@@ -519,9 +534,13 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(report["totals"]["restored"], jobs, "{report}");
-    assert_eq!(report["totals"]["built"], 0, "{report}");
-    assert_eq!(ids_with(&report, "restored").len() as u64, jobs);
+    assert_eq!(report["totals"]["restored"], cached, "{report}");
+    assert_eq!(
+        report["totals"]["built"],
+        jobs - cached,
+        "the conversion: {report}"
+    );
+    assert_eq!(ids_with(&report, "restored").len() as u64, cached);
     assert_eq!(outputs(&b), outputs(&a), "restored bytes");
     assert_eq!(
         said(&report),
@@ -537,7 +556,7 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         .iter()
         .filter(|r| r.starts_with("GET /cache/ac/"))
         .count() as u64;
-    assert_eq!(entries, 2 * jobs, "two entries a job: {requests:?}");
+    assert_eq!(entries, 2 * cached, "two entries a job: {requests:?}");
     assert!(
         requests.len() as u64 <= 8 * jobs,
         "{} requests",
@@ -583,6 +602,7 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
         );
         let jobs = report["totals"]["jobs"].as_u64().unwrap();
         let built = report["totals"]["built"].as_u64().unwrap();
+        let cached = shared_jobs(&report);
         assert_eq!(
             built + report["totals"]["restored"].as_u64().unwrap(),
             jobs,
@@ -598,6 +618,7 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
             .unwrap()
             .iter()
             .filter(|j| j["status"] == "built")
+            .filter(|j| kiln::pipeline::shared_cache::worth_sharing(j["kind"].as_str().unwrap()))
         {
             let w = j["warnings"].to_string();
             assert!(
@@ -609,7 +630,11 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
         let (report, out) =
             Project::demo().build_json(&["--remote-cache", &server.url, "--remote-cache-strict"]);
         assert!(!out.status.success(), "{fault:?}");
-        assert_eq!(report["totals"]["failed"], built, "{fault:?}: {report}");
+        assert_eq!(
+            report["totals"]["failed"],
+            built - (jobs - cached),
+            "{fault:?}: {report}"
+        );
         assert!(
             report.to_string().contains("--remote-cache-strict"),
             "{report}"
@@ -659,7 +684,8 @@ fn planted_entries_are_refused_and_nothing_is_written_outside_out() {
         "--remote-cache-strict",
     ]);
     assert_eq!(
-        report["totals"]["restored"], report["totals"]["jobs"],
+        report["totals"]["restored"],
+        shared_jobs(&report),
         "{report}"
     );
     assert_eq!(
@@ -785,7 +811,16 @@ fn four_builds_share_an_nginx_cache_and_a_fresh_clone_restores_every_job() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(report["totals"]["restored"], jobs, "{report}");
+    assert_eq!(
+        report["totals"]["restored"],
+        shared_jobs(&report),
+        "{report}"
+    );
+    assert_eq!(
+        report["totals"]["built"],
+        jobs - shared_jobs(&report),
+        "{report}"
+    );
     assert_eq!(outputs(&fresh), outputs(&projects[0]));
 }
 
@@ -808,7 +843,12 @@ fn a_server_that_refuses_writes_is_reported_not_silent() {
     );
     let jobs = report["totals"]["jobs"].as_u64().unwrap();
     assert_eq!(report["totals"]["built"], jobs);
+    let cached = shared_jobs(&report);
     for j in report["jobs"].as_array().unwrap() {
+        if !kiln::pipeline::shared_cache::worth_sharing(j["kind"].as_str().unwrap()) {
+            assert!(!j["warnings"].to_string().contains("remote cache"), "{j}");
+            continue;
+        }
         let w = j["warnings"].to_string();
         assert!(
             w.contains("remote cache: not stored: PUT") && w.contains("401"),
@@ -818,7 +858,7 @@ fn a_server_that_refuses_writes_is_reported_not_silent() {
     let (report, out) =
         Project::demo().build_json(&["--remote-cache", &server.url, "--remote-cache-strict"]);
     assert!(!out.status.success());
-    assert_eq!(report["totals"]["failed"], jobs, "{report}");
+    assert_eq!(report["totals"]["failed"], cached, "{report}");
     assert!(
         report.to_string().contains("they are built and in place"),
         "{report}"
@@ -841,7 +881,7 @@ fn a_server_that_refuses_writes_is_reported_not_silent() {
     );
     let err = crate::cli_support::stderr(&out);
     assert!(
-        err.contains(&format!("{jobs} restored from the remote cache")),
+        err.contains(&format!("{cached} restored from the remote cache")),
         "{err}"
     );
 }
