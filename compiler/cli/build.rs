@@ -73,6 +73,11 @@ pub struct BuildArgs {
     /// job builds here)
     #[arg(long)]
     remote_cache_strict: bool,
+    /// Build this percent of the jobs here even when the remote cache holds
+    /// them (the same jobs each run) and compare with its entry: a job whose
+    /// bytes differ fails, naming each output (a consistency check)
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
+    remote_cache_verify: u8,
 }
 
 /// The remote cache the flags and the environment name, if any.
@@ -90,6 +95,7 @@ fn remote_cache(args: &BuildArgs) -> Option<pipeline::engine::RemoteCache> {
         settings,
         read_only: args.remote_cache_read_only,
         strict: args.remote_cache_strict,
+        verify_percent: args.remote_cache_verify,
     })
 }
 

@@ -82,6 +82,8 @@ pub struct RemoteCache {
     pub read_only: bool,
     /// A cache error fails the job instead of a warning and a local build.
     pub strict: bool,
+    /// Percent of jobs built here and compared with the cache's entry.
+    pub verify_percent: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,6 +278,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             remote: super::remote::Remote::new(&rc.settings)
                 .map_err(|e| BuildError::Usage(e.to_string()))?,
             read_only: rc.read_only,
+            verify_percent: rc.verify_percent,
         }),
     };
     let shared = Shared {
@@ -1392,7 +1395,8 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
     let cache = shared
         .cache
         .filter(|_| shared_cache::worth_sharing(job.kind()));
-    if let Some(cache) = cache {
+    let verifying = cache.is_some_and(|c| shared_cache::sampled(&digest, c.verify_percent));
+    if let Some(cache) = cache.filter(|_| !verifying) {
         // A miss (or an entry refused) leaves nothing: this `JobIo`'s
         // temporaries go with it.
         let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
@@ -1409,6 +1413,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         }
     }
     let was_restored = restored.is_some();
+    let mut verified = false;
     let (inputs, staged, mut messages) = match restored {
         Some((inputs, staged, messages)) => (inputs, staged, messages),
         None => {
@@ -1430,6 +1435,16 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
                 }
                 record_inputs(job, reads, place.resolver, &mut hashes)?
             };
+            if let Some(cache) = cache.filter(|_| verifying) {
+                let built: Vec<_> = staged
+                    .iter()
+                    .map(|s| (s.path.clone(), s.bytes, s.sha256))
+                    .collect();
+                verified =
+                    shared_cache::verify(cache, job, &digest, &inputs, &built).map_err(|m| {
+                        JobError::job(format!("remote cache: {m} (--remote-cache-verify)"))
+                    })?;
+            }
             (inputs, staged, messages)
         }
     };
@@ -1453,7 +1468,7 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
                 place.display_out.display()
             ))
         })?;
-    if let Some(cache) = cache.filter(|c| !c.read_only && !was_restored) {
+    if let Some(cache) = cache.filter(|c| !c.read_only && !was_restored && !verified) {
         match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records, &messages) {
             Ok(()) => {}
             Err(m) if shared.cache_strict => {

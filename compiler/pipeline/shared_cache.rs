@@ -84,6 +84,52 @@ pub struct Cache {
     pub remote: Remote,
     /// Look up, never store (developers read; CI writes).
     pub read_only: bool,
+    /// Percent of the jobs (a fixed sample, by their settings) built here
+    /// even when the cache holds them, and compared with its entry.
+    pub verify_percent: u8,
+}
+
+/// Whether the job of settings digest `digest` is in the sample that
+/// `--remote-cache-verify` builds and compares: the same jobs every run.
+pub fn sampled(digest: &[u8; 32], percent: u8) -> bool {
+    u32::from(u16::from_le_bytes([digest[0], digest[1]])) * 100 < u32::from(percent) * 65_536
+}
+
+/// `--remote-cache-verify`: the cache's entry for a job built here (at the
+/// key its inputs give) against what was built; an error naming each
+/// output whose bytes differ. No entry: nothing to compare.
+pub fn verify(
+    cache: &Cache,
+    job: &Job,
+    digest: &[u8; 32],
+    inputs: &[InputHash],
+    built: &[(RelPath, u64, [u8; 32])],
+) -> Result<bool, Error> {
+    let key = fingerprint::key(digest, inputs);
+    let Some(entry) = cache.remote.get_action(&key).map_err(|e| e.to_string())? else {
+        return Ok(false);
+    };
+    let mut differ = Vec::new();
+    for (path, bytes, sha) in built {
+        match entry.output_files.iter().find(|f| f.path == path.as_str()) {
+            Some(f) if (f.digest.size, f.digest.sha256) == (*bytes, *sha) => {}
+            Some(f) => differ.push(format!(
+                "{path}: the cache holds {} bytes, SHA-256 {}; built here {bytes} bytes, SHA-256 {}",
+                f.digest.size,
+                crate::formats::hex(&f.digest.sha256),
+                crate::formats::hex(sha)
+            )),
+            None => differ.push(format!("{path}: not in the cache's entry")),
+        }
+    }
+    match differ.is_empty() {
+        true => Ok(true),
+        false => Err(format!(
+            "job {:?} built here differs from the cache's entry (a nondeterministic build, or a poisoned cache): {}",
+            job.id,
+            differ.join("; ")
+        )),
+    }
 }
 
 /// Kinds whose jobs are rebuilt rather than downloaded: a conversion

@@ -885,3 +885,77 @@ fn a_server_that_refuses_writes_is_reported_not_silent() {
         "{err}"
     );
 }
+
+/// `--remote-cache-verify 100` builds every job here although the cache
+/// holds it and compares: equal bytes pass (nothing restored, nothing
+/// stored again); an entry whose digest differs from what was built fails
+/// the job, naming the output and both SHA-256s.
+#[test]
+fn remote_cache_verify_builds_a_sample_and_compares_with_the_entry() {
+    use crate::cli_support::Project;
+    let server = Server::start();
+    assert!(
+        Project::demo()
+            .build_json(&["--remote-cache", &server.url])
+            .1
+            .status
+            .success()
+    );
+    server.requests();
+    let (report, out) = Project::demo().build_json(&[
+        "--remote-cache",
+        &server.url,
+        "--remote-cache-verify",
+        "100",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        report["totals"]["built"], report["totals"]["jobs"],
+        "{report}"
+    );
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.starts_with("GET /cache/ac/")),
+        "verified jobs are not stored again"
+    );
+    {
+        // Each entry's first output under another digest, whose blob the
+        // server holds too (so it serves the entry, as bazel-remote does
+        // only for an entry whose blobs are all there).
+        let mut st = server.store.lock().unwrap();
+        let mut planted = Vec::new();
+        for body in st.actions.values_mut() {
+            let mut r = action_result::decode(body).unwrap();
+            if r.output_files[0].path != "kiln-inputs" {
+                r.output_files[0].digest.sha256[0] ^= 1;
+                planted.push(crate::remote::hex(&r.output_files[0].digest.sha256));
+            }
+            *body = action_result::encode(&r);
+        }
+        for name in planted {
+            st.blobs.insert(name, b"other".to_vec());
+        }
+    }
+    let (report, out) = Project::demo().build_json(&[
+        "--remote-cache",
+        &server.url,
+        "--remote-cache-verify",
+        "100",
+    ]);
+    assert!(!out.status.success());
+    assert_eq!(report["totals"]["failed"], shared_jobs(&report), "{report}");
+    let text = report.to_string();
+    assert!(
+        text.contains("built here differs from the cache's entry")
+            && text.contains("--remote-cache-verify"),
+        "{report}"
+    );
+    assert!(kiln::pipeline::shared_cache::sampled(&[0xff; 32], 100));
+    assert!(!kiln::pipeline::shared_cache::sampled(&[0; 32], 0));
+}
