@@ -322,43 +322,12 @@ fn llama_cpp_continues_the_tiny_llama_as_numpy_does() {
         vec![0, 258, 259, 5, 77, 100, 3],
         vec![0, 150],
     ];
-    let steps = 8;
-    let (gguf, steps_arg, prompts_arg) = (
-        dir.path().join("out/models/tiny/tiny.gguf"),
-        steps.to_string(),
-        serde_json::to_string(&prompts).unwrap(),
-    );
-    let got: Vec<Vec<u64>> = llama_cpp(&[
-        "greedy".as_ref(),
-        gguf.as_os_str(),
-        steps_arg.as_ref(),
-        prompts_arg.as_ref(),
-    ]);
-    let want: Vec<Vec<(u64, f64)>> = oracle(
-        "llama_numpy.py",
-        &[
-            src.join("model.safetensors").as_os_str(),
-            src.join("config.json").as_os_str(),
-            steps_arg.as_ref(),
-        ],
+    assert_greedy_as_numpy(
+        &dir.path().join("out/models/tiny/tiny.gguf"),
+        &src,
         &prompts,
+        8,
     );
-    assert_eq!((got.len(), want.len()), (prompts.len(), prompts.len()));
-    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        eprintln!(
-            "prompt {i}: llama.cpp {g:?}, numpy {:?}",
-            w.iter().map(|t| t.0).collect::<Vec<_>>()
-        );
-        assert_eq!((g.len(), w.len()), (steps, steps));
-        for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
-            // A tie within f32's reach could go either way; none is near.
-            assert!(
-                *margin > 1e-3,
-                "prompt {i} step {step}: the top two logits are {margin} apart"
-            );
-            assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
-        }
-    }
 }
 
 /// A LLaMA whose tokenizer is SentencePiece's `tokenizer.model` (the
@@ -425,35 +394,8 @@ fn llama_cpp_tokenizes_a_sentencepiece_llama_as_sentencepiece_does() {
         .take(3)
         .map(|w| [&[1][..], w].concat())
         .collect();
-    let steps = 6;
-    let (steps_arg, prompts_arg) = (steps.to_string(), serde_json::to_string(&prompts).unwrap());
-    let got: Vec<Vec<u64>> = llama_cpp(&[
-        "greedy".as_ref(),
-        gguf.as_os_str(),
-        steps_arg.as_ref(),
-        prompts_arg.as_ref(),
-    ]);
     let src = dir.path().join("sources/llama");
-    let want: Vec<Vec<(u64, f64)>> = oracle(
-        "llama_numpy.py",
-        &[
-            src.join("model.safetensors").as_os_str(),
-            src.join("config.json").as_os_str(),
-            steps_arg.as_ref(),
-        ],
-        &prompts,
-    );
-    assert_eq!((got.len(), want.len()), (prompts.len(), prompts.len()));
-    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-        assert_eq!((g.len(), w.len()), (steps, steps));
-        for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
-            assert!(
-                *margin > 1e-3,
-                "prompt {i} step {step}: a near tie ({margin})"
-            );
-            assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
-        }
-    }
+    assert_greedy_as_numpy(&gguf, &src, &prompts, 6);
 }
 
 /// A byte-level BPE LLaMA under each pre-tokenizer llama.cpp has a rule
@@ -525,4 +467,43 @@ fn llama_cpp_tokenizes_byte_level_bpe_as_hugging_face_tokenizers_does() {
         tokens[0], tokens[1],
         "the two pre-tokenizers split these texts alike"
     );
+}
+
+/// llama.cpp's greedy continuation of each prompt (`steps` tokens) with
+/// `gguf`, against a numpy LLaMA (`tests/oracles/llama_numpy.py`) of the
+/// source checkpoint in `src`: the same tokens, step by step, none decided
+/// by a near tie.
+fn assert_greedy_as_numpy(gguf: &Path, src: &Path, prompts: &[Vec<u64>], steps: usize) {
+    let (steps_arg, prompts_arg) = (steps.to_string(), serde_json::to_string(prompts).unwrap());
+    let got: Vec<Vec<u64>> = llama_cpp(&[
+        "greedy".as_ref(),
+        gguf.as_os_str(),
+        steps_arg.as_ref(),
+        prompts_arg.as_ref(),
+    ]);
+    let want: Vec<Vec<(u64, f64)>> = oracle(
+        "llama_numpy.py",
+        &[
+            src.join("model.safetensors").as_os_str(),
+            src.join("config.json").as_os_str(),
+            steps_arg.as_ref(),
+        ],
+        &prompts,
+    );
+    assert_eq!((got.len(), want.len()), (prompts.len(), prompts.len()));
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        eprintln!(
+            "prompt {i}: llama.cpp {g:?}, numpy {:?}",
+            w.iter().map(|t| t.0).collect::<Vec<_>>()
+        );
+        assert_eq!((g.len(), w.len()), (steps, steps));
+        for (step, (token, (want, margin))) in g.iter().zip(w).enumerate() {
+            // A tie within f32's reach could go either way; none is near.
+            assert!(
+                *margin > 1e-3,
+                "prompt {i} step {step}: the top two logits are {margin} apart"
+            );
+            assert_eq!(token, want, "prompt {i}, step {step}: llama.cpp {g:?}");
+        }
+    }
 }
