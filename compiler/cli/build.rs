@@ -78,10 +78,29 @@ pub struct BuildArgs {
     /// bytes differ fails, naming each output (a consistency check)
     #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
     remote_cache_verify: u8,
+    /// PEM certificates of the CA that signs the remote cache's HTTPS
+    /// certificate, trusted in place of the web's roots [env:
+    /// KILN_REMOTE_CACHE_CA]
+    #[arg(long, value_name = "FILE")]
+    remote_cache_ca: Option<PathBuf>,
+    /// A PEM client certificate for a remote cache that asks for one
+    /// (mTLS); needs --remote-cache-client-key [env:
+    /// KILN_REMOTE_CACHE_CLIENT_CERT]
+    #[arg(long, value_name = "FILE")]
+    remote_cache_client_cert: Option<PathBuf>,
+    /// The PEM private key of --remote-cache-client-cert [env:
+    /// KILN_REMOTE_CACHE_CLIENT_KEY]
+    #[arg(long, value_name = "FILE")]
+    remote_cache_client_key: Option<PathBuf>,
+    /// A netrc file whose entry for the cache's host (`machine HOST login
+    /// USER password SECRET`) gives basic authentication, when neither a
+    /// token nor the URL gives credentials [env: KILN_REMOTE_CACHE_NETRC]
+    #[arg(long, value_name = "FILE")]
+    remote_cache_netrc: Option<PathBuf>,
 }
 
 /// The remote cache the flags and the environment name, if any.
-fn remote_cache(args: &BuildArgs) -> Option<pipeline::engine::RemoteCache> {
+fn remote_cache(args: &BuildArgs) -> Option<Result<pipeline::engine::RemoteCache, String>> {
     let url = args
         .remote_cache
         .clone()
@@ -91,12 +110,38 @@ fn remote_cache(args: &BuildArgs) -> Option<pipeline::engine::RemoteCache> {
     settings.bearer_token = std::env::var("KILN_REMOTE_CACHE_TOKEN")
         .ok()
         .filter(|t| !t.is_empty());
-    Some(pipeline::engine::RemoteCache {
+    let file = |flag: &Option<PathBuf>, var: &str| {
+        flag.clone().or_else(|| {
+            std::env::var_os(var)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+    };
+    settings.tls_ca = file(&args.remote_cache_ca, "KILN_REMOTE_CACHE_CA");
+    settings.netrc = file(&args.remote_cache_netrc, "KILN_REMOTE_CACHE_NETRC");
+    let cert = file(
+        &args.remote_cache_client_cert,
+        "KILN_REMOTE_CACHE_CLIENT_CERT",
+    );
+    let key = file(
+        &args.remote_cache_client_key,
+        "KILN_REMOTE_CACHE_CLIENT_KEY",
+    );
+    settings.tls_client = match (cert, key) {
+        (Some(c), Some(k)) => Some((c, k)),
+        (None, None) => None,
+        _ => {
+            return Some(Err(
+                "--remote-cache-client-cert and --remote-cache-client-key go together: give both (or neither)".to_string(),
+            ));
+        }
+    };
+    Some(Ok(pipeline::engine::RemoteCache {
         settings,
         read_only: args.remote_cache_read_only,
         strict: args.remote_cache_strict,
         verify_percent: args.remote_cache_verify,
-    })
+    }))
 }
 
 fn heartbeat_secs(text: &str) -> Result<f64, String> {
@@ -129,6 +174,16 @@ fn is_manifest_name(name: &str) -> bool {
 
 pub fn run(args: &BuildArgs) -> u8 {
     let (manifests, targets) = args.split_names();
+    let remote_cache = match remote_cache(args).transpose() {
+        Ok(rc) => rc,
+        Err(message) => {
+            let e = BuildError::Usage(message);
+            if args.json {
+                out!("{}", error_json(&e));
+            }
+            return report_build_error(&e);
+        }
+    };
     let options = Options {
         root: args.root.clone(),
         out: args.out.clone(),
@@ -137,7 +192,7 @@ pub fn run(args: &BuildArgs) -> u8 {
         threads: args.jobs.map_or(0, usize::from),
         force: args.force,
         max_output_bytes: args.max_output_bytes,
-        remote_cache: remote_cache(args),
+        remote_cache,
         stop: Stop::default(),
     };
     // A dry run writes nothing: a signal may end it where it stands.

@@ -17,6 +17,7 @@
 //! URL (without credentials) and the status.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use sha2::{Digest as _, Sha256};
@@ -37,7 +38,20 @@ pub struct Settings {
     pub connect_timeout: Duration,
     /// One whole request, body included.
     pub call_timeout: Duration,
+    /// PEM certificates that sign the server's (in place of the web's
+    /// roots), for a studio's own CA.
+    pub tls_ca: Option<PathBuf>,
+    /// A PEM client certificate (chain) and its PEM private key, for a
+    /// server that asks for one (mTLS); both or neither.
+    pub tls_client: Option<(PathBuf, PathBuf)>,
+    /// A netrc file: the `login` and `password` of the entry whose
+    /// `machine` is the URL's host (or its `default`) are sent as basic
+    /// authentication when neither a token nor the URL gives credentials.
+    pub netrc: Option<PathBuf>,
 }
+
+/// The most bytes kiln reads of a certificate, key or netrc file.
+pub const MAX_CONFIG_FILE_BYTES: u64 = 1 << 20;
 
 impl Settings {
     pub fn new(url: impl Into<String>) -> Settings {
@@ -46,6 +60,9 @@ impl Settings {
             bearer_token: None,
             connect_timeout: Duration::from_secs(10),
             call_timeout: Duration::from_secs(300),
+            tls_ca: None,
+            tls_client: None,
+            netrc: None,
         }
     }
 }
@@ -56,6 +73,9 @@ pub enum Error {
     /// The URL is not one kiln can use.
     #[error("remote cache URL {url:?}: {why}")]
     Url { url: String, why: String },
+    /// A certificate, key or netrc file that cannot be used.
+    #[error("remote cache: {path}: {why}")]
+    File { path: String, why: String },
     /// The connection failed or timed out.
     #[error("{method} {url}: {message}")]
     Transport {
@@ -112,18 +132,35 @@ impl Remote {
         if host.is_empty() {
             return Err(bad("no host"));
         }
-        let authorization = match (&settings.bearer_token, userinfo) {
-            (Some(token), _) => Some(format!("Bearer {token}")),
-            (None, Some(user)) => {
-                use base64::Engine as _;
-                Some(format!(
-                    "Basic {}",
-                    base64::engine::general_purpose::STANDARD.encode(user)
-                ))
-            }
-            (None, None) => None,
+        let basic = |user: &[u8]| {
+            use base64::Engine as _;
+            format!(
+                "Basic {}",
+                base64::engine::general_purpose::STANDARD.encode(user)
+            )
         };
+        let authorization = match (&settings.bearer_token, userinfo, &settings.netrc) {
+            (Some(token), _, _) => Some(format!("Bearer {token}")),
+            (None, Some(user), _) => Some(basic(&percent_decode(user))),
+            (None, None, Some(file)) => {
+                let text = read_config_file(file)?;
+                let text = String::from_utf8(text).map_err(|_| Error::File {
+                    path: file.display().to_string(),
+                    why: "not UTF-8 text".into(),
+                })?;
+                let name = host_name(host);
+                netrc_login(&text, name)
+                    .map(|(login, password)| basic(format!("{login}:{password}").as_bytes()))
+            }
+            (None, None, None) => None,
+        };
+        if scheme == "http" && (settings.tls_ca.is_some() || settings.tls_client.is_some()) {
+            return Err(bad(
+                "a CA or client certificate is given for an http:// URL: use https://",
+            ));
+        }
         let agent = ureq::Agent::config_builder()
+            .tls_config(tls_config(settings)?)
             .http_status_as_error(false)
             .max_redirects(0)
             .timeout_connect(Some(settings.connect_timeout))
@@ -274,6 +311,222 @@ impl Remote {
         let bytes = action_result::encode(result);
         self.put(&self.url("ac", key), bytes.len() as u64, &mut &bytes[..])
     }
+}
+
+/// ureq's TLS settings from the CA and client files `settings` name.
+fn tls_config(settings: &Settings) -> Result<ureq::tls::TlsConfig, Error> {
+    use ureq::tls::{ClientCert, PemItem, RootCerts, TlsConfig};
+    let mut config = TlsConfig::builder();
+    let pem_of = |path: &Path, bytes: &[u8]| -> Result<Vec<PemItem<'static>>, Error> {
+        ureq::tls::parse_pem(bytes)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Error::File {
+                path: path.display().to_string(),
+                why: format!("not PEM: {e}"),
+            })
+    };
+    let certificates = |path: &Path| -> Result<Vec<_>, Error> {
+        let certs: Vec<_> = pem_of(path, &read_config_file(path)?)?
+            .into_iter()
+            .filter_map(|item| match item {
+                PemItem::Certificate(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        if certs.is_empty() {
+            return Err(Error::File {
+                path: path.display().to_string(),
+                why: "no PEM certificate (-----BEGIN CERTIFICATE-----) in it".into(),
+            });
+        }
+        Ok(certs)
+    };
+    if let Some(ca) = &settings.tls_ca {
+        config = config.root_certs(RootCerts::new_with_certs(&certificates(ca)?));
+    }
+    if let Some((cert, key)) = &settings.tls_client {
+        let chain = certificates(cert)?;
+        let key_pem = read_config_file(key)?;
+        let key = pem_of(key, &key_pem)?
+            .into_iter()
+            .find_map(|item| match item {
+                PemItem::PrivateKey(k) => Some(k),
+                _ => None,
+            })
+            .ok_or_else(|| Error::File {
+                path: key.display().to_string(),
+                why: "no PEM private key (-----BEGIN PRIVATE KEY-----, or an RSA or EC one) in it"
+                    .into(),
+            })?;
+        keys_match(cert, &chain, &key_pem)?;
+        config = config.client_cert(Some(ClientCert::new_with_certs(&chain, key)));
+    }
+    Ok(config.build())
+}
+
+/// Refuses a client key (the PEM `key_pem`) that TLS cannot use or that
+/// is not the certificate's (ureq checks this only when it connects, by
+/// panicking).
+fn keys_match(
+    cert_file: &Path,
+    chain: &[ureq::tls::Certificate<'static>],
+    key_pem: &[u8],
+) -> Result<(), Error> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let bad = |why: String| Error::File {
+        path: cert_file.display().to_string(),
+        why,
+    };
+    let der = PrivateKeyDer::from_pem_slice(key_pem)
+        .map_err(|e| bad(format!("its private key does not read: {e}")))?;
+    let signing = rustls::crypto::ring::sign::any_supported_type(&der)
+        .map_err(|e| bad(format!("its private key cannot sign for TLS: {e}")))?;
+    let chain = chain
+        .iter()
+        .map(|c| CertificateDer::from(c.der().to_vec()))
+        .collect();
+    rustls::sign::CertifiedKey::new(chain, signing)
+        .keys_match()
+        .map_err(|e| {
+            bad(format!(
+                "the private key given is not this certificate's: {e}"
+            ))
+        })
+}
+
+/// The bytes of a regular file of at most [`MAX_CONFIG_FILE_BYTES`].
+fn read_config_file(path: &Path) -> Result<Vec<u8>, Error> {
+    let bad = |why: String| Error::File {
+        path: path.display().to_string(),
+        why,
+    };
+    let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
+    let meta = file.metadata().map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad("not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_CONFIG_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| bad(e.to_string()))?;
+    if bytes.len() as u64 > MAX_CONFIG_FILE_BYTES {
+        return Err(bad(format!(
+            "larger than {MAX_CONFIG_FILE_BYTES} bytes, the most read"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// `host[:port]` (or `[v6]:port`) without its port.
+fn host_name(authority: &str) -> &str {
+    if let Some(rest) = authority.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    authority.split(':').next().unwrap_or(authority)
+}
+
+/// `%XX` escapes decoded (user information in a URL, as curl reads it).
+fn percent_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[k] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(k + 1).and_then(|&b| hex(b)),
+                bytes.get(k + 2).and_then(|&b| hex(b)),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            k += 3;
+        } else {
+            out.push(bytes[k]);
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The `login` and `password` a netrc file gives `host`: its `machine`
+/// entry, else its `default` entry (as curl and Bazel read the file:
+/// tokens separated by white space, `macdef` bodies skipped to the next
+/// empty line, `account` ignored). `None` when neither names a login.
+pub fn netrc_login(text: &str, host: &str) -> Option<(String, String)> {
+    #[derive(Default)]
+    struct Entry {
+        login: Option<String>,
+        password: Option<String>,
+    }
+    let (mut exact, mut default): (Option<Entry>, Option<Entry>) = (None, None);
+    // Which entry the tokens now describe: 0 none, 1 the host's, 2 default.
+    let mut current = 0;
+    let mut lines = text.lines();
+    let mut tokens: Vec<&str> = Vec::new();
+    loop {
+        if tokens.is_empty() {
+            match lines.next() {
+                Some(line) => {
+                    tokens = line.split_whitespace().rev().collect();
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let token = tokens.pop().unwrap_or_default();
+        let mut value = || loop {
+            if let Some(t) = tokens.pop() {
+                return Some(t.to_string());
+            }
+            tokens = lines.next()?.split_whitespace().rev().collect();
+        };
+        match token {
+            "machine" => {
+                let name = value();
+                current = if exact.is_none() && name.as_deref() == Some(host) {
+                    exact = Some(Entry::default());
+                    1
+                } else {
+                    0
+                };
+            }
+            "default" => {
+                current = if default.is_none() {
+                    default = Some(Entry::default());
+                    2
+                } else {
+                    0
+                };
+            }
+            "login" | "password" | "account" => {
+                let v = value();
+                let entry = match current {
+                    1 => exact.as_mut(),
+                    2 => default.as_mut(),
+                    _ => None,
+                };
+                if let Some(e) = entry {
+                    match token {
+                        "login" => e.login = v,
+                        "password" => e.password = v,
+                        _ => {}
+                    }
+                }
+            }
+            "macdef" => {
+                tokens.clear();
+                for line in lines.by_ref() {
+                    if line.trim().is_empty() {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let entry = exact.or(default)?;
+    Some((entry.login?, entry.password.unwrap_or_default()))
 }
 
 /// What a GET of `url` returned breaks `rule`.

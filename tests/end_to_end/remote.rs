@@ -3,7 +3,7 @@
 //! SHA-256 is not its name is refused with 400; an AC entry must decode
 //! and name only blobs the CAS holds, or a GET of it is a 404) and a
 //! fault mode: wrong bytes under a hash, truncated and over-long bodies,
-//! error statuses, a server that never answers, a reset mid-body.
+//! error statuses, a server that never answers, a TCP reset mid-body.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -25,6 +25,9 @@ enum Fault {
     Truncated,
     /// A GET sends more than the blob.
     Longer,
+    /// A GET says its length, sends half, then resets the connection (a
+    /// TCP RST, not an orderly close: `SO_LINGER` of zero).
+    Reset,
     /// Every request answers this status.
     Status(u16),
     /// Every PUT answered with this status (a read-only token), GETs served.
@@ -48,15 +51,64 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::listen("http", |stream, store, fault| {
+            serve(stream, store, fault, reset)
+        })
+    }
+
+    /// The same server over HTTPS with the test PKI's server certificate
+    /// (`tests/corpus/tls`); with `clients_from` (a CA's PEM), it asks
+    /// every client for a certificate that CA signed (mTLS).
+    fn start_tls(clients_from: Option<&'static [u8]>) -> Server {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .unwrap();
+        let builder = match clients_from {
+            None => builder.with_no_client_auth(),
+            Some(ca) => {
+                let mut roots = rustls::RootCertStore::empty();
+                for c in CertificateDer::pem_slice_iter(ca) {
+                    roots.add(c.unwrap()).unwrap();
+                }
+                let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+                    roots.into(),
+                    provider,
+                )
+                .build()
+                .unwrap();
+                builder.with_client_cert_verifier(verifier)
+            }
+        };
+        let certs = CertificateDer::pem_slice_iter(TLS_SERVER_PEM)
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_slice(TLS_SERVER_KEY).unwrap();
+        let config = Arc::new(builder.with_single_cert(certs, key).unwrap());
+        Server::listen("https", move |tcp, store, fault| {
+            let conn = rustls::ServerConnection::new(config.clone()).unwrap();
+            let tls = rustls::StreamOwned::new(conn, tcp);
+            serve(tls, store, fault, drop);
+        })
+    }
+
+    /// Serves each connection on its own thread with `handle`.
+    fn listen(
+        scheme: &str,
+        handle: impl Fn(TcpStream, &Mutex<Store>, Fault) + Send + Sync + 'static,
+    ) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/cache", listener.local_addr().unwrap());
+        let url = format!("{scheme}://{}/cache", listener.local_addr().unwrap());
         let store = Arc::new(Mutex::new(Store::default()));
         let fault = Arc::new(Mutex::new(Fault::None));
         let (s, f) = (store.clone(), fault.clone());
+        let handle = Arc::new(handle);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
-                let (s, f) = (s.clone(), f.clone());
-                std::thread::spawn(move || serve(stream.unwrap(), &s, *f.lock().unwrap()));
+                let (s, f, h) = (s.clone(), f.clone(), handle.clone());
+                std::thread::spawn(move || h(stream.unwrap(), &s, *f.lock().unwrap()));
             }
         });
         Server { url, store, fault }
@@ -75,16 +127,45 @@ fn sha(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
-fn answer(stream: &mut TcpStream, status: u16, body: &[u8], length: usize) {
+const TLS_CA: &[u8] = include_bytes!("../corpus/tls/ca.pem");
+const TLS_SERVER_PEM: &[u8] = include_bytes!("../corpus/tls/server.pem");
+const TLS_SERVER_KEY: &[u8] = include_bytes!("../corpus/tls/server.key");
+
+fn answer(stream: &mut impl Write, status: u16, body: &[u8], length: usize) {
     let _ = write!(
         stream,
         "HTTP/1.1 {status} X\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
     );
     let _ = stream.write_all(body);
+    let _ = stream.flush();
 }
 
-fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
+/// Ends `stream` with a TCP RST: a zero linger time makes close discard
+/// what is unsent and reset the connection.
+fn reset(stream: TcpStream) {
+    use std::os::fd::AsRawFd;
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    // SAFETY: a valid socket descriptor and a `linger` of the size given.
+    let set = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            (&raw const linger).cast(),
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(set, 0, "setsockopt(SO_LINGER)");
+    drop(stream);
+}
+
+/// Answers one request on `stream` (plain or TLS) by bazel-remote's rules
+/// and `fault`; `reset` ends a stream for [`Fault::Reset`].
+fn serve<S: Read + Write>(stream: S, store: &Mutex<Store>, fault: Fault, reset: fn(S)) {
+    let mut reader = BufReader::new(stream);
     let mut line = String::new();
     if reader.read_line(&mut line).is_err() || line.is_empty() {
         return;
@@ -98,7 +179,9 @@ fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
     let mut auth = None;
     loop {
         let mut h = String::new();
-        reader.read_line(&mut h).unwrap();
+        if reader.read_line(&mut h).is_err() {
+            return;
+        }
         if h.trim().is_empty() {
             break;
         }
@@ -114,7 +197,9 @@ fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
         }
     }
     let mut body = vec![0; length.unwrap_or(0)];
-    reader.read_exact(&mut body).unwrap();
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
     store.lock().unwrap().requests.push(match auth {
         Some(a) => format!("{method} {path} ({a})"),
         None => format!("{method} {path}"),
@@ -125,30 +210,30 @@ fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
             std::thread::sleep(Duration::from_secs(3600));
             return;
         }
-        Fault::Status(s) => return answer(&mut stream, s, b"", 0),
-        Fault::RefuseWrites(s) if method == "PUT" => return answer(&mut stream, s, b"", 0),
+        Fault::Status(s) => return answer(reader.get_mut(), s, b"", 0),
+        Fault::RefuseWrites(s) if method == "PUT" => return answer(reader.get_mut(), s, b"", 0),
         _ => {}
     }
     let Some(rest) = path.strip_prefix("/cache/") else {
-        return answer(&mut stream, 404, b"", 0);
+        return answer(reader.get_mut(), 404, b"", 0);
     };
     let (kind, name) = rest.split_once('/').unwrap_or(("", ""));
     let mut st = store.lock().unwrap();
     match (method.as_str(), kind) {
-        ("PUT", _) if length.is_none() => answer(&mut stream, 411, b"", 0),
+        ("PUT", _) if length.is_none() => answer(reader.get_mut(), 411, b"", 0),
         ("PUT", "cas") => {
             if crate::remote::hex(&sha(&body)) != name {
-                return answer(&mut stream, 400, b"", 0);
+                return answer(reader.get_mut(), 400, b"", 0);
             }
             st.blobs.insert(name.into(), body);
-            answer(&mut stream, 200, b"", 0)
+            answer(reader.get_mut(), 200, b"", 0)
         }
         ("PUT", "ac") => match action_result::decode(&body) {
             Ok(r) if !r.output_files.is_empty() => {
                 st.actions.insert(name.into(), body);
-                answer(&mut stream, 200, b"", 0)
+                answer(reader.get_mut(), 200, b"", 0)
             }
-            _ => answer(&mut stream, 400, b"", 0),
+            _ => answer(reader.get_mut(), 400, b"", 0),
         },
         ("GET", "ac") => match st.actions.get(name) {
             Some(b) => {
@@ -160,31 +245,39 @@ fn serve(mut stream: TcpStream, store: &Mutex<Store>, fault: Fault) {
                         .all(|f| st.blobs.contains_key(&hex(&f.digest.sha256)))
                 });
                 if whole {
-                    answer(&mut stream, 200, b, b.len())
+                    answer(reader.get_mut(), 200, b, b.len())
                 } else {
-                    answer(&mut stream, 404, b"", 0)
+                    answer(reader.get_mut(), 404, b"", 0)
                 }
             }
-            None => answer(&mut stream, 404, b"", 0),
+            None => answer(reader.get_mut(), 404, b"", 0),
         },
         ("GET", "cas") => match st.blobs.get(name) {
             Some(b) => match fault {
                 Fault::WrongBytes => {
                     let mut other = b.clone();
                     other[0] ^= 1;
-                    answer(&mut stream, 200, &other, other.len())
+                    answer(reader.get_mut(), 200, &other, other.len())
                 }
-                Fault::Truncated => answer(&mut stream, 200, &b[..b.len() / 2], b.len()),
+                Fault::Truncated => answer(reader.get_mut(), 200, &b[..b.len() / 2], b.len()),
+                Fault::Reset => {
+                    answer(reader.get_mut(), 200, &b[..b.len() / 2], b.len());
+                    // Time for the client to read the head and the half
+                    // sent: a reset discards what it has not yet read.
+                    std::thread::sleep(Duration::from_millis(200));
+                    drop(st);
+                    reset(reader.into_inner());
+                }
                 Fault::Longer => {
                     let mut more = b.clone();
                     more.extend_from_slice(b"extra");
-                    answer(&mut stream, 200, &more, more.len())
+                    answer(reader.get_mut(), 200, &more, more.len())
                 }
-                _ => answer(&mut stream, 200, b, b.len()),
+                _ => answer(reader.get_mut(), 200, b, b.len()),
             },
-            None => answer(&mut stream, 404, b"", 0),
+            None => answer(reader.get_mut(), 404, b"", 0),
         },
-        _ => answer(&mut stream, 405, b"", 0),
+        _ => answer(reader.get_mut(), 405, b"", 0),
     }
 }
 
@@ -281,6 +374,7 @@ fn what_a_server_gets_wrong_is_refused() {
     for (fault, want) in [
         (Fault::WrongBytes, "SHA-256 is"),
         (Fault::Truncated, "stopped after"),
+        (Fault::Reset, "stopped after"),
         (Fault::Longer, "more than the 10000 bytes"),
     ] {
         server.set(fault);
@@ -364,6 +458,202 @@ fn credentials_stay_out_of_messages() {
     }
 }
 
+/// A file of the test PKI (`tests/corpus/tls`).
+fn tls_file(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus/tls")
+        .join(name)
+}
+
+/// Over HTTPS: the server's certificate must be signed by the CA given
+/// (the web's roots do not know a studio's CA, and another CA is not
+/// it); a server asking for a client certificate (mTLS) is refused
+/// without one and served with one.
+#[test]
+fn https_trusts_the_ca_given_and_presents_a_client_certificate() {
+    let round_trip = |r: &Remote| -> Result<(), Error> {
+        let bytes = b"over TLS".to_vec();
+        r.put_blob(&blob(&bytes), &mut &bytes[..])?;
+        let mut got = Vec::new();
+        assert!(r.get_blob(&blob(&bytes), &mut got)?);
+        assert_eq!(got, bytes);
+        Ok(())
+    };
+    let transport = |e: Error, want: &str| {
+        let text = e.to_string();
+        assert!(
+            matches!(e, Error::Transport { .. }) && text.contains(want),
+            "{text}"
+        );
+    };
+    let server = Server::start_tls(None);
+    let mut s = Settings::new(&server.url);
+    transport(
+        round_trip(&Remote::new(&s).unwrap()).unwrap_err(),
+        "UnknownIssuer",
+    );
+    s.tls_ca = Some(tls_file("other-ca.pem"));
+    transport(
+        round_trip(&Remote::new(&s).unwrap()).unwrap_err(),
+        "UnknownIssuer",
+    );
+    s.tls_ca = Some(tls_file("ca.pem"));
+    round_trip(&Remote::new(&s).unwrap()).unwrap();
+
+    let mtls = Server::start_tls(Some(TLS_CA));
+    let mut s = Settings::new(&mtls.url);
+    s.tls_ca = Some(tls_file("ca.pem"));
+    round_trip(&Remote::new(&s).unwrap()).unwrap_err();
+    assert!(
+        mtls.requests().is_empty(),
+        "no request without a certificate"
+    );
+    s.tls_client = Some((tls_file("client.pem"), tls_file("client.key")));
+    round_trip(&Remote::new(&s).unwrap()).unwrap();
+    assert_eq!(mtls.requests().len(), 2);
+    // A key that is not the certificate's is refused before connecting.
+    s.tls_client = Some((tls_file("client.pem"), tls_file("server.key")));
+    let e = Remote::new(&s).err().unwrap().to_string();
+    assert!(
+        e.contains("client.pem") && e.contains("not this certificate's"),
+        "{e}"
+    );
+    // A certificate the server's CA did not sign is refused by the server.
+    s.tls_client = Some((tls_file("other-client.pem"), tls_file("other-client.key")));
+    round_trip(&Remote::new(&s).unwrap()).unwrap_err();
+    assert!(mtls.requests().is_empty());
+}
+
+/// The files a TLS or netrc setting names are checked before any request:
+/// each refusal names the file and what it lacks.
+#[test]
+fn tls_and_netrc_files_that_cannot_be_used_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not a certificate").unwrap();
+    let https = "https://127.0.0.1:1/cache";
+    let refusal = |s: &Settings| match Remote::new(s) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("accepted {s:?}"),
+    };
+    let mut s = Settings::new(https);
+    s.tls_ca = Some(text.clone());
+    let e = refusal(&s);
+    assert!(
+        e.contains("notes.txt") && e.contains("no PEM certificate"),
+        "{e}"
+    );
+    s.tls_ca = Some(dir.path().to_path_buf());
+    assert!(refusal(&s).contains("not a regular file"));
+    s.tls_ca = Some(dir.path().join("missing.pem"));
+    assert!(refusal(&s).contains("missing.pem"));
+    let big = dir.path().join("big.pem");
+    std::fs::write(&big, vec![b'A'; (1 << 20) + 1]).unwrap();
+    s.tls_ca = Some(big);
+    assert!(refusal(&s).contains("larger than 1048576 bytes"));
+    let mut s = Settings::new(https);
+    s.tls_client = Some((tls_file("client.pem"), tls_file("client.pem")));
+    let e = refusal(&s);
+    assert!(
+        e.contains("client.pem") && e.contains("no PEM private key"),
+        "{e}"
+    );
+    let mut s = Settings::new(https.replace("https", "http"));
+    s.tls_ca = Some(tls_file("ca.pem"));
+    assert!(refusal(&s).contains("use https://"));
+    let mut s = Settings::new(https);
+    let binary = dir.path().join("netrc");
+    std::fs::write(&binary, [0xff, 0xfe]).unwrap();
+    s.netrc = Some(binary);
+    assert!(refusal(&s).contains("not UTF-8"));
+}
+
+/// A netrc file's entry for the cache's host gives basic authentication
+/// (its `default` entry any other host); a token or the URL's own user
+/// information comes first; `%XX` escapes in the URL's are decoded.
+#[test]
+fn a_netrc_entry_or_the_urls_user_information_gives_basic_authentication() {
+    use kiln::pipeline::remote::netrc_login;
+    let pair = |l: &str, p: &str| Some((l.to_string(), p.to_string()));
+    let text = "machine build.example login ci password s3cret\n\
+                machine 127.0.0.1\n  login dev\n  password\n  hunter2\n\
+                macdef init\nmachine 127.0.0.1 login macro password body\n\n\
+                default login anyone password guest\n";
+    assert_eq!(netrc_login(text, "build.example"), pair("ci", "s3cret"));
+    assert_eq!(netrc_login(text, "127.0.0.1"), pair("dev", "hunter2"));
+    assert_eq!(netrc_login(text, "elsewhere"), pair("anyone", "guest"));
+    assert_eq!(netrc_login("machine a password p", "a"), None);
+    assert_eq!(netrc_login("machine a login u", "a"), pair("u", ""));
+    assert_eq!(netrc_login("", "a"), None);
+    // The first entry for a host wins, as curl reads the file.
+    assert_eq!(
+        netrc_login("machine a login one\nmachine a login two", "a"),
+        pair("one", "")
+    );
+
+    let server = Server::start();
+    let dir = tempfile::tempdir().unwrap();
+    let netrc = dir.path().join("netrc");
+    std::fs::write(&netrc, text).unwrap();
+    let mut s = Settings::new(&server.url);
+    s.netrc = Some(netrc);
+    let _ = Remote::new(&s).unwrap().get_action(&sha(b"k"));
+    // base64 of "dev:hunter2".
+    assert!(server.requests()[0].ends_with("(Basic ZGV2Omh1bnRlcjI=)"));
+    s.url = server.url.replace("http://", "http://ci:p%40ss%3Aword@");
+    let _ = Remote::new(&s).unwrap().get_action(&sha(b"k"));
+    // base64 of "ci:p@ss:word": the URL's, decoded, before the netrc's.
+    assert!(server.requests()[0].ends_with("(Basic Y2k6cEBzczp3b3Jk)"));
+    s.bearer_token = Some("t0ken".into());
+    let _ = Remote::new(&s).unwrap().get_action(&sha(b"k"));
+    assert!(server.requests()[0].ends_with("(Bearer t0ken)"));
+}
+
+/// The flags from the command line: a build over HTTPS with mTLS stores
+/// every shared job and a fresh clone restores them; a client certificate
+/// without its key is a usage error naming both flags.
+#[test]
+fn kiln_build_uses_the_tls_flags() {
+    use crate::cli_support::Project;
+    let server = Server::start_tls(Some(TLS_CA));
+    let (ca, cert, key) = (
+        tls_file("ca.pem"),
+        tls_file("client.pem"),
+        tls_file("client.key"),
+    );
+    let tls = |p: &Project, extra: &[&str]| {
+        let mut args = vec![
+            "--remote-cache",
+            &server.url,
+            "--remote-cache-strict",
+            "--remote-cache-ca",
+            ca.to_str().unwrap(),
+            "--remote-cache-client-cert",
+            cert.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        p.build_json(&args)
+    };
+    let a = Project::demo();
+    let (report, out) = tls(&a, &["--remote-cache-client-key", key.to_str().unwrap()]);
+    assert!(out.status.success(), "{report}");
+    let b = Project::demo();
+    let (report, out) = tls(&b, &["--remote-cache-client-key", key.to_str().unwrap()]);
+    assert!(out.status.success(), "{report}");
+    assert_eq!(
+        report["totals"]["restored"].as_u64(),
+        Some(shared_jobs(&report))
+    );
+    assert_eq!(outputs(&b), outputs(&a));
+    let (report, out) = tls(&Project::demo(), &[]);
+    assert_eq!(out.status.code(), Some(2), "{report}");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        e.contains("--remote-cache-client-cert and --remote-cache-client-key go together"),
+        "{e}"
+    );
+}
+
 /// nginx from Debian's packages, its WebDAV module taking the PUTs, as a
 /// studio runs it for Bazel: started in `dir` on a free port of
 /// 127.0.0.1, stopped when dropped.
@@ -380,6 +670,12 @@ impl Drop for Nginx {
 }
 
 fn nginx(dir: &std::path::Path) -> Nginx {
+    nginx_with(dir, false)
+}
+
+/// [`nginx`]; with `mtls`, over HTTPS with the test PKI's server
+/// certificate, asking every client for a certificate its CA signed.
+fn nginx_with(dir: &std::path::Path, mtls: bool) -> Nginx {
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -388,11 +684,25 @@ fn nginx(dir: &std::path::Path) -> Nginx {
     std::fs::create_dir_all(dir.join("www/cache")).unwrap();
     std::fs::create_dir_all(dir.join("tmp")).unwrap();
     let d = dir.display();
+    let (scheme, tls) = if mtls {
+        let f = |name: &str| tls_file(name).display().to_string();
+        (
+            "https",
+            format!(
+                " ssl;\n    ssl_certificate {};\n    ssl_certificate_key {};\n    ssl_client_certificate {};\n    ssl_verify_client on",
+                f("server.pem"),
+                f("server.key"),
+                f("ca.pem")
+            ),
+        )
+    } else {
+        ("http", String::new())
+    };
     let conf = format!(
         "daemon off;\nmaster_process off;\nworker_processes 1;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
          events {{}}\n\
          http {{\n  access_log off;\n  client_body_temp_path {d}/tmp;\n  proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n  uwsgi_temp_path {d}/tmp;\n  scgi_temp_path {d}/tmp;\n\
-           server {{\n    listen 127.0.0.1:{port};\n    root {d}/www;\n    client_max_body_size 0;\n\
+           server {{\n    listen 127.0.0.1:{port}{tls};\n    root {d}/www;\n    client_max_body_size 0;\n\
              location /cache/ {{\n      dav_methods PUT;\n      create_full_put_path on;\n      dav_access user:rw;\n    }}\n  }}\n}}\n"
     );
     std::fs::write(dir.join("nginx.conf"), conf).unwrap();
@@ -407,7 +717,7 @@ fn nginx(dir: &std::path::Path) -> Nginx {
     // Owned at once: stopped (and waited for) however this ends.
     let server = Nginx {
         child,
-        url: format!("http://127.0.0.1:{port}/cache"),
+        url: format!("{scheme}://127.0.0.1:{port}/cache"),
     };
     for _ in 0..500 {
         if TcpStream::connect(("127.0.0.1", port)).is_ok() {
@@ -458,6 +768,37 @@ fn nginx_webdav_stores_and_serves_the_cache() {
     r.put_blob(&lie, &mut &b"hello"[..]).unwrap();
     let e = r.get_blob(&lie, &mut Vec::new()).unwrap_err();
     assert!(matches!(e, Error::Poisoned { .. }), "{e}");
+}
+
+/// nginx over HTTPS asking for client certificates (`ssl_verify_client
+/// on`), as a studio's cache behind mTLS: refused without kiln's client
+/// certificate, a round trip with it.
+#[test]
+#[ignore = "full tier: nginx from Debian's packages (tests/full.sh installs it)"]
+fn nginx_over_https_with_client_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = nginx_with(dir.path(), true);
+    let mut s = Settings::new(&server.url);
+    s.tls_ca = Some(tls_file("ca.pem"));
+    let bytes = b"through nginx's TLS".to_vec();
+    let e = Remote::new(&s)
+        .unwrap()
+        .put_blob(&blob(&bytes), &mut &bytes[..])
+        .unwrap_err();
+    // nginx answers a client without a certificate with 400.
+    assert!(e.to_string().contains("answered 400"), "{e}");
+    s.tls_client = Some((tls_file("client.pem"), tls_file("client.key")));
+    let r = Remote::new(&s).unwrap();
+    r.put_blob(&blob(&bytes), &mut &bytes[..]).unwrap();
+    let mut got = Vec::new();
+    assert!(r.get_blob(&blob(&bytes), &mut got).unwrap());
+    assert_eq!(got, bytes);
+    s.tls_client = Some((tls_file("other-client.pem"), tls_file("other-client.key")));
+    let e = Remote::new(&s)
+        .unwrap()
+        .get_blob(&blob(&bytes), &mut Vec::new())
+        .unwrap_err();
+    assert!(e.to_string().contains("answered 400"), "{e}");
 }
 
 /// The jobs of a build report whose kind goes through the remote cache
@@ -588,6 +929,7 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
     for fault in [
         Fault::WrongBytes,
         Fault::Truncated,
+        Fault::Reset,
         Fault::Longer,
         Fault::Status(500),
     ] {
