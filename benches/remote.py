@@ -1,6 +1,6 @@
 """A fresh clone served by a shared cache, against local builds (issue 28):
 
-    python3 benches/remote.py KILN [ROUNDS]
+    python3 benches/remote.py KILN [ROUNDS] [PROJECT]
 
 Needs nginx with its WebDAV module on the PATH (Debian's; tests/full.sh
 installs it) and the 1,000-job project (`python3 benches/gen_project.py
@@ -13,7 +13,10 @@ it owns:
            (`--remote-cache URL --remote-cache-read-only`);
   noop     the local no-op build after it.
 Prints medians and minimums, and the restore's requests (from nginx's log:
-each job's) and bytes.
+each job's) and bytes. PROJECT (default: that 1,000-job project) may be
+any project root, such as the repository's own demo (`.`): its textured
+characters restored, its model conversion rebuilt (the per-kind policy),
+each job's time in the clean build and the restore printed.
 """
 import json
 import os
@@ -29,7 +32,7 @@ from pathlib import Path
 here = Path(__file__).parent
 kiln = os.path.abspath(sys.argv[1])
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-project = here / "work" / "project"
+project = Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else here / "work" / "project"
 work = Path(tempfile.mkdtemp(prefix="kiln-remote-bench-"))
 nginx_dir = work / "nginx"
 (nginx_dir / "www" / "cache").mkdir(parents=True)
@@ -95,7 +98,7 @@ try:
     for r in range(rounds + 1):
         out = work / "clean-out"
         fresh(out)
-        ms, _ = build(out)
+        ms, clean_report = build(out)
         if r:
             times["clean"].append(ms)
         out = work / "restore-out"
@@ -104,7 +107,10 @@ try:
         os.kill(nginx.pid, 10)  # SIGUSR1: reopen the log
         time.sleep(0.05)
         ms, report = build(out, "--remote-cache", url, "--remote-cache-read-only")
-        assert report["totals"]["restored"] == jobs, report["totals"]
+        t = report["totals"]
+        assert t["restored"] + t["built"] == jobs and t["restored"] > 0, t
+        assert all(j["status"] == "restored" or j["kind"] == "model_bundle" for j in report["jobs"]), t
+        restored_report = report
         if r:
             times["restore"].append(ms)
         time.sleep(0.05)
@@ -117,7 +123,16 @@ try:
     print(f"{rounds} rounds; the cache holds {stored / 1e6:.1f} MB")
     for k, v in times.items():
         print(f"{k:8s} median {statistics.median(v):7.0f} ms   min {min(v):7.0f} ms")
-    print(f"restore: {requests[0]} requests ({requests[0] / jobs:.2f} a job), {requests[1] / 1e6:.2f} MB sent by nginx")
+    t = restored_report["totals"]
+    print(f"restore: {t['restored']} jobs restored, {t['built']} built (rebuilt by policy); "
+          f"{requests[0]} requests ({requests[0] / max(t['restored'], 1):.2f} a restored job), "
+          f"{requests[1] / 1e6:.2f} MB sent by nginx")
+    if jobs <= 20:
+        print("last round, each job: clean build ms / restore ms (status)")
+        times_of = lambda rep: {j["id"]: (j.get("time_ms"), j["status"], j["kind"]) for j in rep["jobs"]}
+        a, b = times_of(clean_report), times_of(restored_report)
+        for k in sorted(a):
+            print(f"  {a[k][2]:14s} {k:28s} {a[k][0]} / {b[k][0]} ({b[k][1]})")
 finally:
     nginx.terminate()
     nginx.wait()
