@@ -211,7 +211,7 @@ pub fn run(args: &BuildArgs) -> u8 {
     let signal_status = || options.stop.requested().and_then(|s| u8::try_from(s).ok());
     match result {
         Ok(report) => {
-            print_report(&report, args);
+            print_report(&report, args, options.remote_cache.as_ref());
             match signal_status() {
                 Some(status) if report.interrupted => status,
                 _ if report.count(Status::Failed) > 0 => EXIT_FAILURE,
@@ -264,7 +264,7 @@ fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print_report(report: &Report, args: &BuildArgs) {
+fn print_report(report: &Report, args: &BuildArgs, remote: Option<&pipeline::engine::RemoteCache>) {
     for job in &report.jobs {
         if let Some(d) = &job.error {
             print_diagnostic(d);
@@ -292,7 +292,7 @@ fn print_report(report: &Report, args: &BuildArgs) {
         );
     }
     if args.json {
-        out!("{}", report_json(report));
+        out!("{}", report_json(report, remote));
         return;
     }
     if args.explain && !args.quiet {
@@ -346,7 +346,7 @@ fn print_report(report: &Report, args: &BuildArgs) {
     }
 }
 
-fn report_json(report: &Report) -> Value {
+fn report_json(report: &Report, remote: Option<&pipeline::engine::RemoteCache>) -> Value {
     let jobs: Vec<Value> = report
         .jobs
         .iter()
@@ -375,6 +375,12 @@ fn report_json(report: &Report) -> Value {
             if !j.notes.is_empty() {
                 v["notes"] = json!(j.notes);
             }
+            if let Some(r) = j.remote {
+                v["remote_cache"] = json!({
+                    "lookup": r.lookup.as_str(),
+                    "store": r.store.as_str(),
+                });
+            }
             v
         })
         .collect();
@@ -398,7 +404,31 @@ fn report_json(report: &Report) -> Value {
     if let Some(e) = &report.state_error {
         doc["state_error"] = json!(e);
     }
+    if let Some(rc) = remote {
+        doc["remote_cache"] = remote_json(report, rc);
+    }
     doc
+}
+
+/// The remote cache's settings and what it did, counted over the jobs.
+fn remote_json(report: &Report, rc: &pipeline::engine::RemoteCache) -> Value {
+    use pipeline::shared_cache::{Lookup, Store};
+    let uses: Vec<_> = report.jobs.iter().filter_map(|j| j.remote).collect();
+    let lookups = |l: Lookup| uses.iter().filter(|u| u.lookup == l).count();
+    let stores = |s: Store| uses.iter().filter(|u| u.store == s).count();
+    json!({
+        "url": pipeline::remote::redact(&rc.settings.url),
+        "read_only": rc.read_only,
+        "strict": rc.strict,
+        "verify_percent": rc.verify_percent,
+        "hits": lookups(Lookup::Hit),
+        "misses": lookups(Lookup::Miss),
+        "errors": lookups(Lookup::Error),
+        "sampled": lookups(Lookup::Sampled),
+        "not_shared": lookups(Lookup::NotShared),
+        "stored": stores(Store::Stored),
+        "store_errors": stores(Store::Error),
+    })
 }
 
 fn millis(d: std::time::Duration) -> f64 {

@@ -133,6 +133,9 @@ pub struct JobReport {
     /// Measures of what the job built; a fresh job's, as recorded.
     pub notes: Vec<String>,
     pub error: Option<Diagnostic>,
+    /// What the remote cache did for it: a dirty job's, when the build
+    /// has one.
+    pub remote: Option<shared_cache::Use>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -1305,6 +1308,7 @@ fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport
         warnings: record.warnings.clone(),
         notes: record.notes.clone(),
         error: None,
+        remote: None,
     }
 }
 
@@ -1328,8 +1332,10 @@ struct Shared<'a> {
 
 fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     let started = Instant::now();
-    let result = build_job(job, shared);
+    let mut remote = shared_cache::Use::default();
+    let result = build_job(job, shared, &mut remote);
     let mut report = empty_report(job, why, Status::Built);
+    report.remote = shared.cache.map(|_| remote);
     match result {
         Ok((outputs, (warnings, notes), restored)) => {
             if restored {
@@ -1368,6 +1374,7 @@ fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobReport {
         warnings: Vec::new(),
         notes: Vec::new(),
         error: None,
+        remote: None,
     }
 }
 
@@ -1378,7 +1385,12 @@ type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>), bool);
 /// Runs the job, commits its outputs, records it. A run that fails, or
 /// does not write exactly its declared outputs, leaves the previous
 /// outputs as they were (and no temporary file).
-fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
+fn build_job(
+    job: &Job,
+    shared: &Shared,
+    remote: &mut shared_cache::Use,
+) -> Result<Built, JobError> {
+    use shared_cache::{Lookup, Store};
     let place = &shared.place;
     let progress = |done, total, unit| {
         (shared.on_event)(Event::Progress {
@@ -1396,20 +1408,34 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
         .cache
         .filter(|_| shared_cache::worth_sharing(job.kind()));
     let verifying = cache.is_some_and(|c| shared_cache::sampled(&digest, c.verify_percent));
+    if cache.is_some() {
+        remote.lookup = if verifying {
+            Lookup::Sampled
+        } else {
+            Lookup::Miss
+        };
+    }
     if let Some(cache) = cache.filter(|_| !verifying) {
         // A miss (or an entry refused) leaves nothing: this `JobIo`'s
         // temporaries go with it.
         let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
         io.set_output_budget(shared.max_output_bytes);
         match shared_cache::restore(cache, job, &digest, &mut io, place.resolver, &shared.hashes) {
-            Ok(Some((inputs, messages))) => restored = Some((inputs, io.complete()?.1, messages)),
+            Ok(Some((inputs, messages))) => {
+                restored = Some((inputs, io.complete()?.1, messages));
+                remote.lookup = Lookup::Hit;
+            }
             Ok(None) => {}
             Err(m) if shared.cache_strict => {
+                remote.lookup = Lookup::Error;
                 return Err(JobError::job(format!(
                     "remote cache: {m} (--remote-cache-strict)"
                 )));
             }
-            Err(m) => cache_warnings.push(format!("remote cache: {m}; built here instead")),
+            Err(m) => {
+                remote.lookup = Lookup::Error;
+                cache_warnings.push(format!("remote cache: {m}; built here instead"));
+            }
         }
     }
     let was_restored = restored.is_some();
@@ -1469,7 +1495,13 @@ fn build_job(job: &Job, shared: &Shared) -> Result<Built, JobError> {
             ))
         })?;
     if let Some(cache) = cache.filter(|c| !c.read_only && !was_restored && !verified) {
-        match shared_cache::upload(cache, place.outputs, &digest, &inputs, &records, &messages) {
+        let stored =
+            shared_cache::upload(cache, place.outputs, &digest, &inputs, &records, &messages);
+        remote.store = match stored {
+            Ok(()) => Store::Stored,
+            Err(_) => Store::Error,
+        };
+        match stored {
             Ok(()) => {}
             Err(m) if shared.cache_strict => {
                 return Err(JobError::job(format!(

@@ -79,6 +79,64 @@ fn entry_file(path: &str, digest: Digest, bytes: Option<&[u8]>) -> OutputFile {
     }
 }
 
+/// What the remote cache did for one dirty job (the build report's
+/// `remote_cache`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Use {
+    pub lookup: Lookup,
+    pub store: Store,
+}
+
+/// A job's lookup in the remote cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lookup {
+    /// Its kind is rebuilt, never shared ([`REBUILT_NOT_DOWNLOADED`]).
+    #[default]
+    NotShared,
+    /// Its outputs were restored from the cache.
+    Hit,
+    /// The cache does not hold it (or lacks a blob, or an input it names).
+    Miss,
+    /// The lookup failed or an entry was refused (a warning; built here).
+    Error,
+    /// In `--remote-cache-verify`'s sample: built here and compared.
+    Sampled,
+}
+
+/// Storing a job built here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Store {
+    /// Not tried: read-only, restored, sampled, not shared, or the job
+    /// failed first.
+    #[default]
+    None,
+    Stored,
+    /// The server refused or failed (a warning).
+    Error,
+}
+
+impl Lookup {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lookup::NotShared => "not_shared",
+            Lookup::Hit => "hit",
+            Lookup::Miss => "miss",
+            Lookup::Error => "error",
+            Lookup::Sampled => "sampled",
+        }
+    }
+}
+
+impl Store {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Store::None => "none",
+            Store::Stored => "stored",
+            Store::Error => "error",
+        }
+    }
+}
+
 /// A build's remote cache and how to use it.
 pub struct Cache {
     pub remote: Remote,

@@ -61,6 +61,26 @@ fn every_documented_json_document_matches_what_kiln_prints() {
     run("build", &["build", "--json"], 0);
     run("build", &["build", "--json"], 0);
     run("dry-run", &["build", "--check", "--json"], 0);
+    // With a remote cache: every job stored, then restored elsewhere.
+    let server = crate::remote::Server::start();
+    run(
+        "build",
+        &["build", "--json", "--force", "--remote-cache", &server.url],
+        0,
+    );
+    run(
+        "build",
+        &[
+            "build",
+            "--json",
+            "--out",
+            "out-restored",
+            "--remote-cache",
+            &server.url,
+            "--remote-cache-read-only",
+        ],
+        0,
+    );
     // A build whose state cannot be saved (a folder where the plan
     // summary's temporary file goes; a new manifest changes the plan).
     fs::create_dir_all(p.path("out/.kiln/.plan.kiln-tmp/in-the-way")).unwrap();

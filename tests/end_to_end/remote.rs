@@ -43,14 +43,14 @@ struct Store {
     requests: Vec<String>,
 }
 
-struct Server {
-    url: String,
+pub struct Server {
+    pub url: String,
     store: Arc<Mutex<Store>>,
     fault: Arc<Mutex<Fault>>,
 }
 
 impl Server {
-    fn start() -> Server {
+    pub fn start() -> Server {
         Server::listen("http", |stream, store, fault| {
             serve(stream, store, fault, reset)
         })
@@ -860,6 +860,23 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         !report.to_string().contains("remote cache"),
         "no cache warning: {report}"
     );
+    let counts = |r: &serde_json::Value| -> Vec<u64> {
+        [
+            "hits",
+            "misses",
+            "errors",
+            "sampled",
+            "not_shared",
+            "stored",
+            "store_errors",
+        ]
+        .iter()
+        .map(|k| r["remote_cache"][k].as_u64().unwrap())
+        .collect()
+    };
+    assert_eq!(report["remote_cache"]["url"], server.url.as_str());
+    assert_eq!(report["remote_cache"]["read_only"], false);
+    assert_eq!(counts(&report), [0, cached, 0, 0, jobs - cached, cached, 0]);
     let stored = server.requests();
     assert!(
         stored
@@ -882,6 +899,8 @@ fn a_fresh_clone_restores_every_job_from_the_cache_and_builds_none() {
         "the conversion: {report}"
     );
     assert_eq!(ids_with(&report, "restored").len() as u64, cached);
+    assert_eq!(report["remote_cache"]["read_only"], true);
+    assert_eq!(counts(&report), [cached, 0, 0, 0, jobs - cached, 0, 0]);
     assert_eq!(outputs(&b), outputs(&a), "restored bytes");
     assert_eq!(
         said(&report),
@@ -950,6 +969,16 @@ fn a_poisoned_or_failing_cache_is_a_miss_with_a_warning_or_under_strict_a_failur
             jobs,
             "{fault:?}"
         );
+        // Each refusal or failure is counted, beside the warning.
+        let rc = &report["remote_cache"];
+        assert_eq!(
+            rc["hits"].as_u64().unwrap()
+                + rc["errors"].as_u64().unwrap()
+                + rc["not_shared"].as_u64().unwrap(),
+            jobs,
+            "{fault:?}: {rc}"
+        );
+        assert!(rc["errors"].as_u64().unwrap() >= 2, "{fault:?}: {rc}");
         match fault {
             Fault::Status(_) => assert_eq!(built, jobs, "{fault:?}: {report}"),
             // The levels' compiled characters are larger than what is inlined.
