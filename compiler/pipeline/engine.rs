@@ -36,10 +36,11 @@ use sha2::Digest;
 
 use super::fingerprint::{self, InputHash, KeyParts};
 use super::input;
-use super::job::{self, InputRead, Job, JobError, JobIo, Staged, Stop, Unit};
+use super::job::{self, InputRead, JobError, JobIo, Staged, Stop, Unit};
 use super::manifest::MAX_MANIFEST_BYTES;
 use super::out_dir::{self, EntryKind, Folder, OutTree, Removal};
 use super::paths::{self, RelPath, Resolver};
+use super::plan::Job;
 use super::plan::{self, Diagnostic, ManifestText};
 use super::select::Selection;
 use super::shared_cache;
@@ -1112,7 +1113,7 @@ fn try_noop(
     let globs = plan.jobs.iter().flat_map(|p| &p.globs);
     if globs
         .into_iter()
-        .any(|g| plan::expand_glob(resolver, &g.pattern).as_ref() != Ok(&g.matches))
+        .any(|g| super::planner::expand_glob(resolver, &g.pattern).as_ref() != Ok(&g.matches))
     {
         return Ok(None);
     }
@@ -1418,7 +1419,13 @@ fn build_job(
     if let Some(cache) = cache.filter(|_| !verifying) {
         // A miss (or an entry refused) leaves nothing: this `JobIo`'s
         // temporaries go with it.
-        let mut io = JobIo::for_job(place.resolver, place.outputs, job, None, Some(shared.stop));
+        let mut io = JobIo::for_job(
+            place.resolver,
+            place.outputs,
+            (&job.outputs, &job.globs),
+            None,
+            Some(shared.stop),
+        );
         io.set_output_budget(shared.max_output_bytes);
         match shared_cache::restore(cache, job, &digest, &mut io, place.resolver, &shared.hashes) {
             Ok(Some((inputs, messages))) => {
@@ -1446,7 +1453,7 @@ fn build_job(
             let mut io = JobIo::for_job(
                 place.resolver,
                 place.outputs,
-                job,
+                (&job.outputs, &job.globs),
                 Some(&progress),
                 Some(shared.stop),
             );

@@ -43,8 +43,8 @@
 //! A fresh job must also find its outputs as it left them: same size and
 //! modification time as recorded. A deleted or edited output is rebuilt.
 
-use super::job::Job;
 use super::paths::RelPath;
+use super::plan::Job;
 
 /// Tag of the key recipe above.
 pub const KEY_FORMAT: &str = "kiln-key-v3";
@@ -187,13 +187,13 @@ pub fn explain_inputs(old: &[InputHash], new: &[InputHash]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::manifest;
+    use crate::pipeline::kinds;
 
     fn job(rate_hz: &str) -> Job {
         let text = format!(
             "pose_caches:\n  - id: a\n    source: s/a.glb\n    animation: Run\n    rate_hz: {rate_hz}\n"
         );
-        let sections = manifest::parse(&text).unwrap();
+        let sections = kinds::parse_manifest(&text).unwrap();
         let entry = sections.pose_caches[0].value.clone();
         Job {
             id: "a".into(),

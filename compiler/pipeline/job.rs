@@ -23,7 +23,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use sha2::{Digest, Sha256};
 
 use super::input::{self, ReadError};
-use super::kinds::Spec;
 use super::manifest::Pos;
 use super::out_dir::{Folder, OutTree};
 use super::output_hash::OutputHash;
@@ -37,26 +36,6 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 40;
 const WRITE_BUFFER_BYTES: usize = 1 << 20;
 /// Bytes hashed at a time when an input is read past, or finished.
 const HASH_BUFFER_BYTES: usize = 1 << 20;
-
-/// One job: what a manifest entry says to build, checked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Job {
-    /// Unique within its kind.
-    pub id: String,
-    /// The manifest (relative to the root) and the entry's position.
-    pub manifest: String,
-    pub pos: Pos,
-    /// The files the run must write.
-    pub outputs: Outputs,
-    /// The input files planning declared (the manifest names them), glob
-    /// matches included, in the order declared. Part of the settings, so a
-    /// new file matching a glob changes the job's key.
-    pub inputs: Vec<RelPath>,
-    /// The globs among the declared inputs, each with what it matched.
-    pub globs: Vec<Glob>,
-    /// The kind's own settings.
-    pub spec: Spec,
-}
 
 /// A declared glob and the files it matched, in sorted byte order.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -83,40 +62,6 @@ impl Outputs {
             files: vec![file],
             index: None,
         }
-    }
-}
-
-impl Job {
-    pub fn kind(&self) -> &'static str {
-        self.spec.kind()
-    }
-
-    /// The kind's version: bumped whenever its output bytes change.
-    pub fn kind_version(&self) -> u32 {
-        self.spec.version()
-    }
-
-    /// Every setting by name, in canonical text, in a fixed order: the
-    /// kind's entry as serialized (every field: serde leaves none out),
-    /// then the declared outputs and inputs.
-    pub fn settings(&self) -> Vec<(String, String)> {
-        let mut settings = match self.spec.settings() {
-            serde_json::Value::Object(fields) => fields
-                .into_iter()
-                .map(|(name, value)| (name, value.to_string()))
-                .collect(),
-            other => vec![("settings".to_string(), other.to_string())],
-        };
-        let text = |v: serde_json::Result<String>| v.expect("paths serialize");
-        settings.push(("outputs".into(), text(serde_json::to_string(&self.outputs))));
-        settings.push(("inputs".into(), text(serde_json::to_string(&self.inputs))));
-        settings
-    }
-
-    /// Where an error found while running points: `pos`, or the entry when
-    /// the manifest did not write that setting.
-    pub fn blame(&self, pos: Pos) -> Pos {
-        pos.or_entry(self.pos)
     }
 }
 
@@ -263,17 +208,17 @@ impl<'a> JobIo<'a> {
         }
     }
 
-    /// The same, for a planned job: its globs' matches, where to report
-    /// progress, and the build's stop request.
+    /// The same, for a planned job (its outputs, and its globs' matches),
+    /// with where to report progress and the build's stop request.
     pub fn for_job(
         resolver: &'a Resolver,
         tree: &'a OutTree,
-        job: &'a Job,
+        (outputs, globs): (&'a Outputs, &'a [Glob]),
         progress: Option<Progress<'a>>,
         stop: Option<&'a Stop>,
     ) -> JobIo<'a> {
-        let mut io = JobIo::new(resolver, tree, &job.outputs);
-        io.globs = &job.globs;
+        let mut io = JobIo::new(resolver, tree, outputs);
+        io.globs = globs;
         io.progress = progress;
         io.stop = stop;
         io

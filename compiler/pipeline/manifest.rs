@@ -4,16 +4,14 @@
 //! errors, and every value keeps the line and column it came from ([`At`]),
 //! so an error found after parsing (a missing source, a clip that does not
 //! exist) still points at the manifest. This module knows no job kind: the
-//! sections of a manifest are the kinds' entries, listed in `kinds`. The
-//! schema is documented key by key in `docs/manifest.md`;
-//! `tests/end_to_end/manifest_docs.rs` keeps the two in step through [`keys`], which
-//! reads the schema off the entry types themselves.
+//! sections of a manifest are the kinds' entries, listed in `kinds`, which
+//! parses a manifest through [`parse`]. The schema is documented key by
+//! key in `docs/manifest.md`; `tests/end_to_end/manifest_docs.rs` keeps
+//! the two in step through `kinds::manifest_keys`, which reads the schema
+//! off the entry types themselves.
 
 use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
-
-use super::kinds::Sections;
-use super::schema;
 
 /// Largest manifest kiln reads: 16 MiB of YAML is about 100,000 jobs of
 /// five keys (`tests/end_to_end/manifest_limits.rs` parses 50,000).
@@ -33,19 +31,6 @@ pub const MAX_YAML_REPLAYED_EVENTS: usize = MAX_YAML_NODES;
 /// Nesting depth of mappings and sequences: a manifest needs four (the
 /// schema refuses deeper ones before this is reached).
 pub const MAX_YAML_DEPTH: usize = 64;
-
-/// Every key of the schema, as `section` and `section.key`, read off the
-/// entry types (so a field cannot be added without the docs test seeing it).
-pub fn keys() -> Vec<String> {
-    let mut keys = Vec::new();
-    for section in schema::fields_of::<Sections>() {
-        keys.push(section.to_string());
-        for field in super::kinds::entry_fields(section) {
-            keys.push(format!("{section}.{field}"));
-        }
-    }
-    keys
-}
 
 /// A position in a manifest: 1-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,15 +89,17 @@ pub struct ParseError {
     pub message: String,
 }
 
-/// Parses one manifest's text into its sections, one per job kind.
-pub fn parse(text: &str) -> Result<Sections, ParseError> {
+/// Parses one manifest's text into `T` (the kinds' `Sections`: one list
+/// per job kind, [`super::kinds::parse_manifest`]); text with nothing but
+/// comments is `T::default()`.
+pub fn parse<T: serde::de::DeserializeOwned + Default>(text: &str) -> Result<T, ParseError> {
     // Lines as YAML sees them: a lone carriage return ends one too (a
     // manifest saved with old Mac line ends is not one long comment).
     if text.split(['\n', '\r']).all(|l| {
         let l = l.trim();
         l.is_empty() || l.starts_with('#') || l == "---"
     }) {
-        return Ok(Sections::default());
+        return Ok(T::default());
     }
     serde_saphyr::from_str_with_options(text, yaml_options()).map_err(|e| {
         let pos = e.location().map(pos_of).unwrap_or_default();
@@ -234,7 +221,7 @@ fn plain_words(message: &str) -> String {
                     .collect()
             })
             .unwrap_or_default();
-        let near = super::select::nearest(name, accepted.iter().copied());
+        let near = super::names::nearest(name, accepted.iter().copied());
         if let Some(first) = near.first() {
             return format!("{message}; did you mean `{first}`?");
         }
@@ -270,6 +257,12 @@ fn at<T>(s: Spanned<T>) -> At<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::kinds::{Sections, manifest_keys as keys};
+
+    /// The kinds' manifests, as the build parses them.
+    fn parse(text: &str) -> Result<Sections, ParseError> {
+        super::parse(text)
+    }
 
     const GOOD: &str = "\
 pose_caches:

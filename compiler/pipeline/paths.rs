@@ -286,7 +286,7 @@ impl Resolver {
                 .take(MAX_SUGGESTION_NAMES)
                 .filter_map(|e| e.ok()?.file_name().into_string().ok())
                 .collect();
-            let near = super::select::nearest(parts[k], names.iter().map(String::as_str));
+            let near = super::names::nearest(parts[k], names.iter().map(String::as_str));
             let paths: Vec<String> = near
                 .iter()
                 .map(|n| {
@@ -299,7 +299,7 @@ impl Resolver {
             let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
             return match paths.is_empty() {
                 true => String::new(),
-                false => format!("; did you mean {}?", super::select::or_list(&paths)),
+                false => format!("; did you mean {}?", super::names::or_list(&paths)),
             };
         }
         String::new()

@@ -11,22 +11,12 @@
 
 use std::collections::BTreeMap;
 
-use super::job::{Glob, Job, Outputs};
+use super::job::{Glob, Outputs};
 use super::kinds::{self, Spec};
-use super::manifest::{self, At, Pos};
+use super::manifest::Pos;
 use super::paths::{RelPath, Resolver};
-
-/// A problem with a manifest: which file, where, what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// The manifest, relative to the project root.
-    pub file: String,
-    pub pos: Pos,
-    pub message: String,
-    /// The manifest's line at `pos` (at most [`QUOTED_LINE_CHARS`]
-    /// characters), for a snippet under the message; set by [`quote`].
-    pub line: Option<String>,
-}
+pub use super::planner::Diagnostic;
+use super::planner::Planner;
 
 /// The longest manifest line a diagnostic quotes, in characters.
 pub const QUOTED_LINE_CHARS: usize = 240;
@@ -51,17 +41,57 @@ pub fn quote<'d>(diags: impl IntoIterator<Item = &'d mut Diagnostic>, manifests:
     }
 }
 
-impl std::fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.pos.line == 0 {
-            write!(f, "{}: {}", self.file, self.message)
-        } else {
-            write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, self.pos.line, self.pos.column, self.message
-            )
-        }
+/// One job: what a manifest entry says to build, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Unique within its kind.
+    pub id: String,
+    /// The manifest (relative to the root) and the entry's position.
+    pub manifest: String,
+    pub pos: Pos,
+    /// The files the run must write.
+    pub outputs: Outputs,
+    /// The input files planning declared (the manifest names them), glob
+    /// matches included, in the order declared. Part of the settings, so a
+    /// new file matching a glob changes the job's key.
+    pub inputs: Vec<RelPath>,
+    /// The globs among the declared inputs, each with what it matched.
+    pub globs: Vec<Glob>,
+    /// The kind's own settings.
+    pub spec: Spec,
+}
+
+impl Job {
+    pub fn kind(&self) -> &'static str {
+        self.spec.kind()
+    }
+
+    /// The kind's version: bumped whenever its output bytes change.
+    pub fn kind_version(&self) -> u32 {
+        self.spec.version()
+    }
+
+    /// Every setting by name, in canonical text, in a fixed order: the
+    /// kind's entry as serialized (every field: serde leaves none out),
+    /// then the declared outputs and inputs.
+    pub fn settings(&self) -> Vec<(String, String)> {
+        let mut settings = match self.spec.settings() {
+            serde_json::Value::Object(fields) => fields
+                .into_iter()
+                .map(|(name, value)| (name, value.to_string()))
+                .collect(),
+            other => vec![("settings".to_string(), other.to_string())],
+        };
+        let text = |v: serde_json::Result<String>| v.expect("paths serialize");
+        settings.push(("outputs".into(), text(serde_json::to_string(&self.outputs))));
+        settings.push(("inputs".into(), text(serde_json::to_string(&self.inputs))));
+        settings
+    }
+
+    /// Where an error found while running points: `pos`, or the entry when
+    /// the manifest did not write that setting.
+    pub fn blame(&self, pos: Pos) -> Pos {
+        pos.or_entry(self.pos)
     }
 }
 
@@ -71,33 +101,26 @@ pub struct ManifestText {
     pub text: String,
 }
 
-/// Longest job id: ids name output files, and 128 bytes leaves room for
-/// the folder and extension within every file system's name limit.
-pub const MAX_ID_BYTES: usize = 128;
-
-/// Most files one glob may match.
-pub const MAX_GLOB_MATCHES: usize = 100_000;
-
 /// Parses and checks every manifest; the jobs in build order, or every
 /// problem found.
 pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
     let mut jobs = Vec::new();
     let mut problems = Vec::new();
     for m in manifests {
-        match manifest::parse(&m.text) {
+        match kinds::parse_manifest(&m.text) {
             Ok(sections) => {
-                let mut planner = Planner {
-                    resolver,
-                    file: &m.file,
-                    entry: Pos::default(),
-                    problems: &mut problems,
-                    failed: false,
-                    inputs: Vec::new(),
-                    globs: Vec::new(),
-                };
+                let mut planner = Planner::new(resolver, &m.file, &mut problems);
                 kinds::plan_sections(sections, &mut planner, &mut |p, id, outputs, spec| {
-                    if let Some(job) = p.finish_entry(id, outputs, spec) {
-                        jobs.push(job);
+                    if let Some(f) = p.finish_entry() {
+                        jobs.push(Job {
+                            id: id.value,
+                            manifest: f.manifest,
+                            pos: f.pos,
+                            outputs,
+                            inputs: f.inputs,
+                            globs: f.globs,
+                            spec,
+                        });
                     }
                 });
             }
@@ -115,212 +138,6 @@ pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>,
     } else {
         Err(problems)
     }
-}
-
-/// What a kind's `plan` works with: problems recorded with their position
-/// (0:0, a setting left out, means the entry), inputs declared.
-pub struct Planner<'a> {
-    resolver: &'a Resolver,
-    file: &'a str,
-    /// The entry being planned.
-    entry: Pos,
-    problems: &'a mut Vec<Diagnostic>,
-    /// A problem was found in this entry.
-    failed: bool,
-    inputs: Vec<RelPath>,
-    globs: Vec<Glob>,
-}
-
-impl Planner<'_> {
-    /// Starts planning the entry at `pos`.
-    pub fn start_entry(&mut self, pos: Pos) {
-        self.entry = pos;
-        self.failed = false;
-        self.inputs.clear();
-        self.globs.clear();
-    }
-
-    /// Records a problem with the setting written at `pos`.
-    pub fn fail(&mut self, pos: Pos, message: impl Into<String>) {
-        self.failed = true;
-        self.problems.push(Diagnostic {
-            file: self.file.to_string(),
-            pos: pos.or_entry(self.entry),
-            message: message.into(),
-            line: None,
-        });
-    }
-
-    /// Checks a job id: it names output files, so letters, digits, `-`,
-    /// `_`, `.`; not starting with `.`; at most [`MAX_ID_BYTES`] bytes.
-    pub fn check_id(&mut self, id: &At<String>) {
-        if let Err(e) = check_id(&id.value) {
-            self.fail(id.pos, e);
-        }
-    }
-
-    /// Declares the input file the setting `path` names (`what` is the
-    /// setting's name, for messages): a regular file under the root. Its
-    /// path, if it is one.
-    pub fn input(&mut self, path: &At<String>, what: &str) -> Option<RelPath> {
-        let found = RelPath::parse(&path.value).and_then(|p| match self.resolver.resolve(&p) {
-            Ok((_, stat)) if stat.is_file => Ok(p),
-            Ok(_) => Err(format!("{p} is not a file")),
-            Err(e) => Err(e),
-        });
-        match found {
-            Ok(p) => {
-                if !self.inputs.contains(&p) {
-                    self.inputs.push(p.clone());
-                }
-                Some(p)
-            }
-            Err(e) => {
-                self.fail(path.pos, format!("{what} {e}"));
-                None
-            }
-        }
-    }
-
-    /// Declares every file the glob `pattern` matches (`*` and `?` in its
-    /// last part only), in sorted byte order. The matches go into the
-    /// job's key, so a new matching file dirties the job. An error if it
-    /// matches nothing.
-    pub fn glob(&mut self, pattern: &At<String>, what: &str) -> Option<Vec<RelPath>> {
-        match expand_glob(self.resolver, &pattern.value) {
-            Ok(matches) if matches.is_empty() => {
-                self.fail(
-                    pattern.pos,
-                    format!("{what} {:?} matches no file", pattern.value),
-                );
-                None
-            }
-            Ok(matches) => {
-                for m in &matches {
-                    if !self.inputs.contains(m) {
-                        self.inputs.push(m.clone());
-                    }
-                }
-                self.globs.push(Glob {
-                    pattern: pattern.value.clone(),
-                    matches: matches.clone(),
-                });
-                Some(matches)
-            }
-            Err(e) => {
-                self.fail(pattern.pos, format!("{what} {e}"));
-                None
-            }
-        }
-    }
-
-    fn finish_entry(&mut self, id: At<String>, outputs: Outputs, spec: Spec) -> Option<Job> {
-        if self.failed {
-            return None;
-        }
-        Some(Job {
-            id: id.value,
-            manifest: self.file.to_string(),
-            pos: self.entry,
-            outputs,
-            inputs: std::mem::take(&mut self.inputs),
-            globs: std::mem::take(&mut self.globs),
-            spec,
-        })
-    }
-}
-
-/// Job ids become file names: letters, digits, `-`, `_`, `.`; not starting
-/// with `.`; at most [`MAX_ID_BYTES`] bytes.
-pub fn check_id(id: &str) -> Result<(), String> {
-    check_file_name("id", id)
-}
-
-/// A name that becomes a file name under a job's output folder (a job id,
-/// a style's name), by [`check_id`]'s rule; `what` names it in the error.
-pub fn check_file_name(what: &str, name: &str) -> Result<(), String> {
-    let ok_chars = name
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if name.is_empty() || name.len() > MAX_ID_BYTES || !ok_chars || name.starts_with('.') {
-        return Err(format!(
-            "{what} {name:?} must be 1 to {MAX_ID_BYTES} letters, digits, '-', '_' or '.', not starting with '.' (it names the output file)"
-        ));
-    }
-    Ok(())
-}
-
-/// The regular files under the root that `pattern` matches, sorted by
-/// their bytes. The folder part is literal; the last part may hold `*`
-/// (any run of characters) and `?` (one character), and matches no name
-/// starting with `.` unless it does too.
-pub fn expand_glob(resolver: &Resolver, pattern: &str) -> Result<Vec<RelPath>, String> {
-    let checked = RelPath::parse(pattern)?;
-    let (dir, name) = checked
-        .as_str()
-        .rsplit_once('/')
-        .unwrap_or(("", checked.as_str()));
-    if dir.contains(['*', '?']) {
-        return Err(format!(
-            "{pattern:?}: '*' and '?' may only appear in the file name, not in a folder"
-        ));
-    }
-    let mut matches = Vec::new();
-    for entry in resolver.list_dir(dir)? {
-        if !glob_matches(name.as_bytes(), entry.as_bytes()) {
-            continue;
-        }
-        let rel = RelPath::parse(&if dir.is_empty() {
-            entry
-        } else {
-            format!("{dir}/{entry}")
-        })?;
-        // A match kiln may not read (a link out of the root, a dangling
-        // one) is an error, not a file quietly left out of the job.
-        let (_, stat) = resolver
-            .resolve(&rel)
-            .map_err(|e| format!("{pattern:?} matches a file kiln may not read: {e}"))?;
-        if stat.is_file {
-            if matches.len() == MAX_GLOB_MATCHES {
-                return Err(format!(
-                    "{pattern:?} matches more than {MAX_GLOB_MATCHES} files"
-                ));
-            }
-            matches.push(rel);
-        }
-    }
-    Ok(matches)
-}
-
-/// Whether `name` matches the glob `pattern` (`*`, `?`, bytes otherwise).
-/// Linear in practice: the classic greedy match with one backtrack point.
-pub fn glob_matches(pattern: &[u8], name: &[u8]) -> bool {
-    if name.first() == Some(&b'.') && pattern.first() != Some(&b'.') {
-        return false;
-    }
-    let (mut p, mut n) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while n < name.len() {
-        match pattern.get(p) {
-            Some(b'*') => {
-                star = Some((p, n));
-                p += 1;
-            }
-            Some(&c) if c == b'?' || c == name[n] => {
-                p += 1;
-                n += 1;
-            }
-            _ => match star {
-                Some((sp, sn)) => {
-                    p = sp + 1;
-                    n = sn + 1;
-                    star = Some((sp, sn + 1));
-                }
-                None => return false,
-            },
-        }
-    }
-    pattern[p.min(pattern.len())..].iter().all(|&c| c == b'*')
 }
 
 /// Ids are unique within a kind (the journal is keyed by kind and id), and
@@ -370,7 +187,7 @@ mod tests {
 
     #[test]
     fn two_jobs_writing_one_file_are_refused_with_both_positions() {
-        let sections = manifest::parse(
+        let sections = kinds::parse_manifest(
             "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n  - id: b\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n",
         )
         .unwrap();
@@ -396,41 +213,5 @@ mod tests {
             problems[0].message,
             "output shared/x.bin is also written by job \"a\" at m0.yaml:2:5; two jobs may not write one file"
         );
-    }
-
-    #[test]
-    fn globs_match_like_a_shell() {
-        let m = |p: &str, n: &str| glob_matches(p.as_bytes(), n.as_bytes());
-        assert!(m("debris-*.cgeo", "debris-01.cgeo"));
-        assert!(m("debris-*.cgeo", "debris-.cgeo"));
-        assert!(!m("debris-*.cgeo", "debris-01.cgeo.bak"));
-        assert!(m("*", "a"));
-        assert!(!m("*", ".hidden"));
-        assert!(m(".*", ".hidden"));
-        assert!(m("a?c", "abc"));
-        assert!(!m("a?c", "ac"));
-        assert!(m("*a*b*", "xxaxxbxx"));
-        assert!(!m("*a*b", "xxaxxbxxa"));
-        assert!(m("exact.bin", "exact.bin"));
-        assert!(!m("exact.bin", "exact.bi"));
-        assert!(m("**", "ab"));
-    }
-
-    #[test]
-    fn a_glob_expands_to_the_matching_files_in_byte_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::create_dir(root.join("seq")).unwrap();
-        for name in ["b-2.cgeo", "b-10.cgeo", "B-1.cgeo", "c.cgeo", ".b-0.cgeo"] {
-            std::fs::write(root.join("seq").join(name), b"x").unwrap();
-        }
-        std::fs::create_dir(root.join("seq/b-dir.cgeo")).unwrap();
-        let resolver = Resolver::new(&root);
-        let found = expand_glob(&resolver, "seq/b-*.cgeo").unwrap();
-        let names: Vec<&str> = found.iter().map(RelPath::as_str).collect();
-        assert_eq!(names, ["seq/b-10.cgeo", "seq/b-2.cgeo"]);
-        assert!(expand_glob(&resolver, "s*/b.cgeo").is_err());
-        assert!(expand_glob(&resolver, "none/*.cgeo").is_err());
-        assert!(expand_glob(&resolver, "seq/*.none").unwrap().is_empty());
     }
 }

@@ -8,16 +8,8 @@
 //! or as its manifest section, `pose_caches`), and either part may be a
 //! glob (`*`, `?`). A `characters` job's id is its level's name.
 
-use super::plan::glob_matches;
-
-/// Manifest sections and the kind of job each entry becomes.
-const SECTIONS: [(&str, &str); 5] = [
-    ("pose_caches", "pose_cache"),
-    ("characters", "characters"),
-    ("model_bundles", "model_bundle"),
-    ("styles", "style"),
-    ("cgeo_sequences", "cgeo_sequence"),
-];
+use super::kinds;
+use super::names::{glob_matches, nearest, or_list};
 
 /// What a build was asked to run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -77,57 +69,13 @@ fn target_matches(target: &str, kind: &str, id: &str) -> bool {
     match target.split_once(':') {
         Some((k, i)) => {
             let kind_matches = matches(k, kind)
-                || SECTIONS
+                || kinds::ALL
                     .iter()
                     .any(|(section, of)| *of == kind && matches(k, section));
             kind_matches && matches(i, id)
         }
         None => matches(target, id),
     }
-}
-
-/// `a`, `a or b`, `a, b or c`, each quoted.
-pub fn or_list(names: &[&str]) -> String {
-    let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
-    match quoted.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
-/// Up to three of `candidates` nearest to `name` by edit distance, nearest
-/// first (then in byte order), among those close enough to be a slip: at
-/// most a third of the longer name's characters apart, and at most 3.
-pub fn nearest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let mut scored: Vec<(usize, &str)> = candidates
-        .filter_map(|c| {
-            let d = edit_distance(name, c);
-            let longer = name.chars().count().max(c.chars().count());
-            (d > 0 && d <= 3 && d * 3 <= longer.max(3)).then_some((d, c))
-        })
-        .collect();
-    scored.sort();
-    scored.dedup();
-    scored.into_iter().take(3).map(|(_, c)| c).collect()
-}
-
-/// Levenshtein distance over characters; names are short (bounded by the
-/// manifest's limits), so the two-row table is small.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut row = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let replace = prev[j] + usize::from(ca != cb);
-            row[j + 1] = replace.min(prev[j + 1] + 1).min(row[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut row);
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -173,22 +121,5 @@ mod tests {
             "no job is named \"fox-rnu\"; did you mean \"fox-run\"?; no job is named \"zzz\""
         );
         assert!(sel(&["fox-*"]).check_targets(jobs.iter().copied()).is_ok());
-    }
-
-    #[test]
-    fn nearest_names_are_slips_nearest_first() {
-        let names = ["rate_hz", "rate", "shape", "source", "sources"];
-        assert_eq!(nearest("rate_zh", names.into_iter()), ["rate_hz"]);
-        assert_eq!(nearest("sourc", names.into_iter()), ["source", "sources"]);
-        assert_eq!(nearest("xyzzy", names.into_iter()), Vec::<&str>::new());
-        // The name itself is not a slip.
-        assert_eq!(nearest("rate_hz", names.into_iter()), Vec::<&str>::new());
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        // Deletions, from the longer side (two mutants of the table missed).
-        assert_eq!(edit_distance("abc", ""), 3);
-        assert_eq!(edit_distance("ab", "a"), 1);
-        assert_eq!(edit_distance("a", "ab"), 1);
-        assert_eq!(or_list(&["a", "b", "c"]), "\"a\", \"b\" or \"c\"");
     }
 }

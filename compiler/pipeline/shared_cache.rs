@@ -21,9 +21,10 @@ use std::io::Write;
 use sha2::{Digest as _, Sha256};
 
 use super::fingerprint::{self, InputHash};
-use super::job::{self, Job, JobIo};
+use super::job::{self, JobIo};
 use super::out_dir::OutTree;
 use super::paths::{RelPath, Resolver};
+use super::plan::Job;
 use super::remote::{self, Remote};
 use super::state::{HashCache, OutputRecord};
 use crate::formats::action_result::{self, ActionResult, Digest, OutputFile};

@@ -3,10 +3,10 @@
 //! schema accepts, changes it, and checks the settings digest changes.
 
 use kiln::pipeline::fingerprint;
-use kiln::pipeline::job::{Job, Outputs};
+use kiln::pipeline::job::Outputs;
 use kiln::pipeline::kinds::{self, Sections};
-use kiln::pipeline::manifest;
 use kiln::pipeline::paths::RelPath;
+use kiln::pipeline::plan::Job;
 
 /// A section, an entry that sets every key, and for each key another value
 /// (YAML) that parses.
@@ -152,7 +152,7 @@ up_axis: y",
 fn parse_one(section: &str, entry: &str) -> Sections {
     let indented: String = entry.lines().map(|l| format!("    {l}\n")).collect();
     let text = format!("{section}:\n  -\n{indented}");
-    manifest::parse(&text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"))
+    kinds::parse_manifest(&text).unwrap_or_else(|e| panic!("{e:?} in\n{text}"))
 }
 
 fn job_of(sections: Sections) -> Job {

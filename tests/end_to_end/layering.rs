@@ -174,3 +174,131 @@ fn the_checks_see_a_violation() {
     assert!(code.contains("std::fs"));
     assert!(!code.contains("crate::cli"));
 }
+
+/// The modules of `layer` (a file's stem, or a folder's name for the files
+/// under it) and, for each, the modules of the same layer its code names
+/// (`super::x` from a file of the layer's folder, `super::super::x` from a
+/// file one folder down, `crate::<layer>::x` from anywhere).
+fn module_uses(
+    layer: &str,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let base = Path::new(REPO).join("compiler").join(layer);
+    let mut uses: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for (file, code) in layer_files(layer) {
+        let rel = file.strip_prefix(&base).unwrap();
+        let mut parts = rel.iter().map(|p| p.to_string_lossy().into_owned());
+        let first = parts.next().unwrap();
+        let nested = rel.components().count() > 1;
+        let module = first.trim_end_matches(".rs").to_string();
+        if module == "mod" || module == "lib" {
+            continue;
+        }
+        // `super::` from `kinds/mod.rs` is the layer, as from a file of
+        // the layer's folder; from `kinds/x.rs` it is `kinds`.
+        let folder_module = nested && rel.file_name().is_some_and(|n| n == "mod.rs");
+        let mut prefixes = vec![format!("crate::{layer}::")];
+        if nested && !folder_module {
+            prefixes.push("super::super::".into());
+        } else {
+            prefixes.push("super::".into());
+        }
+        let named = uses.entry(module.clone()).or_default();
+        for prefix in &prefixes {
+            let mut rest = code.as_str();
+            while let Some(i) = rest.find(prefix.as_str()) {
+                // `super::super::x` also contains `super::x` at its second
+                // half: only whole prefixes count.
+                let before = &rest[..i];
+                let after = &rest[i + prefix.len()..];
+                rest = after;
+                if prefix == "super::" && before.ends_with("super::") {
+                    continue;
+                }
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                // `use super::{a, b}`: each name in the braces.
+                let names: Vec<String> = if name.is_empty() && after.starts_with('{') {
+                    after[1..after.find('}').unwrap_or(1)]
+                        .split(',')
+                        .map(|n| n.trim().split("::").next().unwrap_or("").to_string())
+                        .collect()
+                } else {
+                    vec![name]
+                };
+                for n in names {
+                    let known = base.join(&n).is_dir() || base.join(format!("{n}.rs")).is_file();
+                    if !n.is_empty() && n != module && known {
+                        named.insert(n);
+                    }
+                }
+            }
+        }
+    }
+    uses
+}
+
+/// A cycle in `uses`, as the modules around it, if there is one.
+fn find_circle(
+    uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        m: &str,
+        uses: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = path.iter().position(|p| p == m) {
+            let mut circle = path[i..].to_vec();
+            circle.push(m.to_string());
+            return Some(circle);
+        }
+        if done.contains(m) {
+            return None;
+        }
+        path.push(m.to_string());
+        for next in uses.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, uses, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(m.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    for m in uses.keys() {
+        if let Some(c) = visit(m, uses, &mut Vec::new(), &mut done) {
+            return Some(c);
+        }
+    }
+    None
+}
+
+/// Within each layer the modules' uses point one way too: no import
+/// circle (the pipeline's job, kinds, plan and manifest once made one; the
+/// planner and the name helpers are now leaves below the kinds).
+#[test]
+fn no_layer_has_an_import_circle() {
+    let mut problems = Vec::new();
+    for (layer, _) in LAYERS {
+        let uses = module_uses(layer);
+        if let Some(c) = find_circle(&uses) {
+            problems.push(format!("compiler/{layer}: {}", c.join(" -> ")));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "import circles:\n{}",
+        problems.join("\n")
+    );
+    // The reading sees the pipeline's arrows (it is not vacuous).
+    let pipeline = module_uses("pipeline");
+    assert!(pipeline["kinds"].contains("job") && pipeline["kinds"].contains("planner"));
+    assert!(pipeline["plan"].contains("kinds") && !pipeline["job"].contains("kinds"));
+    let mut circle = pipeline.clone();
+    circle.get_mut("job").unwrap().insert("kinds".into());
+    assert!(find_circle(&circle).is_some());
+}

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use kiln::pipeline::manifest;
+use kiln::pipeline::kinds;
 
 const DOC: &str = include_str!("../../docs/manifest.md");
 
@@ -38,7 +38,7 @@ fn yaml_examples() -> Vec<String> {
 
 #[test]
 fn every_key_is_documented_and_nothing_else() {
-    let schema: BTreeSet<String> = manifest::keys().into_iter().collect();
+    let schema: BTreeSet<String> = kinds::manifest_keys().into_iter().collect();
     assert_eq!(documented_keys(), schema);
 }
 
@@ -47,7 +47,7 @@ fn every_example_parses_and_uses_only_known_keys() {
     let examples = yaml_examples();
     assert!(examples.len() >= 4);
     for text in examples {
-        let m = manifest::parse(&text).unwrap_or_else(|e| panic!("{e:?} in:\n{text}"));
+        let m = kinds::parse_manifest(&text).unwrap_or_else(|e| panic!("{e:?} in:\n{text}"));
         assert_ne!(m, Default::default(), "an example with no job:\n{text}");
     }
 }
@@ -56,7 +56,7 @@ fn every_example_parses_and_uses_only_known_keys() {
 /// that sets it.
 #[test]
 fn every_key_has_an_example() {
-    for key in manifest::keys().iter().filter(|k| k.contains('.')) {
+    for key in kinds::manifest_keys().iter().filter(|k| k.contains('.')) {
         let heading = format!("### `{key}`");
         let start = DOC
             .find(&heading)
@@ -73,7 +73,7 @@ fn every_key_has_an_example() {
 #[test]
 fn an_undocumented_key_is_refused() {
     let text = "pose_caches:\n  - id: a\n    source: s.glb\n    animation: 0\n    rate_hz: 1\n    colour: red\n";
-    assert!(manifest::parse(text).is_err());
+    assert!(kinds::parse_manifest(text).is_err());
 }
 
 /// Every row of the Limits table names a constant, and its number is the
@@ -83,7 +83,7 @@ fn the_limits_table_gives_each_constants_value() {
     use kiln::bake::pose_cache;
     use kiln::formats::ospc;
     use kiln::import::gltf;
-    use kiln::pipeline::{manifest as m, plan};
+    use kiln::pipeline::{manifest as m, planner};
     let constants: &[(&str, f64)] = &[
         ("manifest::MAX_MANIFEST_BYTES", m::MAX_MANIFEST_BYTES as f64),
         ("manifest::MAX_YAML_NODES", m::MAX_YAML_NODES as f64),
@@ -93,7 +93,7 @@ fn the_limits_table_gives_each_constants_value() {
             m::MAX_YAML_REPLAYED_EVENTS as f64,
         ),
         ("manifest::MAX_YAML_DEPTH", m::MAX_YAML_DEPTH as f64),
-        ("plan::MAX_ID_BYTES", plan::MAX_ID_BYTES as f64),
+        ("planner::MAX_ID_BYTES", planner::MAX_ID_BYTES as f64),
         ("gltf::MAX_FILE_BYTES", gltf::MAX_FILE_BYTES as f64),
         ("pose_cache::MAX_RATE_HZ", pose_cache::MAX_RATE_HZ),
         ("ospc::MAX_ENTITIES", f64::from(ospc::MAX_ENTITIES)),
@@ -124,7 +124,10 @@ fn the_limits_table_gives_each_constants_value() {
             "sentencepiece::MAX_PIECES",
             kiln::formats::sentencepiece::MAX_PIECES as f64,
         ),
-        ("plan::MAX_GLOB_MATCHES", plan::MAX_GLOB_MATCHES as f64),
+        (
+            "planner::MAX_GLOB_MATCHES",
+            planner::MAX_GLOB_MATCHES as f64,
+        ),
         (
             "character::MAX_TRACK_SOURCE_KEYS",
             kiln::bake::character::MAX_TRACK_SOURCE_KEYS as f64,

@@ -3,7 +3,8 @@
 
 use crate::{alloc_support, guard_support};
 
-use kiln::pipeline::manifest::{self, MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES};
+use kiln::pipeline::kinds;
+use kiln::pipeline::manifest::{MAX_MANIFEST_BYTES, MAX_YAML_ALIASES, MAX_YAML_NODES};
 
 fn jobs(n: usize) -> String {
     let mut text = String::from("pose_caches:\n");
@@ -19,7 +20,7 @@ fn jobs(n: usize) -> String {
 fn fifty_thousand_jobs_parse() {
     let text = jobs(50_000);
     assert!(text.len() as u64 <= MAX_MANIFEST_BYTES, "{}", text.len());
-    let (m, counts) = alloc_support::counts_in(|| manifest::parse(&text).unwrap());
+    let (m, counts) = alloc_support::counts_in(|| kinds::parse_manifest(&text).unwrap());
     assert_eq!(m.pose_caches.len(), 50_000);
     assert_eq!(m.pose_caches[49_999].value.id.value, "job-49999");
     assert_eq!(m.pose_caches[49_999].value.id.pos.line, 5 * 49_999 + 2);
@@ -40,7 +41,7 @@ fn fifty_thousand_jobs_sharing_settings_by_merge_key_parse() {
     for i in 0..50_000 {
         text.push_str(&format!("  - <<: *d\n    id: job-{i}\n"));
     }
-    let m = match manifest::parse(&text) {
+    let m = match kinds::parse_manifest(&text) {
         Ok(m) => m,
         Err(e) => panic!("{e:?}"),
     };
@@ -58,7 +59,7 @@ fn too_many_nodes_is_named_with_the_limit_and_a_position() {
         text.push_str("  - {id: a, source: b, animation: 0, rate_hz: 1}\n");
     }
     assert!(text.len() as u64 <= MAX_MANIFEST_BYTES);
-    let e = manifest::parse(&text).unwrap_err();
+    let e = kinds::parse_manifest(&text).unwrap_err();
     assert_eq!(
         e.message,
         format!(
@@ -77,7 +78,7 @@ fn too_many_aliases_is_named_with_the_limit() {
     for _ in 0..=MAX_YAML_ALIASES {
         text.push_str("  - *j\n");
     }
-    let e = match manifest::parse(&text) {
+    let e = match kinds::parse_manifest(&text) {
         Ok(m) => panic!("{} jobs parsed", m.pose_caches.len()),
         Err(e) => e,
     };
@@ -89,7 +90,7 @@ fn too_many_aliases_is_named_with_the_limit() {
     assert_eq!(e.pos.line, MAX_YAML_ALIASES as u64 + 3, "{e:?}");
     // One fewer parses.
     let fewer = text.rsplit_once("  - *j\n").unwrap().0;
-    let parsed = manifest::parse(fewer).map(|m| m.pose_caches.len());
+    let parsed = kinds::parse_manifest(fewer).map(|m| m.pose_caches.len());
     assert_eq!(parsed, Ok(MAX_YAML_ALIASES + 1));
 }
 
@@ -120,7 +121,7 @@ fn alias_bombs_deep_nesting_and_truncations_end_quickly() {
     ] {
         let (e, counts) = guard_support::no_hang(what, || {
             alloc_support::counts_in(|| {
-                manifest::parse(&text)
+                kinds::parse_manifest(&text)
                     .err()
                     .unwrap_or_else(|| panic!("{what} parsed"))
             })
@@ -139,7 +140,7 @@ fn alias_bombs_deep_nesting_and_truncations_end_quickly() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
-            let (r, counts) = alloc_support::counts_in(|| manifest::parse(&text[..cut]));
+            let (r, counts) = alloc_support::counts_in(|| kinds::parse_manifest(&text[..cut]));
             if let Err(e) = r {
                 let lines = text[..cut].lines().count() as u64;
                 assert!(e.pos.line <= lines + 1, "cut {cut}: {e:?}");
@@ -165,10 +166,10 @@ fn every_yaml_line_end_is_a_line_end() {
         ("\\r\\n", unix.replace('\n', "\r\n")),
         ("\\r", unix.replace('\n', "\r")),
     ] {
-        let parsed = manifest::parse(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let parsed = kinds::parse_manifest(&text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         assert_eq!(parsed.pose_caches.len(), 1, "{name}");
         let bad = text.replace("rate_hz", "rate");
-        let e = manifest::parse(&bad)
+        let e = kinds::parse_manifest(&bad)
             .err()
             .unwrap_or_else(|| panic!("{name}: parsed"));
         assert_eq!(e.pos.line, 6, "{name}: {e:?}");

@@ -17,7 +17,7 @@ use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::kinds::pose_cache::Animation;
 use crate::pipeline::manifest::At;
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::Planner;
+use crate::pipeline::planner::Planner;
 use crate::pipeline::sources;
 
 pub const KIND: &str = "cgeo_sequence";

@@ -24,7 +24,7 @@ use crate::model::Scene;
 use crate::pipeline::job::{JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::Planner;
+use crate::pipeline::planner::Planner;
 use crate::pipeline::sources;
 
 pub const KIND: &str = "characters";

@@ -20,8 +20,8 @@
 use serde::Deserialize;
 
 use super::job::{JobError, JobIo, Outputs};
-use super::manifest::At;
-use super::plan::Planner;
+use super::manifest::{self, At, ParseError};
+use super::planner::Planner;
 
 macro_rules! kinds {
     ($($section:ident => $variant:ident($module:ident)),* $(,)?) => {
@@ -119,4 +119,22 @@ kinds! {
     styles => Style(style),
     characters => Characters(characters),
     cgeo_sequences => CgeoSequence(cgeo_sequence),
+}
+
+/// Parses one manifest's text into its sections, one per job kind.
+pub fn parse_manifest(text: &str) -> Result<Sections, ParseError> {
+    manifest::parse(text)
+}
+
+/// Every key of the schema, as `section` and `section.key`, read off the
+/// entry types (so a field cannot be added without the docs test seeing it).
+pub fn manifest_keys() -> Vec<String> {
+    let mut keys = Vec::new();
+    for section in super::schema::fields_of::<Sections>() {
+        keys.push(section.to_string());
+        for field in entry_fields(section) {
+            keys.push(format!("{section}.{field}"));
+        }
+    }
+    keys
 }

@@ -27,7 +27,7 @@ use crate::memory;
 use crate::pipeline::job::{self, InputFile, JobError, JobIo, Outputs, Unit};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::Planner;
+use crate::pipeline::planner::Planner;
 use crate::pipeline::sources::{Checkpoint, open_safetensors};
 
 pub const KIND: &str = "model_bundle";

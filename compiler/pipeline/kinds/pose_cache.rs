@@ -21,7 +21,7 @@ use crate::formats::ospc::{self, Shape};
 use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::Planner;
+use crate::pipeline::planner::Planner;
 use crate::pipeline::sources::{self, MAX_CGEO_SECTION_BYTES};
 
 pub const KIND: &str = "pose_cache";

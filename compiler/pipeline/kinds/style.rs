@@ -27,7 +27,7 @@ use crate::formats::{hex, mbstyle};
 use crate::pipeline::job::{JobError, JobIo, Outputs};
 use crate::pipeline::manifest::At;
 use crate::pipeline::paths::RelPath;
-use crate::pipeline::plan::{self, Planner};
+use crate::pipeline::planner::{self, Planner};
 use crate::pipeline::sources::{self, open_safetensors};
 
 pub const KIND: &str = "style";
@@ -149,10 +149,10 @@ fn output(id: &str, name: &str) -> Result<RelPath, String> {
 
 /// A style name is its file's name (the rule of job ids, whose limit is
 /// also [`mbstyle::MAX_NAME_BYTES`]).
-const _: () = assert!(mbstyle::MAX_NAME_BYTES == plan::MAX_ID_BYTES);
+const _: () = assert!(mbstyle::MAX_NAME_BYTES == planner::MAX_ID_BYTES);
 
 fn check_name(name: &str) -> Result<(), String> {
-    plan::check_file_name("style name", name)?;
+    planner::check_file_name("style name", name)?;
     if name == "manifest" {
         return Err("style name \"manifest\" is taken by the set's manifest.json".into());
     }
