@@ -314,7 +314,7 @@ impl Prepared {
 
     /// Every problem the snapshot would have in a file (none for a
     /// snapshot this made: a check, not a rule).
-    pub fn check(&self, k: usize, s: &Snapshot) -> Vec<String> {
+    pub fn check(&self, k: usize, s: &Snapshot) -> Vec<cgeo::Problem> {
         cgeo::validate_snapshot(k, s, &self.first, false, self.header.compressed)
     }
 }

@@ -931,10 +931,11 @@ pub fn anchors(role: Role) -> &'static [(&'static str, &'static [u64])] {
 /// What the MotionBricks runtime refuses in one component's header, each
 /// at its byte (empty: it loads). A source hash that is not the runtime's
 /// pin is reported by [`pin_problem`], apart.
-pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
+pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<Problem> {
     let mut problems =
         crate::formats::motionbricks::common_problems(role.name(), Some(BUNDLE_NAME), h);
-    let mut problem = |offset: u64, message: String| problems.push(Problem { offset, message });
+    let mut problem =
+        |offset: u64, message: String| problems.push(Problem::at(offset, "", message));
     let (n, _) = role.table();
     if h.tensor_count() != n {
         // The tensor count is the header's u64 after the magic and version.
@@ -992,24 +993,22 @@ pub fn runtime_problems(role: Role, h: &gguf::Header) -> Vec<String> {
             None => problem(at, "metadata motionbricks.joint_names is missing".into()),
         }
     }
-    problems.iter().map(Problem::to_string).collect()
+    problems
 }
 
 /// The runtime pins each component's source hash to the official
 /// extraction's; a bundle made with `pins: record` does not load there.
-pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<String> {
+pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<Problem> {
     match h.get("motionbricks.source_sha256") {
         Some(Value::String(s)) if s == role.pin() => None,
-        Some(Value::String(s)) => Some(
-            Problem {
-                offset: h.key_at("motionbricks.source_sha256"),
-                message: format!(
-                    "motionbricks.source_sha256 is {s}, not the runtime's pin {} (converted from other weights, with pins: record)",
-                    role.pin()
-                ),
-            }
-            .to_string(),
-        ),
+        Some(Value::String(s)) => Some(Problem::at(
+            h.key_at("motionbricks.source_sha256"),
+            "",
+            format!(
+                "motionbricks.source_sha256 is {s}, not the runtime's pin {} (converted from other weights, with pins: record)",
+                role.pin()
+            ),
+        )),
         _ => None,
     }
 }
@@ -1018,7 +1017,7 @@ pub fn pin_problem(role: Role, h: &gguf::Header) -> Option<String> {
 /// value finite, `joint_parents[0] == -1` and every other parent below its
 /// own index, `motion_std` not negative; each at the value's byte in the
 /// file. `data` is the file's data section.
-pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
+pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (t_index, t) in h.tensors().enumerate() {
         let (Some(bytes), Ok(start)) = (t.bytes(), usize::try_from(t.offset)) else {
@@ -1026,10 +1025,11 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
         };
         let at = |i: usize| h.tensor_byte_at(t_index, 4 * i as u64);
         let Some(raw) = data.get(start..start + bytes as usize) else {
-            problems.push(Problem {
-                offset: h.tensor_info_at(t_index),
-                message: format!("tensor {} lies outside the data", t.name),
-            });
+            problems.push(Problem::at(
+                h.tensor_info_at(t_index),
+                "",
+                format!("tensor {} lies outside the data", t.name),
+            ));
             continue;
         };
         match t.ty {
@@ -1037,17 +1037,19 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
                 for (i, c) in raw.chunks_exact(4).enumerate() {
                     let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
                     if !v.is_finite() {
-                        problems.push(Problem {
-                            offset: at(i),
-                            message: format!("{}[{i}] is {v}, not finite", t.name),
-                        });
+                        problems.push(Problem::at(
+                            at(i),
+                            "",
+                            format!("{}[{i}] is {v}, not finite", t.name),
+                        ));
                         break;
                     }
                     if t.name == "motion_std" && v < 0.0 {
-                        problems.push(Problem {
-                            offset: at(i),
-                            message: format!("motion_std[{i}] is {v}, below 0"),
-                        });
+                        problems.push(Problem::at(
+                            at(i),
+                            "",
+                            format!("motion_std[{i}] is {v}, below 0"),
+                        ));
                         break;
                     }
                 }
@@ -1061,9 +1063,10 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
                         p >= 0 && (p as usize) < i
                     };
                     if !ok {
-                        problems.push(Problem {
-                            offset: at(i),
-                            message: format!(
+                        problems.push(Problem::at(
+                            at(i),
+                            "",
+                            format!(
                                 "joint_parents[{i}] is {p}; the runtime needs {}",
                                 if i == 0 {
                                     "-1".to_string()
@@ -1071,7 +1074,7 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
                                     format!("a parent below {i}")
                                 }
                             ),
-                        });
+                        ));
                         break;
                     }
                 }
@@ -1079,7 +1082,7 @@ pub fn support_value_problems(h: &gguf::Header, data: &[u8]) -> Vec<String> {
             _ => {}
         }
     }
-    problems.iter().map(Problem::to_string).collect()
+    problems
 }
 
 #[cfg(test)]
@@ -1607,7 +1610,10 @@ mod tests {
             desc("neutral_joints", &[3, 34], TensorType::F32),
         ];
         let (_, h) = gguf::encode_header(&metadata, &tensors).unwrap();
-        let problems = runtime_problems(Role::Support, &h);
+        let problems: Vec<String> = runtime_problems(Role::Support, &h)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let expected = [
             format!(
                 "at byte {}: metadata motionbricks.skeleton: is \"smpl\"",
@@ -1640,7 +1646,10 @@ mod tests {
         let mut data = vec![0u8; h.data_bytes as usize];
         let nan_at = h.tensor_at(1).unwrap().offset as usize + 4 * 7;
         data[nan_at..nan_at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
-        let problems = support_value_problems(&h, &data);
+        let problems: Vec<String> = support_value_problems(&h, &data)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         assert_eq!(
             problems,
             [

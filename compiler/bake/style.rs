@@ -323,7 +323,7 @@ pub fn style_of(
     match problems.into_iter().next() {
         Some(problem) => Err(Error::Invalid {
             name: row.name.clone(),
-            problem,
+            problem: problem.to_string(),
         }),
         None => Ok(style),
     }
@@ -523,7 +523,7 @@ pub fn style_from_clip(
         root_positions: roots,
     };
     match mbstyle::validate(&style).into_iter().next() {
-        Some(p) => Err(GltfError::Invalid(p)),
+        Some(p) => Err(GltfError::Invalid(p.to_string())),
         None => Ok((style, measured)),
     }
 }

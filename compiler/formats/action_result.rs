@@ -18,6 +18,7 @@
 //! hex digits, a negative size or an exit code outside `i32`.
 
 use super::cursor::Cursor;
+pub use super::problem::Problem;
 pub use super::protobuf::Error;
 use super::protobuf::{field, put_len, put_varint_field};
 
@@ -168,10 +169,13 @@ fn digest(mut c: Cursor<'_>, d: &mut Digest) -> Result<(), Error> {
 /// What kiln requires of a result it restores from: exit code 0, and no
 /// path twice. (That the paths are exactly a job's outputs is the
 /// pipeline's check: only it knows them.)
-pub fn validate(result: &ActionResult) -> Vec<String> {
+pub fn validate(result: &ActionResult) -> Vec<Problem> {
     let mut problems = Vec::new();
     if result.exit_code != 0 {
-        problems.push(format!("exit code {}, not 0", result.exit_code));
+        problems.push(Problem::of(
+            "",
+            format!("exit code {}, not 0", result.exit_code),
+        ));
     }
     let mut paths: Vec<&str> = result
         .output_files
@@ -181,7 +185,7 @@ pub fn validate(result: &ActionResult) -> Vec<String> {
     paths.sort_unstable();
     for pair in paths.windows(2) {
         if pair[0] == pair[1] {
-            problems.push(format!("{:?} is named twice", pair[0]));
+            problems.push(Problem::of("", format!("{:?} is named twice", pair[0])));
         }
     }
     problems

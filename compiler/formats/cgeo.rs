@@ -20,6 +20,7 @@ use miniz_oxide::inflate::stream::{InflateState, inflate};
 use miniz_oxide::{DataFormat, MZError, MZFlush, MZStatus};
 
 use super::cursor::{self, Cursor};
+pub use super::problem::Problem;
 use crate::memory;
 
 /// The first byte of a CGeo file.
@@ -1335,20 +1336,23 @@ pub fn decode(bytes: &[u8]) -> Result<Sequence, Error> {
 // ------------------------------------------------------------- writing
 
 /// Every problem that would make `seq` an invalid file.
-pub fn validate(seq: &Sequence) -> Vec<String> {
+pub fn validate(seq: &Sequence) -> Vec<Problem> {
     let mut problems = Vec::new();
     let h = &seq.header;
     if seq.snapshots.len() != h.snapshots as usize {
-        problems.push(format!(
-            "the header says {} snapshots, the sequence has {}",
-            h.snapshots,
-            seq.snapshots.len()
+        problems.push(Problem::of(
+            "",
+            format!(
+                "the header says {} snapshots, the sequence has {}",
+                h.snapshots,
+                seq.snapshots.len()
+            ),
         ));
     }
     if seq.snapshots.is_empty() || seq.snapshots.len() as u64 > MAX_SNAPSHOTS {
-        problems.push(format!(
-            "{} snapshots (1 to {MAX_SNAPSHOTS})",
-            seq.snapshots.len()
+        problems.push(Problem::of(
+            "",
+            format!("{} snapshots (1 to {MAX_SNAPSHOTS})", seq.snapshots.len()),
         ));
     }
     problems.extend(validate_header(h));
@@ -1369,50 +1373,58 @@ pub fn validate(seq: &Sequence) -> Vec<String> {
 
 /// Every problem of a header (its snapshot count aside, which is the
 /// sequence's).
-pub fn validate_header(h: &Header) -> Vec<String> {
+pub fn validate_header(h: &Header) -> Vec<Problem> {
     let mut problems = Vec::new();
     if h.time_per_snapshot_us == 0 && h.snapshots > 1 {
-        problems.push("time per snapshot is 0 with several snapshots".into());
+        problems.push(Problem::of(
+            "",
+            "time per snapshot is 0 with several snapshots",
+        ));
     }
     if !(h.scale.is_finite() && h.scale >= 0.0) {
-        problems.push(format!(
-            "scale {} is not a finite number, 0 or more",
-            h.scale
+        problems.push(Problem::of(
+            "",
+            format!("scale {} is not a finite number, 0 or more", h.scale),
         ));
     }
     for line in &h.other {
         let text = match line {
             Line::Property(k, v) => {
                 if MANDATORY.contains(&k.trim()) {
-                    problems.push(format!(
-                        "header property {k:?} is set by the header's own fields"
+                    problems.push(Problem::of(
+                        "",
+                        format!("header property {k:?} is set by the header's own fields"),
                     ));
                 }
                 if k.contains(':') || k.trim() != k || v.trim() != v {
-                    problems.push(format!(
+                    problems.push(Problem::of("", format!(
                         "header property {k:?}: a key without colons, neither key nor value padded"
-                    ));
+                    )));
                 }
                 format!("{k}{v}")
             }
             Line::Text(t) => {
                 if t.contains(':') || t.trim() != t || t.is_empty() {
-                    problems.push(format!(
-                        "free text {t:?} must be non-empty, unpadded and without a colon"
+                    problems.push(Problem::of(
+                        "",
+                        format!("free text {t:?} must be non-empty, unpadded and without a colon"),
                     ));
                 }
                 t.clone()
             }
         };
         if text.contains('\n') {
-            problems.push("a header line holds a line break".into());
+            problems.push(Problem::of("", "a header line holds a line break"));
         }
     }
     for (k, name) in [(0, &h.material), (1, &h.object)] {
         if name.contains('\n') || name.trim() != name {
-            problems.push(format!(
-                "{} {name:?} holds a line break or padding",
-                MANDATORY[5 + k]
+            problems.push(Problem::of(
+                "",
+                format!(
+                    "{} {name:?} holds a line break or padding",
+                    MANDATORY[5 + k]
+                ),
             ));
         }
     }
@@ -1426,34 +1438,44 @@ pub fn validate_snapshot(
     first: &Mesh,
     topology_changing: bool,
     compressed: bool,
-) -> Vec<String> {
+) -> Vec<Problem> {
     let mut problems = Vec::new();
     {
         let complete = k == 0 || topology_changing;
         if s.complete != complete {
-            problems.push(format!(
-                "snapshot {k}: {} (complete: {complete})",
-                if complete {
-                    "must be complete"
-                } else {
-                    "must be a difference"
-                }
+            problems.push(Problem::of(
+                format!("snapshot {k}"),
+                format!(
+                    "{} (complete: {complete})",
+                    if complete {
+                        "must be complete"
+                    } else {
+                        "must be a difference"
+                    }
+                ),
             ));
         }
         check_mesh(&s.mesh, complete, first, k, &mut problems);
         if let Some(b) = s.bounding_box
             && !(b.iter().all(|x| x.is_finite()) && (0..3).all(|i| b[i] <= b[i + 3]))
         {
-            problems.push(format!(
-                "snapshot {k}: bounding box min above max, or not finite"
+            problems.push(Problem::of(
+                format!("snapshot {k}"),
+                "bounding box min above max, or not finite",
             ));
         }
         if let Some(c) = &s.point_cloud {
             if c.len() as u64 > MAX_ELEMENTS {
-                problems.push(format!("snapshot {k}: {} points", c.len()));
+                problems.push(Problem::of(
+                    format!("snapshot {k}"),
+                    format!("{} points", c.len()),
+                ));
             }
             if c.iter().flatten().any(|x| !x.is_finite()) {
-                problems.push(format!("snapshot {k}: a point is not finite"));
+                problems.push(Problem::of(
+                    format!("snapshot {k}"),
+                    "a point is not finite",
+                ));
             }
         }
         let mut ids: Vec<u32> = s.unknown.iter().map(|(id, _)| *id).collect();
@@ -1462,8 +1484,9 @@ pub fn validate_snapshot(
                 *id,
                 TAG_MESH_DATA | TAG_BOUNDING_BOX | TAG_POINTCLOUD | TAG_ANIMATION_SNAPSHOT_END
             ) {
-                problems.push(format!(
-                    "snapshot {k}: unknown section id 0x{id:08X} is a known tag"
+                problems.push(Problem::of(
+                    format!("snapshot {k}"),
+                    format!("unknown section id 0x{id:08X} is a known tag"),
                 ));
             }
         }
@@ -1472,22 +1495,29 @@ pub fn validate_snapshot(
         ids.extend(s.point_cloud.as_ref().map(|_| TAG_POINTCLOUD));
         ids.sort_unstable();
         if ids.windows(2).any(|w| w[0] == w[1]) {
-            problems.push(format!("snapshot {k}: a section id twice"));
+            problems.push(Problem::of(
+                format!("snapshot {k}"),
+                "a section id twice",
+            ));
         }
         if !s.order.is_empty() {
             let mut order = s.order.clone();
             order.sort_unstable();
             if order != ids {
-                problems.push(format!(
-                    "snapshot {k}: the section order does not list its sections"
+                problems.push(Problem::of(
+                    format!("snapshot {k}"),
+                    "the section order does not list its sections",
                 ));
             }
         }
         if compressed {
             for (id, payload) in &s.unknown {
                 if inflate_section(payload).is_err() {
-                    problems.push(format!(
-                        "snapshot {k}: unknown section 0x{id:08X} of a compressed file is not a zlib stream"
+                    problems.push(Problem::of(
+                        format!("snapshot {k}"),
+                        format!(
+                            "unknown section 0x{id:08X} of a compressed file is not a zlib stream"
+                        ),
                     ));
                 }
             }
@@ -1496,8 +1526,8 @@ pub fn validate_snapshot(
     problems
 }
 
-fn check_mesh(m: &Mesh, complete: bool, first: &Mesh, k: usize, problems: &mut Vec<String>) {
-    let mut say = |m: String| problems.push(format!("snapshot {k}: {m}"));
+fn check_mesh(m: &Mesh, complete: bool, first: &Mesh, k: usize, problems: &mut Vec<Problem>) {
+    let mut say = |m: String| problems.push(Problem::of(format!("snapshot {k}"), m));
     for (what, n) in [
         ("vertices", m.vertices.len()),
         ("normals", m.normals.len()),
@@ -1558,7 +1588,7 @@ fn check_mesh(m: &Mesh, complete: bool, first: &Mesh, k: usize, problems: &mut V
 pub fn encode(seq: &Sequence) -> Result<Vec<u8>, Error> {
     let problems = validate(seq);
     if !problems.is_empty() {
-        return Err(Error::at(0, Rule::Invalid(problems.join("; "))));
+        return Err(Error::at(0, Rule::Invalid(super::problem::join(&problems))));
     }
     let first = &seq.snapshots[0].mesh;
     let snapshots: Vec<Vec<u8>> = seq

@@ -277,27 +277,7 @@ impl fmt::Display for Loc {
     }
 }
 
-/// One thing wrong with a [`Document`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub loc: Loc,
-    /// The full path: the item and the field, `models[1].nodes[17].name`.
-    pub path: String,
-    /// The rule and what broke it.
-    pub message: String,
-    /// The byte offset of the item (from [`decode`]; `None` from
-    /// [`validate`]).
-    pub offset: Option<usize>,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(o) = self.offset {
-            write!(f, "at byte {o}: ")?;
-        }
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
+pub use super::problem::Problem;
 
 /// Why [`decode`] or [`encode`] failed: one variant per byte-level rule,
 /// each with its offset ([`Error::offset`]), and the document's problems.
@@ -374,7 +354,12 @@ impl Error {
             | Error::PathCode { offset, .. }
             | Error::StepFlag { offset, .. } => *offset,
             Error::Bytes(e) => e.offset(),
-            Error::Invalid(p) => return p.first().and_then(|p| p.offset),
+            Error::Invalid(p) => {
+                return p
+                    .first()
+                    .and_then(|p| p.offset)
+                    .and_then(|o| usize::try_from(o).ok());
+            }
         })
     }
 }
@@ -840,10 +825,9 @@ impl Problems<'_> {
             format!("{loc}.{field}")
         };
         self.list.push(Problem {
-            loc,
+            offset: (self.offset)(loc).map(|o| o as u64),
             path,
             message,
-            offset: (self.offset)(loc),
         });
     }
 }

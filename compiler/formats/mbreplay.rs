@@ -231,19 +231,7 @@ pub enum Error {
     Invalid(Vec<Problem>),
 }
 
-/// One thing wrong with a [`Replay`], found by [`validate`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// Where, e.g. `parents[3]` or `plans[1].targets`.
-    pub path: String,
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
+pub use super::problem::Problem;
 
 impl std::error::Error for Error {}
 
@@ -598,10 +586,7 @@ pub fn validate(r: &Replay) -> Vec<Problem> {
     let mut problems = Vec::new();
     let mut rule = |path: String, result: Result<(), Error>| {
         if let Err(e) = result {
-            problems.push(Problem {
-                path,
-                message: e.rule(),
-            });
+            problems.push(Problem::of(path, e.rule()));
         }
     };
     let (nf, nj, np) = (r.frames(), r.joints(), r.plans.len());
@@ -671,25 +656,25 @@ pub fn validate(r: &Replay) -> Vec<Problem> {
     }
     for (path, len, want) in lengths {
         if Some(len) != want {
-            problems.push(Problem {
+            problems.push(Problem::of(
                 path,
-                message: format!(
+                format!(
                     "{} values for the counts, found {len}",
                     want.map_or("too many".into(), |w| w.to_string())
                 ),
-            });
+            ));
         }
     }
     let size = payload_bytes(nf as u64, nj as u64, r.qpos_count.into(), np as u64)
         .and_then(|p| p.checked_add(HEADER_BYTES as u64));
     if size.is_none_or(|s| s > MAX_FILE_BYTES as u64) {
-        problems.push(Problem {
-            path: "file".into(),
-            message: format!(
+        problems.push(Problem::of(
+            "file",
+            format!(
                 "an encoded size of at most {MAX_FILE_BYTES} bytes, found {}",
                 size.map_or("more than u64::MAX".into(), |s| format!("{s} bytes"))
             ),
-        });
+        ));
     }
     problems
 }

@@ -24,6 +24,7 @@ use std::fmt;
 use super::cursor::{le_f32_arrays, le_f32s as f32s, le_i32s};
 use super::gguf::{self, TensorDesc, TensorType, Value};
 use super::motionbricks::{self, common_metadata, is_sha256_hex, kv};
+pub use super::problem::Problem;
 
 /// Joints of the G1 skeleton a style is on.
 pub const JOINTS: usize = 34;
@@ -168,7 +169,7 @@ pub enum Error {
     /// padding), at `offset`.
     NotCanonical { offset: usize },
     /// [`encode`] was given a style that [`validate`] rejects.
-    Invalid(Vec<String>),
+    Invalid(Vec<Problem>),
 }
 
 impl std::error::Error for Error {}
@@ -270,7 +271,9 @@ impl fmt::Display for Error {
                 f,
                 "at byte {offset}: not the canonical form (the padding must be zero bytes)"
             ),
-            Error::Invalid(problems) => write!(f, "style is not valid: {}", problems.join("; ")),
+            Error::Invalid(problems) => {
+                write!(f, "style is not valid: {}", super::problem::join(problems))
+            }
         }
     }
 }
@@ -386,8 +389,8 @@ fn check(s: &Style) -> Result<(), Error> {
     Ok(())
 }
 
-/// Every problem that would stop [`encode`], in words (empty: valid).
-pub fn validate(s: &Style) -> Vec<String> {
+/// Every problem that would stop [`encode`] (empty: valid).
+pub fn validate(s: &Style) -> Vec<Problem> {
     let mut problems = Vec::new();
     let f = s.frames();
     let lengths = [
@@ -405,14 +408,20 @@ pub fn validate(s: &Style) -> Vec<String> {
     ];
     for (name, len, want) in lengths {
         if len != want {
-            problems.push(format!("{name} has {len} entries; {f} frames need {want}"));
+            problems.push(Problem::of(
+                "",
+                format!("{name} has {len} entries; {f} frames need {want}"),
+            ));
         }
     }
     if s.name.len() > MAX_NAME_BYTES {
-        problems.push(Error::NameTooLong { len: s.name.len() }.to_string());
+        problems.push(Problem::of(
+            "",
+            Error::NameTooLong { len: s.name.len() }.to_string(),
+        ));
     }
     if let Err(e) = check(s) {
-        problems.push(e.to_string());
+        problems.push(Problem::of("", e.to_string()));
     }
     problems
 }
@@ -567,7 +576,7 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         .next()
     {
         return Err(Error::At {
-            offset: p.offset,
+            offset: p.offset.unwrap_or_default(),
             rule: Box::new(Error::Common(p.message)),
         });
     }

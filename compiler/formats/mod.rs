@@ -3,8 +3,9 @@
 //! Nothing under `formats/` touches the file system, spawns threads, reads
 //! the environment or prints. Each module names its spec (under
 //! `docs/formats/`), states its limits as named constants, and offers
-//! `decode`, `encode` and `validate`. `cursor` (the checked byte cursor)
-//! and `protobuf` (the protocol-buffer wire format) are what codecs share.
+//! `decode`, `encode` and `validate`. `cursor` (the checked byte cursor),
+//! `problem` (the one shape of a problem `validate` returns) and
+//! `protobuf` (the protocol-buffer wire format) are what codecs share.
 
 pub mod action_result;
 pub mod cgeo;
@@ -16,6 +17,7 @@ pub mod mbreplay;
 pub mod mbstyle;
 pub mod motionbricks;
 pub mod ospc;
+pub mod problem;
 pub mod protobuf;
 pub mod qoi;
 pub mod safetensors;

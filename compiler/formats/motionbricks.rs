@@ -84,20 +84,7 @@ pub fn common_metadata(
     ]
 }
 
-/// A rule of the MotionBricks runtime a GGUF breaks, at the byte it is
-/// about (the metadata entry, tensor description or value; for something
-/// missing, where it would be).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub offset: u64,
-    pub message: String,
-}
-
-impl std::fmt::Display for Problem {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset, self.message)
-    }
-}
+pub use super::problem::Problem;
 
 /// What the MotionBricks runtime refuses in the keys every MotionBricks
 /// GGUF carries (architecture, `general.name` when `name` is given (a
@@ -116,10 +103,7 @@ pub fn common_problems(component: &str, name: Option<&str>, h: &Header) -> Vec<P
                 Err(e) => format!("metadata {key}: {e}"),
             },
         };
-        problems.push(Problem {
-            offset: h.key_at(key),
-            message,
-        });
+        problems.push(Problem::at(h.key_at(key), "", message));
     };
     let string = |expected: &str| {
         let expected = expected.to_string();
@@ -231,7 +215,7 @@ mod tests {
             let h = header(&set(key, value.clone()));
             let problems = common_problems("pose", Some(BUNDLE_NAME), &h);
             assert_eq!(problems.len(), 1, "{key} = {value:?}: {problems:?}");
-            assert_eq!(problems[0].offset, h.key_at(key), "{key}");
+            assert_eq!(problems[0].offset, Some(h.key_at(key)), "{key}");
             assert!(
                 problems[0]
                     .message

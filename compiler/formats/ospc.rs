@@ -284,20 +284,7 @@ pub fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
 }
 
-/// One thing wrong with a [`PoseCache`], found by [`validate`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    /// Where, e.g. `entities[3].name` or `poses[frame 7, entity 2].rotation`.
-    pub path: String,
-    /// What is wrong: what was expected and what was found.
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
+pub use super::problem::Problem;
 
 /// Why [`decode`] or [`encode`] failed: one variant per rule of the format,
 /// each with the byte offset it was found at ([`Error::offset`]). Header
@@ -946,7 +933,7 @@ pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
 /// the cache is valid.
 pub fn validate(cache: &PoseCache) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut push = |path: String, message: String| problems.push(Problem { path, message });
+    let mut push = |path: String, message: String| problems.push(Problem::of(path, message));
 
     if let Err(e) = rule_dimensions(cache.dimensions) {
         push("dimensions".into(), e.rule());

@@ -27,6 +27,7 @@
 use std::fmt;
 
 use super::cursor::{self, Cursor};
+pub use super::problem::Problem;
 use crate::memory;
 
 pub const MAGIC: [u8; 4] = *b"qoif";
@@ -155,7 +156,7 @@ pub enum Error {
     /// A byte-level rule (the header cut short, bytes after the marker).
     Bytes(cursor::Error),
     /// [`encode`] was given an image [`validate`] rejects.
-    Invalid(Vec<String>),
+    Invalid(Vec<Problem>),
 }
 
 impl Error {
@@ -203,7 +204,7 @@ impl Error {
                 "the pixels, grown as the ops make them, need {bytes} bytes of memory, which could not be had: give kiln more memory"
             ),
             Error::Bytes(e) => e.to_string(),
-            Error::Invalid(problems) => problems.join("; "),
+            Error::Invalid(problems) => super::problem::join(problems),
         }
     }
 }
@@ -212,7 +213,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Bytes(e) => write!(f, "{e}"),
-            Error::Invalid(p) => write!(f, "image is not valid: {}", p.join("; ")),
+            Error::Invalid(p) => write!(f, "image is not valid: {}", super::problem::join(p)),
             e => write!(f, "at byte {}: {}", e.offset().unwrap_or(0), e.rule()),
         }
     }
@@ -433,29 +434,38 @@ fn decode_piece(
 
 /// What is wrong with `image` as something to encode: dimensions out of
 /// range or a pixel buffer of the wrong length.
-pub fn validate(image: &Image) -> Vec<String> {
+pub fn validate(image: &Image) -> Vec<Problem> {
     validate_parts(&image.header, image.rgba.len())
 }
 
-fn validate_parts(h: &Header, rgba_len: usize) -> Vec<String> {
+fn validate_parts(h: &Header, rgba_len: usize) -> Vec<Problem> {
     let mut problems = Vec::new();
     if h.width == 0 || h.height == 0 {
-        problems.push(format!(
-            "image is {} x {}: width and height must be at least 1",
-            h.width, h.height
+        problems.push(Problem::of(
+            "",
+            format!(
+                "image is {} x {}: width and height must be at least 1",
+                h.width, h.height
+            ),
         ));
     }
     if h.pixels() > MAX_PIXELS {
-        problems.push(format!(
-            "image is {} x {}, more than the limit of {MAX_PIXELS} pixels",
-            h.width, h.height
+        problems.push(Problem::of(
+            "",
+            format!(
+                "image is {} x {}, more than the limit of {MAX_PIXELS} pixels",
+                h.width, h.height
+            ),
         ));
     }
     if rgba_len as u64 != h.pixels() * 4 {
-        problems.push(format!(
-            "rgba holds {} bytes, expected width x height x 4 = {}",
-            rgba_len,
-            h.pixels() * 4
+        problems.push(Problem::of(
+            "",
+            format!(
+                "rgba holds {} bytes, expected width x height x 4 = {}",
+                rgba_len,
+                h.pixels() * 4
+            ),
         ));
     }
     problems

@@ -15,6 +15,7 @@
 //! and a special id beyond the pieces.
 
 use super::cursor::Cursor;
+pub use super::problem::Problem;
 pub use super::protobuf::Error;
 use super::protobuf::{field, put_float, put_len, put_varint_field};
 
@@ -189,7 +190,7 @@ pub fn decode(bytes: &[u8]) -> Result<Model, Error> {
             _ => {}
         }
     }
-    match validate(&model).into_iter().next() {
+    match indexed_problems(&model).into_iter().next() {
         None => Ok(model),
         Some((index, rule)) => Err(Error::Value {
             offset: index.map_or(trainer_at, |i| piece_at[i]),
@@ -255,10 +256,21 @@ fn read_trainer(mut c: Cursor<'_>, model: &mut Model) -> Result<(), Error> {
 
 /// What SentencePiece itself requires when it loads a model: pieces
 /// non-empty and each defined once, exactly one of type unknown, and each
-/// special id -1 or a piece.
-/// Each problem with the index of the piece it is about (`None`: the
-/// trainer's settings).
-pub fn validate(model: &Model) -> Vec<(Option<usize>, String)> {
+/// special id -1 or a piece. Each problem's path is the piece it is about
+/// (`pieces[7]`) or `trainer_spec`.
+pub fn validate(model: &Model) -> Vec<Problem> {
+    indexed_problems(model)
+        .into_iter()
+        .map(|(index, rule)| match index {
+            Some(i) => Problem::of(format!("pieces[{i}]"), rule),
+            None => Problem::of("trainer_spec", rule),
+        })
+        .collect()
+}
+
+/// [`validate`]'s problems, each with the index of the piece it is about
+/// (`None`: the trainer's settings), for [`decode`] to place at its byte.
+fn indexed_problems(model: &Model) -> Vec<(Option<usize>, String)> {
     let mut problems = Vec::new();
     let mut order: Vec<usize> = (0..model.pieces.len()).collect();
     order.sort_by(|&a, &b| {

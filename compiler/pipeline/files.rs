@@ -240,12 +240,19 @@ fn load_gguf(file: &Path) -> Result<GgufFile, String> {
     let role = role_of(&header);
     let mut problems = Vec::new();
     if let Some(role) = role {
-        problems = bundle::runtime_problems(role, &header);
-        problems.extend(bundle::pin_problem(role, &header));
+        problems = bundle::runtime_problems(role, &header)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        problems.extend(bundle::pin_problem(role, &header).map(|p| p.to_string()));
         if role == Role::Support {
             let bytes = read(file, MAX_SUPPORT_BYTES)?;
             let data = &bytes[header.data_start as usize..];
-            problems.extend(bundle::support_value_problems(&header, data));
+            problems.extend(
+                bundle::support_value_problems(&header, data)
+                    .iter()
+                    .map(ToString::to_string),
+            );
         }
     }
     Ok(GgufFile {

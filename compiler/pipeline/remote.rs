@@ -245,7 +245,7 @@ impl Remote {
         let result = action_result::decode(&bytes).map_err(|e| poisoned(e.to_string()))?;
         let problems = action_result::validate(&result);
         if let Some(p) = problems.first() {
-            return Err(poisoned(p.clone()));
+            return Err(poisoned(p.to_string()));
         }
         Ok(Some(result))
     }

@@ -74,7 +74,10 @@ fn results_round_trip() {
     let bytes = action_result::encode(&r);
     assert_eq!(action_result::decode(&bytes).unwrap(), r);
     assert_eq!(
-        action_result::validate(&r),
+        action_result::validate(&r)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         vec!["exit code -3, not 0".to_string()]
     );
 }
@@ -240,7 +243,10 @@ fn validate_refuses_a_path_named_twice() {
     let mut r = one();
     r.output_files.push(r.output_files[0].clone());
     assert_eq!(
-        action_result::validate(&r),
+        action_result::validate(&r)
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
         vec!["\"out/a.qoi\" is named twice".to_string()]
     );
 }

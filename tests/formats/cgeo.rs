@@ -478,7 +478,7 @@ fn mesh_rules_name_what_broke() {
     assert!(
         cgeo::validate(&z)
             .iter()
-            .any(|p| p.contains("not a zlib stream"))
+            .any(|p| p.to_string().contains("not a zlib stream"))
     );
     z.snapshots[0].unknown[0].1 = miniz_oxide::deflate::compress_to_vec_zlib(b"x", 6);
     let mut zb = cgeo::encode(&z).unwrap();
@@ -683,21 +683,21 @@ fn the_writer_refuses_what_the_reader_would() {
     assert!(
         cgeo::validate(&s)
             .iter()
-            .any(|p| p.contains("other counts"))
+            .any(|p| p.to_string().contains("other counts"))
     );
     let mut s = sample(2, false, false);
     s.snapshots[0].mesh.triangles[0].vertices[0] = 99;
     assert!(
         cgeo::validate(&s)
             .iter()
-            .any(|p| p.contains("index out of range"))
+            .any(|p| p.to_string().contains("index out of range"))
     );
     let mut s = sample(2, false, true);
     s.snapshots[1].complete = false;
     assert!(
         cgeo::validate(&s)
             .iter()
-            .any(|p| p.contains("must be complete"))
+            .any(|p| p.to_string().contains("must be complete"))
     );
     let mut s = sample(2, false, false);
     s.header.snapshots = 3;
@@ -709,7 +709,7 @@ fn the_writer_refuses_what_the_reader_would() {
     assert!(
         cgeo::validate(&s)
             .iter()
-            .any(|p| p.contains("header's own fields"))
+            .any(|p| p.to_string().contains("header's own fields"))
     );
 }
 
@@ -925,7 +925,7 @@ fn fuzz_findings_stay_fixed() {
         if let Ok(seq) = cgeo::decode(&std::fs::read(&path).unwrap()) {
             assert_eq!(
                 cgeo::validate(&seq),
-                Vec::<String>::new(),
+                Vec::<cgeo::Problem>::new(),
                 "{}",
                 path.display()
             );

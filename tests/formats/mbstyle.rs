@@ -171,23 +171,23 @@ fn each_runtime_refusal_is_its_own_error() {
     assert!(
         validate(&empty)
             .iter()
-            .any(|p| p.contains("must not be empty"))
+            .any(|p| p.to_string().contains("must not be empty"))
     );
     let mut zero = style(5);
     zero.allowed_tokens = [0; 11];
     assert_eq!(
         encode(&zero).unwrap_err(),
-        Error::Invalid(vec![Error::MaskEmpty.to_string()])
+        Error::Invalid(vec![mbstyle::Problem::of("", Error::MaskEmpty.to_string())])
     );
     let mut two = style(5);
     two.allowed_tokens[3] = 2;
     assert!(
-        matches!(encode(&two), Err(Error::Invalid(p)) if p[0].contains("allowed_tokens[3] must be 0 or 1, found 2"))
+        matches!(encode(&two), Err(Error::Invalid(p)) if p[0].to_string().contains("allowed_tokens[3] must be 0 or 1, found 2"))
     );
     let mut nan = style(5);
     nan.joint_rotations[7][4] = f32::NAN;
     assert!(
-        matches!(encode(&nan), Err(Error::Invalid(p)) if p[0].contains("global_joint_rotations[67] must be finite"))
+        matches!(encode(&nan), Err(Error::Invalid(p)) if p[0].to_string().contains("global_joint_rotations[67] must be finite"))
     );
     for frames in [3, 100_001] {
         let e = encode(&style(frames)).unwrap_err();

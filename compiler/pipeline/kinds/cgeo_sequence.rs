@@ -132,7 +132,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     }
     let invalid = |m: String| JobError::at(e.source.pos, format!("the baked sequence is invalid: {m}"));
     if let Some(problem) = cgeo::validate_header(&prepared.header).first() {
-        return Err(invalid(problem.clone()));
+        return Err(invalid(problem.to_string()));
     }
     // Before any frame is baked: the file's size, counted uncompressed
     // (frame 0 complete, every later one a difference of one size), must
@@ -162,7 +162,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     for k in 0..frames {
         let s = prepared.snapshot(k);
         if let Some(problem) = prepared.check(k, &s).first() {
-            return Err(invalid(problem.clone()));
+            return Err(invalid(problem.to_string()));
         }
         let bytes = cgeo::encode_snapshot(&s, prepared.first(), settings.compressed);
         lengths.push(bytes.len() as u64);
