@@ -1495,10 +1495,7 @@ pub fn validate_snapshot(
         ids.extend(s.point_cloud.as_ref().map(|_| TAG_POINTCLOUD));
         ids.sort_unstable();
         if ids.windows(2).any(|w| w[0] == w[1]) {
-            problems.push(Problem::of(
-                format!("snapshot {k}"),
-                "a section id twice",
-            ));
+            problems.push(Problem::of(format!("snapshot {k}"), "a section id twice"));
         }
         if !s.order.is_empty() {
             let mut order = s.order.clone();

@@ -302,3 +302,51 @@ fn no_layer_has_an_import_circle() {
     circle.get_mut("job").unwrap().insert("kinds".into());
     assert!(find_circle(&circle).is_some());
 }
+
+/// ARCHITECTURE.md's map of outputs stays true: every function it names
+/// by its module path (`bake::style::set_manifest`, `formats::ospc::encode`,
+/// `kinds::model_bundle::write_gguf`, `sources::material_stage`) is a
+/// function of that module.
+#[test]
+fn the_map_of_outputs_names_functions_that_exist() {
+    let text = fs::read_to_string(Path::new(REPO).join("ARCHITECTURE.md")).unwrap();
+    let section = text
+        .split("## Where every output byte is made")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("ARCHITECTURE.md has the map of outputs");
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for row in section.lines().filter(|l| l.starts_with("| `")) {
+        for (k, token) in row.split('`').enumerate() {
+            if k % 2 == 0 || !token.contains("::") {
+                continue;
+            }
+            let parts: Vec<&str> = token.split("::").collect();
+            let (file, name) = match parts[..] {
+                ["bake" | "formats", module, name] => {
+                    (format!("compiler/{}/{module}.rs", parts[0]), name)
+                }
+                ["kinds", module, name] => (format!("compiler/pipeline/kinds/{module}.rs"), name),
+                ["sources", name] => ("compiler/pipeline/sources.rs".to_string(), name),
+                ["bake", module] => {
+                    assert!(
+                        Path::new(REPO)
+                            .join(format!("compiler/bake/{module}.rs"))
+                            .is_file()
+                    );
+                    continue;
+                }
+                _ => continue,
+            };
+            let code = fs::read_to_string(Path::new(REPO).join(&file))
+                .unwrap_or_else(|e| panic!("{token}: {file}: {e}"));
+            checked += 1;
+            if !code.contains(&format!("fn {name}(")) && !code.contains(&format!("fn {name}<")) {
+                problems.push(format!("{token}: no fn {name} in {file}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(checked >= 20, "the map names {checked} functions");
+}
