@@ -17,8 +17,9 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::bake::atlas;
+use crate::bake::level::ClipReport;
 use crate::bake::character::{self as bake, ClipSettings, NodeMap, Tolerance};
-use crate::formats::{hex, kchr};
+use crate::formats::kchr;
 use crate::import::gltf;
 use crate::model::Scene;
 use crate::pipeline::job::{JobError, JobIo, Outputs};
@@ -300,17 +301,6 @@ fn load<'a>(
     Ok((path, src))
 }
 
-/// Per bank and clip: what the level's index says of it.
-struct ClipReport {
-    name: String,
-    source: String,
-    /// Keys before reduction, and after.
-    keys_source: usize,
-    keys: usize,
-    /// The bound on the skin's error ([`bake::CompiledClip::worst_m`]).
-    worst_m: f64,
-}
-
 /// One clip a bank takes, checked before any key is made: the entry that
 /// names it, its file, its animation's index and source name, and its name
 /// in the bank.
@@ -371,7 +361,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     out.write_all(&bytes)
         .map_err(|err| JobError::job(format!("{path}: {err}")))?;
     let (len, sha) = io.close(out)?;
-    let index = level_json(level, len, &sha, &doc, &reports);
+    let index = crate::bake::level::level_json(level, len, &sha, &doc, &reports);
     io.write(&index_path(level).map_err(JobError::job)?, index.as_bytes())
 }
 
@@ -611,53 +601,4 @@ fn compile_model(
         bank: b as u32,
         ..compiled.model
     })
-}
-
-/// The level's index: each entry's name, feature, size and SHA-256, and
-/// what the compiler did (key counts before and after reduction).
-fn level_json(
-    level: &str,
-    len: u64,
-    sha: &[u8; 32],
-    doc: &kchr::Document,
-    reports: &[Vec<ClipReport>],
-) -> String {
-    let banks: Vec<serde_json::Value> = doc
-        .banks
-        .iter()
-        .zip(reports)
-        .map(|(b, r)| {
-            serde_json::json!({
-                "id": b.id,
-                "clips": r.iter().map(|c| serde_json::json!({
-                    "name": c.name, "source": c.source, "keys_source": c.keys_source, "keys": c.keys,
-                    "error_m": c.worst_m,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let value = serde_json::json!({
-        "level": level,
-        "entries": [{
-            "name": kchr::ENTRY_NAME,
-            "feature": kchr::FEATURE,
-            "bytes": len,
-            "sha256": hex(sha),
-        }],
-        "characters": {
-            "models": doc.models.iter().map(|m| serde_json::json!({
-                "id": m.id,
-                "bank": doc.banks[m.bank as usize].id,
-                "nodes": m.nodes.len(),
-                "joints": m.joints.len(),
-                "vertices": m.vertices.len(),
-                "triangles": m.indices.len() / 3,
-                "atlas": [m.image.width, m.image.height],
-            })).collect::<Vec<_>>(),
-            "banks": banks,
-        },
-    });
-    let mut s = serde_json::to_string_pretty(&value).expect("JSON");
-    s.push('\n');
-    s
 }
