@@ -70,8 +70,7 @@ enum Command {
         Every manifest is planned whatever is named, so building a subset never \
         removes the outputs of jobs that are still in some manifest.")]
     Build(build::BuildArgs),
-    /// Show what a file holds (glTF sources, pose caches, GGUF, safetensors,
-    /// styles, replays, QOI images, compiled characters entries, bundle folders)
+    /// Show what a file holds (the types kiln reads are listed below)
     #[command(after_help = "Examples:\n  \
         kiln inspect sources/characters/Fox.glb              node tree, skins, clips, meshes, materials\n  \
         kiln inspect --atlas-png fox.png sources/characters/Fox.glb\n                                                       \
@@ -95,9 +94,7 @@ enum Command {
     /// Fully validate files; exit 1 naming the file, rule and byte offset of
     /// the first problem in each invalid one
     Verify {
-        /// Files to validate: every type `inspect` reads (.ospc, .glb, .gltf,
-        /// .gguf, .safetensors, .mbstyle, .mbreplay, .cgeo, .qoi, a
-        /// compiled characters entry, a bundle folder)
+        /// Files to validate: every type `inspect` reads (listed below)
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON document: a record per file (valid, its summary or
@@ -117,8 +114,29 @@ enum Command {
     },
 }
 
+/// The command line's definition, with the file types `inspect` and
+/// `verify` read written from the registry ([`pipeline::files::FILE_TYPES`]).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let types = format!("File types: {}.", crate::pipeline::files::file_types_text());
+    let with_types = |c: clap::Command| {
+        let text = match c.get_after_help() {
+            Some(after) => format!("{types}\n\n{after}"),
+            None => types.clone(),
+        };
+        c.after_help(text)
+    };
+    Cli::command()
+        .mut_subcommand("inspect", with_types)
+        .mut_subcommand("verify", with_types)
+}
+
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let parsed = command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };

@@ -487,6 +487,82 @@ fn load_gltf(
     })
 }
 
+/// A type of file [`load`] reads (`inspect` and `verify` take each):
+/// what it is, and the names that say it (an extension, a path's end, or
+/// a folder's content).
+pub struct FileType {
+    pub what: &'static str,
+    pub names: &'static [&'static str],
+    /// `None`: a folder, recognised by its content.
+    kind: Option<Kind>,
+}
+
+/// Every type of file [`load`] reads, in the order help lists them. The
+/// extensions that say a type, the help texts and the refusal of an
+/// unknown file are all read off this list.
+pub const FILE_TYPES: &[FileType] = &[
+    FileType {
+        what: "glTF sources",
+        names: &[".glb", ".gltf"],
+        kind: Some(Kind::Gltf),
+    },
+    FileType {
+        what: "pose caches",
+        names: &[".ospc"],
+        kind: Some(Kind::PoseCache),
+    },
+    FileType {
+        what: "compiled characters entries",
+        names: &["@world/characters"],
+        kind: Some(Kind::Characters),
+    },
+    FileType {
+        what: "CGeo sequences",
+        names: &[".cgeo"],
+        kind: Some(Kind::Cgeo),
+    },
+    FileType {
+        what: "GGUF files",
+        names: &[".gguf"],
+        kind: Some(Kind::Gguf),
+    },
+    FileType {
+        what: "MotionBricks styles",
+        names: &[".mbstyle"],
+        kind: Some(Kind::Gguf),
+    },
+    FileType {
+        what: "MotionBricks replays",
+        names: &[".mbreplay"],
+        kind: Some(Kind::Replay),
+    },
+    FileType {
+        what: "safetensors checkpoints",
+        names: &[".safetensors"],
+        kind: Some(Kind::Safetensors),
+    },
+    FileType {
+        what: "QOI images",
+        names: &[".qoi"],
+        kind: Some(Kind::Qoi),
+    },
+    FileType {
+        what: "MotionBricks bundle folders",
+        names: &["a folder holding manifest.json"],
+        kind: None,
+    },
+];
+
+/// [`FILE_TYPES`] in words: `glTF sources (.glb, .gltf), pose caches
+/// (.ospc), …`.
+pub fn file_types_text() -> String {
+    FILE_TYPES
+        .iter()
+        .map(|t| format!("{} ({})", t.what, t.names.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The formats [`load`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
@@ -523,28 +599,18 @@ fn kind_by_magic(head: &[u8]) -> Option<Kind> {
 /// The format a file's name says it is: its extension, or a compiled
 /// characters entry's `@world/characters`.
 fn kind_by_name(file: &Path) -> Option<Kind> {
-    let ext = file
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("mbreplay") => Some(Kind::Replay),
-        Some("gguf" | "mbstyle") => Some(Kind::Gguf),
-        Some("qoi") => Some(Kind::Qoi),
-        Some("safetensors") => Some(Kind::Safetensors),
-        Some("ospc") => Some(Kind::PoseCache),
-        Some("glb" | "gltf") => Some(Kind::Gltf),
-        Some("cgeo") => Some(Kind::Cgeo),
-        _ if file.file_name().is_some_and(|n| n == "characters")
-            && file
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|n| n == "@world") =>
-        {
-            Some(Kind::Characters)
-        }
-        _ => None,
-    }
+    let name = file
+        .to_string_lossy()
+        .replace('\\', "/")
+        .to_ascii_lowercase();
+    FILE_TYPES.iter().find_map(|t| {
+        let says = t.names.iter().any(|n| {
+            // An extension, or the end of a path after a `/`.
+            (n.starts_with('.') && name.ends_with(n))
+                || (n.contains('/') && (name == *n || name.ends_with(&format!("/{n}"))))
+        });
+        if says { t.kind } else { None }
+    })
 }
 
 /// Reads and fully decodes `file` (a regular file, at most its format's
@@ -564,8 +630,9 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     };
     let Some(kind) = kind else {
         return Err(format!(
-            "at byte 0: not a file kiln reads: it starts with {:02x?}, no format's magic, and its name gives none (a .ospc pose cache, .mbreplay, .glb, .gltf, .gguf, .mbstyle, .safetensors, .qoi, .cgeo, a compiled characters entry `@world/characters` or a model bundle folder)",
-            &head[..head.len().min(4)]
+            "at byte 0: not a file kiln reads: it starts with {:02x?}, no format's magic, and its name gives none (kiln reads {})",
+            &head[..head.len().min(4)],
+            file_types_text()
         ));
     };
     match kind {

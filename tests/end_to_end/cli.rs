@@ -1331,3 +1331,44 @@ fn a_damaged_magic_is_refused_by_its_formats_rule_at_byte_0() {
         "{err}"
     );
 }
+
+/// `inspect --help` and `verify --help` list every file type the registry
+/// holds (`pipeline::files::FILE_TYPES`), as does the refusal of a file
+/// kiln does not read; each extension the registry names reaches its
+/// format (a file of that name with no magic is refused by that format's
+/// rules, not as unknown).
+#[test]
+fn every_registered_file_type_is_listed_and_recognised_by_its_name() {
+    use kiln::pipeline::files::FILE_TYPES;
+    let p = Project::demo();
+    for command in ["inspect", "verify"] {
+        let help = p.kiln(&[command, "--help"]);
+        let text = String::from_utf8_lossy(&help.stdout);
+        for t in FILE_TYPES {
+            assert!(
+                text.contains(t.what),
+                "{command} --help: {}: {text}",
+                t.what
+            );
+            for n in t.names {
+                assert!(text.contains(n), "{command} --help: {n}");
+            }
+        }
+    }
+    p.write_bytes("mystery.bin", b"\x01\x02\x03\x04 nothing known");
+    let e = p.fails(&["verify", "mystery.bin"]);
+    for t in FILE_TYPES {
+        assert!(e.contains(t.what), "{}: {e}", t.what);
+    }
+    let mut extensions = 0;
+    for t in FILE_TYPES {
+        for ext in t.names.iter().filter(|n| n.starts_with('.')) {
+            let name = format!("zeros{ext}");
+            p.write_bytes(&name, &[0u8; 64]);
+            let e = p.fails(&["verify", &name]);
+            assert!(!e.contains("not a file kiln reads"), "{name}: {e}");
+            extensions += 1;
+        }
+    }
+    assert_eq!(extensions, 9);
+}
