@@ -1,6 +1,7 @@
 //! End-to-end tests: the `kiln` binary driven like a user drives it, on a
 //! copy of the demo project.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -65,6 +66,13 @@ fn clean_build_builds_every_job_and_reports_true_hashes() {
             "cgeo_sequence" => {
                 let seq = kiln::formats::cgeo::decode(&bytes).unwrap();
                 assert!(seq.snapshots.len() > 1);
+            }
+            "style" => {
+                // The style, then the set's manifest.json naming it.
+                let style = kiln::formats::mbstyle::read(&bytes).unwrap();
+                assert!(style.style.frames() > 1);
+                let index = &job["outputs"][1];
+                assert!(index["path"].as_str().unwrap().ends_with("/manifest.json"));
             }
             other => panic!("a demo job of kind {other}"),
         }
@@ -161,19 +169,25 @@ fn changing_one_setting_rebuilds_only_that_job_and_explains_why() {
 fn outputs_do_not_depend_on_thread_count_or_checkout_location() {
     let a = Project::demo();
     let b = Project::demo();
-    assert!(a.kiln(&["build", "-j", "1", "--quiet"]).status.success());
+    let (report, out) = a.build_json(&["-j", "1"]);
+    assert!(out.status.success());
     assert!(b.kiln(&["build", "-j", "2", "--quiet"]).status.success());
     let outputs = |p: &Project| {
-        let mut all = snapshot_bytes(&p.path("out/poses"));
-        all.extend(snapshot_bytes(&p.path("out/models")));
-        all.extend(snapshot_bytes(&p.path("out/levels")));
-        all.extend(snapshot_bytes(&p.path("out/cgeo")));
+        let mut all = BTreeMap::new();
+        for (_, folder, _) in kiln::pipeline::kinds::OUTPUTS {
+            all.extend(snapshot_bytes(&p.path(&format!("out/{folder}"))));
+        }
         all
     };
     let (oa, ob) = (outputs(&a), outputs(&b));
-    // A level writes two files (its entry and level.json).
-    let levels = 2;
-    assert_eq!(oa.len(), demo_job_count() + levels);
+    let reported: usize = report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["outputs"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(report["totals"]["jobs"], demo_job_count());
+    assert_eq!(oa.len(), reported);
     assert!(
         oa == ob,
         "outputs differ between -j 1 and -j 2 in two roots"
@@ -187,29 +201,8 @@ fn demo_outputs_match_their_golden_hashes() {
     // under the old VERSION). One golden file per output folder.
     let p = Project::demo();
     assert!(p.kiln(&["build", "--quiet"]).status.success());
-    let kinds = [
-        (
-            "poses",
-            "pose_cache",
-            kiln::pipeline::kinds::pose_cache::VERSION,
-        ),
-        (
-            "models",
-            "model_bundle",
-            kiln::pipeline::kinds::model_bundle::VERSION,
-        ),
-        (
-            "levels",
-            "characters",
-            kiln::pipeline::kinds::characters::VERSION,
-        ),
-        (
-            "cgeo",
-            "cgeo_sequence",
-            kiln::pipeline::kinds::cgeo_sequence::VERSION,
-        ),
-    ];
-    for (folder, kind, version) in kinds {
+    // Every kind, from the kinds' own list: the demo has a job of each.
+    for &(kind, folder, version) in kiln::pipeline::kinds::OUTPUTS {
         let version = format!("# {kind} VERSION {version}\n");
         let hashes: String = snapshot_bytes(&p.path(&format!("out/{folder}")))
             .iter()

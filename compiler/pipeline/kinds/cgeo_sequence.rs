@@ -26,6 +26,8 @@ pub const KIND: &str = "cgeo_sequence";
 /// 2: LINEAR rotations are slerped at a constant rate however close the
 /// keys (a normalized lerp was used within 1.8° of each other).
 pub const VERSION: u32 = 2;
+/// The folder of the output folder its jobs write under.
+pub const FOLDER: &str = "cgeo";
 
 /// Encoded frames kept between the two passes, at most: 64 MiB. A longer
 /// sequence is encoded twice (once to size the offset table) rather than
@@ -64,7 +66,7 @@ fn default_up_axis() -> At<UpAxisName> {
 }
 
 fn output_of(id: &str) -> Result<RelPath, String> {
-    RelPath::parse(&format!("cgeo/{id}.cgeo"))
+    RelPath::parse(&format!("{FOLDER}/{id}.cgeo"))
 }
 
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {

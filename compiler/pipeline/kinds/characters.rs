@@ -44,6 +44,8 @@ pub const KIND: &str = "characters";
 /// 6: each UV island of a textured primitive is moved by whole periods of
 /// its wrap into the first tile before the region's tiles are counted.
 pub const VERSION: u32 = 6;
+/// The folder of the output folder its jobs write under.
+pub const FOLDER: &str = "levels";
 
 /// Most resampling rate (Hz).
 pub const MAX_RESAMPLE_HZ: f64 = 1000.0;
@@ -171,11 +173,11 @@ fn default_max_tile_repeat() -> u32 {
 }
 
 fn entry_path(level: &str) -> Result<RelPath, String> {
-    RelPath::parse(&format!("levels/{level}/{}", kchr::ENTRY_NAME))
+    RelPath::parse(&format!("{FOLDER}/{level}/{}", kchr::ENTRY_NAME))
 }
 
 fn index_path(level: &str) -> Result<RelPath, String> {
-    RelPath::parse(&format!("levels/{level}/level.json"))
+    RelPath::parse(&format!("{FOLDER}/{level}/level.json"))
 }
 
 /// Checks everything that can be checked without running; the outputs.

@@ -1,7 +1,8 @@
 //! Job kinds. Each kind is one module that owns its whole vertical:
 //!
-//! - `KIND` (its name in reports and keys) and `VERSION` (goes into its
-//!   key; bumped whenever its output bytes would change);
+//! - `KIND` (its name in reports and keys), `VERSION` (goes into its
+//!   key; bumped whenever its output bytes would change) and `FOLDER` (of
+//!   the output folder, where its jobs write);
 //! - `Entry`: its manifest entry, one `At<T>` field per setting (serde, with
 //!   positions), defaults written next to the field that takes them. The
 //!   entry is also the job's settings: serialized, it is the key's text, so
@@ -110,6 +111,11 @@ macro_rules! kinds {
 
         /// Every kind: (section, kind name).
         pub const ALL: &[(&str, &str)] = &[$((stringify!($section), $module::KIND),)*];
+
+        /// Every kind's outputs: (kind name, the folder its jobs write
+        /// under, its VERSION).
+        pub const OUTPUTS: &[(&str, &str, u32)] =
+            &[$(($module::KIND, $module::FOLDER, $module::VERSION),)*];
     };
 }
 

@@ -43,6 +43,8 @@ pub const KIND: &str = "model_bundle";
 /// gets `tokenizer.ggml.pre` (`gpt-2` or `llama-bpe`), another
 /// pre-tokenizer is refused.
 pub const VERSION: u32 = 3;
+/// The folder of the output folder its jobs write under.
+pub const FOLDER: &str = "models";
 
 /// Largest extraction `manifest.json` and shard index kiln reads.
 pub const MAX_INDEX_BYTES: u64 = 16 << 20;
@@ -309,7 +311,7 @@ impl MetaValue {
 }
 
 fn folder(id: &str) -> String {
-    format!("models/{id}")
+    format!("{FOLDER}/{id}")
 }
 
 fn output(id: &str, name: &str) -> Result<RelPath, String> {

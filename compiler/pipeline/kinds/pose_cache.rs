@@ -33,6 +33,8 @@ pub const KIND: &str = "pose_cache";
 /// 3: LINEAR rotations are slerped at a constant rate however close the
 /// keys (a normalized lerp was used within 1.8° of each other).
 pub const VERSION: u32 = 3;
+/// The folder of the output folder its jobs write under.
+pub const FOLDER: &str = "poses";
 
 /// The default `rigid_tolerance_m`: a millimetre.
 pub const DEFAULT_RIGID_TOLERANCE_M: f64 = 0.001;
@@ -157,7 +159,7 @@ pub enum ShapeName {
 }
 
 fn output_of(id: &str) -> Result<RelPath, String> {
-    RelPath::parse(&format!("poses/{id}.ospc"))
+    RelPath::parse(&format!("{FOLDER}/{id}.ospc"))
 }
 
 /// Checks everything that can be checked without running; the output.

@@ -36,6 +36,8 @@ pub const KIND: &str = "style";
 /// 2: LINEAR rotations are slerped at a constant rate however close the
 /// keys (a normalized lerp was used within 1.8° of each other).
 pub const VERSION: u32 = 2;
+/// The folder of the output folder its jobs write under.
+pub const FOLDER: &str = "styles";
 
 /// Largest clip file: 16 GiB (the official one holds 15 clips).
 pub const MAX_CLIP_FILE_BYTES: u64 = 16 << 30;
@@ -144,7 +146,7 @@ impl<'de> Deserialize<'de> for Table {
 }
 
 fn output(id: &str, name: &str) -> Result<RelPath, String> {
-    RelPath::parse(&format!("styles/{id}/{name}"))
+    RelPath::parse(&format!("{FOLDER}/{id}/{name}"))
 }
 
 /// A style name is its file's name (the rule of job ids, whose limit is
