@@ -36,6 +36,7 @@
 //! (the spec says spaces) and a UTF-8 byte order mark (the spec forbids
 //! one) are dropped rather than rejected.
 
+pub use super::problem::Problem;
 use std::fmt;
 
 use super::cursor::{self, Cursor};
@@ -341,13 +342,13 @@ pub fn decode_prefix(bytes: &[u8], file_len: usize) -> Result<Prefix<'_>, Error>
     }
 }
 
-/// Checks that `json` and `bin` make a GLB: its length, padding included,
-/// must be at most [`MAX_FILE_BYTES`]. Every [`Glb`] that [`decode`]
-/// returns passes.
-pub fn validate(json: &[u8], bin: Option<&[u8]>) -> Result<(), Error> {
+/// Every problem that keeps `json` and `bin` from making a GLB: its
+/// length, padding included, must be at most [`MAX_FILE_BYTES`]. Every
+/// [`Glb`] that [`decode`] returns has none.
+pub fn validate(json: &[u8], bin: Option<&[u8]>) -> Vec<Problem> {
     match encoded_len(json, bin) {
-        Some(_) => Ok(()),
-        None => Err(Error::TooLarge),
+        Some(_) => Vec::new(),
+        None => vec![Problem::of("", Error::TooLarge.to_string())],
     }
 }
 
@@ -418,13 +419,11 @@ mod tests {
         let fits = MAX_FILE_BYTES - HEADER_BYTES - CHUNK_HEADER_BYTES - 3; // 4294967272
         assert_eq!(fits % ALIGNMENT, 0);
         let json = vec![0u8; fits + 1];
-        assert_eq!(validate(&json[..fits], None), Ok(()));
-        assert_eq!(validate(&json, None), Err(Error::TooLarge));
-        assert_eq!(
-            validate(&json[..8], Some(&json[..fits])),
-            Err(Error::TooLarge)
-        );
-        assert_eq!(validate(b"{}", Some(b"")), Ok(()));
+        assert!(validate(&json[..fits], None).is_empty());
+        let too_large = vec![Problem::of("", Error::TooLarge.to_string())];
+        assert_eq!(validate(&json, None), too_large);
+        assert_eq!(validate(&json[..8], Some(&json[..fits])), too_large);
+        assert!(validate(b"{}", Some(b"")).is_empty());
     }
 
     /// A GLB of raw chunks, header length fixed up.
@@ -581,8 +580,8 @@ mod tests {
     #[test]
     fn the_length_limit() {
         assert_eq!(encoded_len(&[], None), Some(20));
-        assert_eq!(validate(&[], None), Ok(()));
-        assert_eq!(validate(&[], Some(&[])), Ok(()));
+        assert!(validate(&[], None).is_empty());
+        assert!(validate(&[], Some(&[])).is_empty());
         // Lengths too large to allocate: the arithmetic alone.
         let max = MAX_FILE_BYTES;
         assert_eq!(encoded_len_of(max - 23, None), Some(max - 3));

@@ -866,9 +866,11 @@ fn check(doc: &Document, offset: &dyn Fn(Loc) -> Option<usize>) -> Vec<Problem> 
     p.list
 }
 
-/// What is wrong with `name` as an id, clip or node name (its length),
-/// if anything: "must be 1 to 128 bytes of UTF-8, found N bytes".
-pub fn name_problem(name: &str) -> Option<String> {
+/// The rule `name` breaks as an id, clip or node name (its length), in
+/// words, if any: "must be 1 to 128 bytes of UTF-8, found N bytes". Not a
+/// validator: [`validate`] and the planner each place it (at a path, at a
+/// manifest position).
+pub fn broken_name_rule(name: &str) -> Option<String> {
     (name.is_empty() || name.len() > MAX_NAME).then(|| {
         format!(
             "must be 1 to {MAX_NAME} bytes of UTF-8, found {} bytes",
@@ -878,7 +880,7 @@ pub fn name_problem(name: &str) -> Option<String> {
 }
 
 fn check_name(p: &mut Problems, loc: Loc, field: &str, name: &str) {
-    if let Some(m) = name_problem(name) {
+    if let Some(m) = broken_name_rule(name) {
         p.add(loc, field, m);
     }
 }

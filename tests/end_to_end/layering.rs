@@ -350,3 +350,59 @@ fn the_map_of_outputs_names_functions_that_exist() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(checked >= 20, "the map names {checked} functions");
 }
+
+/// One problem shape: every format module offers `validate` returning
+/// `Vec<Problem>` (`formats::problem`), and every public validator of the
+/// formats and the bakers (`validate*`, `*_problems`, `*_problem`) returns
+/// Problems, never strings. The shared helpers (`cursor`, `protobuf`,
+/// `problem`) are not formats; `motionbricks` holds the rules its GGUF
+/// files share and offers them as `*_problems`.
+#[test]
+fn every_validator_returns_problems() {
+    let helpers = [
+        "mod.rs",
+        "cursor.rs",
+        "protobuf.rs",
+        "problem.rs",
+        "motionbricks.rs",
+    ];
+    let mut problems = Vec::new();
+    let mut validators = 0;
+    for layer in ["formats", "bake"] {
+        for (file, code) in layer_files(layer) {
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            let mut has_validate = false;
+            for (k, _) in code.match_indices("pub fn ") {
+                let rest = &code[k + "pub fn ".len()..];
+                let fn_name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let is_validator = fn_name.starts_with("validate")
+                    || fn_name.ends_with("_problems")
+                    || fn_name.ends_with("_problem");
+                if !is_validator {
+                    continue;
+                }
+                validators += 1;
+                // The signature: up to the body's brace.
+                let signature = &rest[..rest.find('{').unwrap_or(rest.len())];
+                let returns = signature.rsplit("->").next().unwrap_or("").trim();
+                if !returns.contains("Problem") {
+                    problems.push(format!("{}: {fn_name} returns {returns}", file.display()));
+                }
+                if fn_name == "validate" && returns.contains("Vec<Problem>") {
+                    has_validate = true;
+                }
+            }
+            if layer == "formats" && !helpers.contains(&name.as_str()) && !has_validate {
+                problems.push(format!(
+                    "{}: no validate returning Vec<Problem>",
+                    file.display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(validators >= 16, "{validators} validators seen");
+}

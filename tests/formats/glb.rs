@@ -85,7 +85,7 @@ fn every_corpus_glb_round_trips_byte_for_byte() {
         let bytes = read(rel);
         let g = decode(&bytes).unwrap_or_else(|e| panic!("{rel}: {e}"));
         assert!(g.json.len().is_multiple_of(4) && g.bin.is_some(), "{rel}");
-        assert_eq!(validate(g.json, g.bin), Ok(()), "{rel}");
+        assert!(validate(g.json, g.bin).is_empty(), "{rel}");
         assert_eq!(g.encoded_len(), Some(bytes.len()), "{rel}");
         assert!(
             encode(g.json, g.bin) == bytes,

@@ -264,3 +264,105 @@ fn value_types_are_named_as_gguf_py_names_them() {
     assert_eq!(gguf::TensorType::Q8_0.to_string(), "Q8_0");
     assert_eq!(gguf::TensorType(4).to_string(), "unknown");
 }
+
+/// GGUF's `validate` finds every problem of a header to write, each named
+/// by its entry, where `encode_header` stops at the first: empty and
+/// repeated keys, a bad alignment, a repeated tensor, a type GGUF lacks,
+/// too many dims. A set it finds nothing in encodes; a set with one
+/// problem is refused by `encode_header` with the same rule.
+#[test]
+fn gguf_validate_names_every_problem_encode_would_refuse() {
+    use gguf::TensorDesc;
+    let kv = |k: &str, v: Value| (k.to_string(), v);
+    let t = |name, dims, ty| TensorDesc { name, dims, ty };
+    let good_meta = [kv("general.name", Value::String("x".into()))];
+    let good = [
+        t("a", &[2, 3][..], TensorType::F32),
+        t("b", &[4], TensorType::F16),
+    ];
+    assert!(gguf::validate(&good_meta, &good).is_empty());
+    assert!(gguf::encode_header(&good_meta, &good).is_ok());
+
+    let meta = [
+        kv("", Value::U8(1)),
+        kv("k", Value::U8(1)),
+        kv("k", Value::U8(2)),
+        kv("general.alignment", Value::U32(3)),
+    ];
+    let tensors = [
+        t("a", &[2][..], TensorType::F32),
+        t("a", &[2], TensorType::F32),
+        t("c", &[2], TensorType(1000)),
+        t("d", &[1, 1, 1, 1, 1], TensorType::F32),
+    ];
+    let problems: Vec<String> = gguf::validate(&meta, &tensors)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let want = [
+        "metadata[0]: the key is empty",
+        "metadata[2]: metadata key \"k\" appears twice (first as metadata[1])",
+        "metadata[3]:",
+        "tensors[1]: tensor \"a\" appears twice (first as tensors[0])",
+        "tensors[2]:",
+        "tensors[3]:",
+    ];
+    assert_eq!(problems.len(), want.len(), "{problems:#?}");
+    for (p, w) in problems.iter().zip(want) {
+        assert!(p.starts_with(w), "{p} is not {w}");
+        assert!(!p.contains("at byte"), "no byte before writing: {p}");
+    }
+    // One problem at a time: encode_header refuses with the same rule.
+    for (m, ts) in [
+        (&meta[3..4], &good[..]),
+        (&good_meta[..], &tensors[2..3]),
+        (&good_meta[..], &tensors[3..4]),
+    ] {
+        let found = gguf::validate(m, ts);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let e = gguf::encode_header(m, ts).unwrap_err().to_string();
+        assert!(e.ends_with(&found[0].message), "{e} / {}", found[0].message);
+    }
+}
+
+/// Safetensors' `validate` refuses what would make `encode_header` write a
+/// header `decode` misreads: a name twice (JSON keeps only the last, so
+/// the offsets would no longer cover the data), `__metadata__` as a
+/// tensor, an empty name, sizes past 2^64; `encode_header` then gives
+/// nothing. A valid set round-trips.
+#[test]
+fn safetensors_validate_refuses_what_the_header_could_not_say() {
+    use safetensors::TensorSpec;
+    let spec = |name: &str, shape: &[u64]| TensorSpec {
+        name: name.into(),
+        dtype: Dtype::F32,
+        shape: shape.to_vec(),
+    };
+    let good = [spec("a", &[2, 2]), spec("b", &[3])];
+    assert!(safetensors::validate(&good, None).is_empty());
+    let mut file = safetensors::encode_header(&good, None).unwrap();
+    file.extend_from_slice(&[0u8; 28]);
+    assert_eq!(safetensors::decode(&file).unwrap().len(), 2);
+
+    let bad = [
+        spec("a", &[1]),
+        spec("a", &[2]),
+        spec("__metadata__", &[1]),
+        spec("", &[1]),
+        spec("huge", &[u64::MAX, 2]),
+    ];
+    let problems: Vec<String> = safetensors::validate(&bad, None)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            "tensors[1]: tensor \"a\" appears twice (first as tensors[0])",
+            "tensors[2]: __metadata__ is the header's metadata, not a tensor name",
+            "tensors[3]: the tensor name is empty",
+            "tensors[4]: tensor \"huge\": the data so far passes 2^64 bytes",
+        ]
+    );
+    assert_eq!(safetensors::encode_header(&bad[..2], None), None);
+}

@@ -264,7 +264,7 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
 }
 
 fn name_rule(what: &str, name: &str) -> Result<(), String> {
-    match kchr::name_problem(name) {
+    match kchr::broken_name_rule(name) {
         Some(m) => Err(format!("{what} {m}")),
         None => Ok(()),
     }
