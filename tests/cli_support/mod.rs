@@ -90,6 +90,14 @@ impl Project {
         (v, out)
     }
 
+    /// `kiln build --json EXTRA`, which must succeed (its stderr shown if
+    /// not); the report.
+    pub fn builds(&self, extra: &[&str]) -> Value {
+        let (report, out) = self.build_json(extra);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        report
+    }
+
     pub fn write(&self, rel: &str, text: &str) {
         fs::write(self.path(rel), text).unwrap();
     }
