@@ -395,27 +395,15 @@ fn keys_match(
         })
 }
 
-/// The bytes of a regular file of at most [`MAX_CONFIG_FILE_BYTES`].
+/// The bytes of a regular file of at most [`MAX_CONFIG_FILE_BYTES`]
+/// (opened as every input is: [`super::input::read_regular`]).
 fn read_config_file(path: &Path) -> Result<Vec<u8>, Error> {
-    let bad = |why: String| Error::File {
-        path: path.display().to_string(),
-        why,
-    };
-    let file = std::fs::File::open(path).map_err(|e| bad(e.to_string()))?;
-    let meta = file.metadata().map_err(|e| bad(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(bad("not a regular file".into()));
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_CONFIG_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| bad(e.to_string()))?;
-    if bytes.len() as u64 > MAX_CONFIG_FILE_BYTES {
-        return Err(bad(format!(
-            "larger than {MAX_CONFIG_FILE_BYTES} bytes, the most read"
-        )));
-    }
-    Ok(bytes)
+    super::input::read_regular(path, MAX_CONFIG_FILE_BYTES)
+        .map(|r| r.bytes)
+        .map_err(|e| Error::File {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })
 }
 
 /// `host[:port]` (or `[v6]:port`) without its port.
@@ -454,79 +442,58 @@ fn percent_decode(text: &str) -> Vec<u8> {
 /// tokens separated by white space, `macdef` bodies skipped to the next
 /// empty line, `account` ignored). `None` when neither names a login.
 pub fn netrc_login(text: &str, host: &str) -> Option<(String, String)> {
-    #[derive(Default)]
-    struct Entry {
-        login: Option<String>,
-        password: Option<String>,
-    }
-    let (mut exact, mut default): (Option<Entry>, Option<Entry>) = (None, None);
-    // Which entry the tokens now describe: 0 none, 1 the host's, 2 default.
-    let mut current = 0;
-    let mut lines = text.lines();
-    let mut tokens: Vec<&str> = Vec::new();
-    loop {
-        if tokens.is_empty() {
-            match lines.next() {
-                Some(line) => {
-                    tokens = line.split_whitespace().rev().collect();
-                    continue;
-                }
-                None => break,
-            }
+    // The tokens, a macro's body (from `macdef` to an empty line) left out.
+    let mut tokens = Vec::new();
+    let mut in_macro = false;
+    for line in text.lines() {
+        if in_macro {
+            in_macro = !line.trim().is_empty();
+            continue;
         }
-        let token = tokens.pop().unwrap_or_default();
-        let mut value = || loop {
-            if let Some(t) = tokens.pop() {
-                return Some(t.to_string());
-            }
-            tokens = lines.next()?.split_whitespace().rev().collect();
-        };
-        match token {
-            "machine" => {
-                let name = value();
-                current = if exact.is_none() && name.as_deref() == Some(host) {
-                    exact = Some(Entry::default());
-                    1
-                } else {
-                    0
-                };
-            }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() == Some(&"macdef") {
+            in_macro = true;
+            continue;
+        }
+        tokens.extend(words);
+    }
+    // Each entry: the host it is for (`None`: default), its login and
+    // password; the first for the host wins, then the first default.
+    let mut entries: Vec<(Option<&str>, Option<&str>, Option<&str>)> = Vec::new();
+    let mut k = 0;
+    while k < tokens.len() {
+        let value = tokens.get(k + 1).copied();
+        match tokens[k] {
+            "machine" => entries.push((Some(value.unwrap_or_default()), None, None)),
             "default" => {
-                current = if default.is_none() {
-                    default = Some(Entry::default());
-                    2
-                } else {
-                    0
-                };
+                entries.push((None, None, None));
+                k += 1;
+                continue;
             }
             "login" | "password" | "account" => {
-                let v = value();
-                let entry = match current {
-                    1 => exact.as_mut(),
-                    2 => default.as_mut(),
-                    _ => None,
-                };
-                if let Some(e) = entry {
-                    match token {
-                        "login" => e.login = v,
-                        "password" => e.password = v,
+                if let Some(e) = entries.last_mut() {
+                    match tokens[k] {
+                        "login" => e.1 = value,
+                        "password" => e.2 = value,
                         _ => {}
                     }
                 }
             }
-            "macdef" => {
-                tokens.clear();
-                for line in lines.by_ref() {
-                    if line.trim().is_empty() {
-                        break;
-                    }
-                }
+            _ => {
+                k += 1;
+                continue;
             }
-            _ => {}
         }
+        k += 2;
     }
-    let entry = exact.or(default)?;
-    Some((entry.login?, entry.password.unwrap_or_default()))
+    let entry = entries
+        .iter()
+        .find(|e| e.0 == Some(host))
+        .or_else(|| entries.iter().find(|e| e.0.is_none()))?;
+    Some((
+        entry.1?.to_string(),
+        entry.2.unwrap_or_default().to_string(),
+    ))
 }
 
 /// What a GET of `url` returned breaks `rule`.

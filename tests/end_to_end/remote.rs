@@ -565,7 +565,7 @@ fn tls_and_netrc_files_that_cannot_be_used_are_named() {
     let big = dir.path().join("big.pem");
     std::fs::write(&big, vec![b'A'; (1 << 20) + 1]).unwrap();
     s.tls_ca = Some(big);
-    assert!(refusal(&s).contains("larger than 1048576 bytes"));
+    assert!(refusal(&s).contains("more than the 1048576 bytes"));
     let mut s = Settings::new(https);
     s.tls_client = Some((tls_file("client.pem"), tls_file("client.pem")));
     let e = refusal(&s);
