@@ -1,6 +1,6 @@
 """A fresh clone served by a shared cache, against local builds (issue 28):
 
-    python3 benches/remote.py KILN [ROUNDS] [PROJECT]
+    python3 benches/remote.py KILN [ROUNDS] [PROJECT [FLAG...]]
 
 Needs nginx with its WebDAV module on the PATH (Debian's; tests/full.sh
 installs it) and the 1,000-job project (`python3 benches/gen_project.py
@@ -16,7 +16,10 @@ Prints medians and minimums, and the restore's requests (from nginx's log:
 each job's) and bytes. PROJECT (default: that 1,000-job project) may be
 any project root, such as the repository's own demo (`.`): its textured
 characters restored, its model conversion rebuilt (the per-kind policy),
-each job's time in the clean build and the restore printed.
+each job's time in the clean build and the restore printed. FLAGs go to
+every build that uses the cache: `--remote-cache-conversions` shares the
+model conversions too (the bundle of benches/convert.sh's project,
+benches/work/convert/project, restored against converted).
 """
 import json
 import os
@@ -33,6 +36,7 @@ here = Path(__file__).parent
 kiln = os.path.abspath(sys.argv[1])
 rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 project = Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else here / "work" / "project"
+flags = sys.argv[4:]
 work = Path(tempfile.mkdtemp(prefix="kiln-remote-bench-"))
 nginx_dir = work / "nginx"
 (nginx_dir / "www" / "cache").mkdir(parents=True)
@@ -89,7 +93,7 @@ def fresh(out):
 
 try:
     fill = work / "fill-out"
-    ms, report = build(fill, "--remote-cache", url)
+    ms, report = build(fill, "--remote-cache", url, *flags)
     jobs = report["totals"]["jobs"]
     print(f"{jobs} jobs; filling the cache (a clean build that stores every job): {ms:.0f} ms")
     stored = sum(f.stat().st_size for f in (d / "www").rglob("*") if f.is_file())
@@ -106,10 +110,12 @@ try:
         (d / "access.log").write_text("")
         os.kill(nginx.pid, 10)  # SIGUSR1: reopen the log
         time.sleep(0.05)
-        ms, report = build(out, "--remote-cache", url, "--remote-cache-read-only")
+        ms, report = build(out, "--remote-cache", url, "--remote-cache-read-only", *flags)
         t = report["totals"]
         assert t["restored"] + t["built"] == jobs and t["restored"] > 0, t
-        assert all(j["status"] == "restored" or j["kind"] == "model_bundle" for j in report["jobs"]), t
+        shared_all = "--remote-cache-conversions" in flags
+        assert all(j["status"] == "restored" or (j["kind"] == "model_bundle" and not shared_all)
+                   for j in report["jobs"]), t
         restored_report = report
         if r:
             times["restore"].append(ms)

@@ -78,6 +78,12 @@ pub struct BuildArgs {
     /// bytes differ fails, naming each output (a consistency check)
     #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=100))]
     remote_cache_verify: u8,
+    /// Share model conversions through the remote cache too. Without it
+    /// they are rebuilt: a conversion streams its checkpoint, already on
+    /// this machine, faster than most networks bring its output (see
+    /// BENCHMARKS.md)
+    #[arg(long)]
+    remote_cache_conversions: bool,
     /// PEM certificates of the CA that signs the remote cache's HTTPS
     /// certificate, trusted in place of the web's roots [env:
     /// KILN_REMOTE_CACHE_CA]
@@ -141,6 +147,7 @@ fn remote_cache(args: &BuildArgs) -> Option<Result<pipeline::engine::RemoteCache
         read_only: args.remote_cache_read_only,
         strict: args.remote_cache_strict,
         verify_percent: args.remote_cache_verify,
+        share_conversions: args.remote_cache_conversions,
     }))
 }
 
@@ -421,6 +428,7 @@ fn remote_json(report: &Report, rc: &pipeline::engine::RemoteCache) -> Value {
         "read_only": rc.read_only,
         "strict": rc.strict,
         "verify_percent": rc.verify_percent,
+        "share_conversions": rc.share_conversions,
         "hits": lookups(Lookup::Hit),
         "misses": lookups(Lookup::Miss),
         "errors": lookups(Lookup::Error),

@@ -85,6 +85,9 @@ pub struct RemoteCache {
     pub strict: bool,
     /// Percent of jobs built here and compared with the cache's entry.
     pub verify_percent: u8,
+    /// Model conversions go through the cache too (by default rebuilt:
+    /// [`shared_cache::REBUILT_NOT_DOWNLOADED`]).
+    pub share_conversions: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,6 +286,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
                 .map_err(|e| BuildError::Usage(e.to_string()))?,
             read_only: rc.read_only,
             verify_percent: rc.verify_percent,
+            share_conversions: rc.share_conversions,
         }),
     };
     let shared = Shared {
@@ -1405,9 +1409,7 @@ fn build_job(
     let digest = parts.digest();
     let mut cache_warnings = Vec::new();
     let mut restored = None;
-    let cache = shared
-        .cache
-        .filter(|_| shared_cache::worth_sharing(job.kind()));
+    let cache = shared.cache.filter(|c| c.shares(job.kind()));
     let verifying = cache.is_some_and(|c| shared_cache::sampled(&digest, c.verify_percent));
     if cache.is_some() {
         remote.lookup = if verifying {

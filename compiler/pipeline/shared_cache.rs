@@ -91,7 +91,8 @@ pub struct Use {
 /// A job's lookup in the remote cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Lookup {
-    /// Its kind is rebuilt, never shared ([`REBUILT_NOT_DOWNLOADED`]).
+    /// Its kind is rebuilt, not shared ([`REBUILT_NOT_DOWNLOADED`], without
+    /// `--remote-cache-conversions`).
     #[default]
     NotShared,
     /// Its outputs were restored from the cache.
@@ -146,6 +147,15 @@ pub struct Cache {
     /// Percent of the jobs (a fixed sample, by their settings) built here
     /// even when the cache holds them, and compared with its entry.
     pub verify_percent: u8,
+    /// Kinds on [`REBUILT_NOT_DOWNLOADED`] are shared too.
+    pub share_conversions: bool,
+}
+
+impl Cache {
+    /// Whether jobs of `kind` go through this cache.
+    pub fn shares(&self, kind: &str) -> bool {
+        self.share_conversions || worth_sharing(kind)
+    }
 }
 
 /// Whether the job of settings digest `digest` is in the sample that
@@ -195,12 +205,15 @@ pub fn verify(
 /// streams its checkpoint, which is already on this machine, at about
 /// 1 GB/s (the 778 MB MotionBricks extraction converts in 0.81–0.88 s
 /// here, BENCHMARKS.md), where a 1 Gbit/s network brings its 733 MB
-/// bundle in about 6 s; storing it would also double the cache's bytes
-/// for nothing. Every other kind compiles at tens of MB/s of output (the
+/// bundle in about 6 s, and even nginx on loopback in 1.99 s against a
+/// 1.18 s conversion (BENCHMARKS.md, "The bundle, measured"); storing it
+/// would also double the cache's bytes for nothing. `--remote-cache-
+/// conversions` shares them all the same. Every other kind compiles at tens of MB/s of output (the
 /// demo's forest level: 1.9 MB in 116 ms), slower than a download.
 pub const REBUILT_NOT_DOWNLOADED: &[&str] = &[super::kinds::model_bundle::KIND];
 
-/// Whether jobs of `kind` go through the remote cache.
+/// Whether jobs of `kind` go through the remote cache by default
+/// (`--remote-cache-conversions` shares every kind).
 pub fn worth_sharing(kind: &str) -> bool {
     !REBUILT_NOT_DOWNLOADED.contains(&kind)
 }

@@ -1294,3 +1294,45 @@ fn remote_cache_verify_builds_a_sample_and_compares_with_the_entry() {
     assert!(kiln::pipeline::shared_cache::sampled(&[0xff; 32], 100));
     assert!(!kiln::pipeline::shared_cache::sampled(&[0; 32], 0));
 }
+
+/// `--remote-cache-conversions` shares the kinds the policy rebuilds (the
+/// demo's model conversion): stored by the first build with it, restored
+/// by a fresh copy with it, byte for byte; a fresh copy without it still
+/// rebuilds the conversion although the cache holds it.
+#[test]
+fn remote_cache_conversions_shares_the_kinds_the_policy_rebuilds() {
+    use crate::cli_support::Project;
+    let server = Server::start();
+    let a = Project::demo();
+    let report = a.builds(&["--remote-cache", &server.url, "--remote-cache-conversions"]);
+    let jobs = report["totals"]["jobs"].as_u64().unwrap();
+    assert!(shared_jobs(&report) < jobs, "the demo has a conversion");
+    assert_eq!(report["remote_cache"]["share_conversions"], true);
+    assert_eq!(report["remote_cache"]["stored"], jobs, "{report}");
+    assert_eq!(report["remote_cache"]["not_shared"], 0, "{report}");
+
+    let b = Project::demo();
+    let report = b.builds(&[
+        "--remote-cache",
+        &server.url,
+        "--remote-cache-read-only",
+        "--remote-cache-conversions",
+    ]);
+    assert_eq!(report["totals"]["restored"], jobs, "{report}");
+    assert_eq!(outputs(&b), outputs(&a), "restored bytes");
+
+    let c = Project::demo();
+    let report = c.builds(&["--remote-cache", &server.url, "--remote-cache-read-only"]);
+    assert_eq!(report["remote_cache"]["share_conversions"], false);
+    assert_eq!(
+        report["totals"]["restored"],
+        shared_jobs(&report),
+        "{report}"
+    );
+    assert_eq!(
+        report["remote_cache"]["not_shared"],
+        jobs - shared_jobs(&report),
+        "{report}"
+    );
+    assert_eq!(outputs(&c), outputs(&a));
+}
