@@ -8,56 +8,19 @@ use super::input;
 use super::sources::MAX_CGEO_SECTION_BYTES;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
+use crate::describe::{
+    BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, FileKind, GgufFile, GltfSummary,
+    MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo,
+};
 use crate::formats::cgeo;
 use crate::formats::gguf;
 use crate::formats::kchr;
-use crate::formats::mbreplay::{self, Replay};
+use crate::formats::mbreplay;
 use crate::formats::mbstyle;
-use crate::formats::ospc::{self, PoseCache};
+use crate::formats::ospc;
 use crate::formats::qoi;
 use crate::formats::safetensors;
 use crate::import::gltf;
-use crate::model::Scene;
-
-/// A file kiln understands, decoded.
-pub enum FileKind {
-    PoseCache(PoseCache),
-    Replay(Replay),
-    /// A `.mbstyle` that passed every check the runtime makes, and where
-    /// it departs from kiln's canonical form (which the runtime accepts).
-    Style(mbstyle::Read),
-    Gltf(GltfSummary),
-    Gguf(GgufFile),
-    Safetensors(safetensors::Header),
-    /// A folder holding a MotionBricks bundle.
-    Bundle(BundleCheck),
-    Qoi(qoi::Image),
-    /// A compiled characters entry (KCHR v1), valid, with its level's
-    /// `level.json` when one is beside its folder (`levels/<level>/`).
-    Characters(CharactersFile),
-    /// A Corona CGeo mesh cache, every snapshot decoded (one at a time).
-    Cgeo(CgeoFile),
-}
-
-pub struct CgeoFile {
-    pub header: cgeo::Header,
-    pub topology_changing: bool,
-    pub bytes: usize,
-    pub snapshots: Vec<CgeoSnapshot>,
-}
-
-/// What one snapshot holds.
-pub struct CgeoSnapshot {
-    pub complete: bool,
-    pub vertices: usize,
-    pub normals: usize,
-    pub map_channels: usize,
-    /// Snapshot 0's for a difference snapshot.
-    pub triangles: usize,
-    pub bounding_box: Option<[f32; 6]>,
-    pub points: Option<usize>,
-    pub unknown_sections: Vec<u32>,
-}
 
 /// Decodes every snapshot of a CGeo file, one at a time, reading each
 /// snapshot's sections when it comes to them (memory: one snapshot).
@@ -164,35 +127,12 @@ impl cgeo::Source for CgeoFileSource {
     }
 }
 
-pub struct CharactersFile {
-    pub doc: kchr::Document,
-    pub bytes: usize,
-    pub level: Option<serde_json::Value>,
-}
-
 /// Largest `level.json` read beside an entry.
 const MAX_LEVEL_JSON_BYTES: u64 = 16 << 20;
 
 /// Largest `.qoi` file read: 64 MiB (a compiled character document's
 /// limit, and far beyond a 2,048-texel atlas).
 pub const MAX_QOI_BYTES: u64 = 64 << 20;
-
-/// A GGUF file's header, and what the MotionBricks runtime would say of it
-/// when it is one of its components.
-pub struct GgufFile {
-    pub header: gguf::Header,
-    pub role: Option<Role>,
-    /// What the runtime refuses (empty for a file that is no component).
-    pub problems: Vec<String>,
-}
-
-/// A bundle folder, checked as the MotionBricks runtime loads it.
-pub struct BundleCheck {
-    pub manifest: serde_json::Value,
-    pub components: Vec<(Role, GgufFile)>,
-    /// Every problem, each naming its file.
-    pub problems: Vec<String>,
-}
 
 /// Most header bytes kiln reads of a GGUF (the data is never read whole).
 pub const MAX_GGUF_HEADER_BYTES: usize = 256 << 20;
@@ -351,57 +291,6 @@ fn load_bundle(dir: &Path) -> Result<BundleCheck, String> {
         components,
         problems,
     })
-}
-
-/// What a glTF asset holds, for a manifest's author: the scene kiln
-/// imports (node tree, skins, clips) and, from the document, the meshes,
-/// materials and textures.
-pub struct GltfSummary {
-    pub scene: Scene,
-    pub generator: Option<String>,
-    pub extensions_used: Vec<String>,
-    pub extensions_required: Vec<String>,
-    pub accessors: usize,
-    pub buffer_views: usize,
-    pub buffers: usize,
-    /// Per node: the mesh and the skin it instantiates.
-    pub node_uses: Vec<(Option<usize>, Option<usize>)>,
-    pub meshes: Vec<MeshInfo>,
-    pub materials: Vec<MaterialInfo>,
-    pub textures: Vec<TextureInfo>,
-}
-
-pub struct MeshInfo {
-    pub name: Option<String>,
-    pub primitives: Vec<PrimitiveInfo>,
-}
-
-pub struct PrimitiveInfo {
-    /// Vertices, as decoded (Draco and meshopt streams included).
-    pub vertices: usize,
-    /// Index count (0 for a non-indexed primitive).
-    pub indices: usize,
-    /// Attribute names (`POSITION`, `NORMAL`, `TEXCOORD_0`, ...), sorted.
-    pub attributes: Vec<String>,
-    pub morph_targets: usize,
-    pub material: Option<usize>,
-    /// `KHR_draco_mesh_compression`.
-    pub draco: bool,
-}
-
-pub struct MaterialInfo {
-    pub name: Option<String>,
-    pub base_color: [f32; 4],
-    pub base_color_texture: Option<usize>,
-    pub alpha_mode: String,
-}
-
-pub struct TextureInfo {
-    pub image: Option<usize>,
-    pub image_name: Option<String>,
-    /// The image's file beside the asset, for an external one.
-    pub uri: Option<String>,
-    pub mime_type: Option<String>,
 }
 
 /// Loads a glTF asset, reads every accessor and every mesh (Draco streams

@@ -1,13 +1,13 @@
 //! The arrows of ARCHITECTURE.md, enforced on the source text:
 //!
 //! ```text
-//! formats, model  <-  import, bake  <-  pipeline  <-  cli
+//! formats, model  <-  import, bake  <-  describe  <-  pipeline  <-  cli
 //! ```
 //!
 //! and `memory` (fallible allocation), a leaf every layer may use.
 //!
 //! A layer uses only the layers to its left; the pure layers (formats,
-//! model, import, bake) touch no file, read no environment, start no thread
+//! model, import, bake, describe) touch no file, read no environment, start no thread
 //! or process and print nothing; the pipeline prints nothing and reads no
 //! environment either (only the CLI does). Test modules are exempt (a
 //! test may read a fixture), and so is this rule's own file.
@@ -25,13 +25,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("import", &["import", "formats", "model", "memory"]),
     ("bake", &["bake", "formats", "model", "memory"]),
     (
-        "pipeline",
-        &["pipeline", "import", "bake", "formats", "model", "memory"],
+        "describe",
+        &["describe", "bake", "formats", "model", "memory"],
     ),
+    (
+        "pipeline",
+        &[
+            "pipeline", "describe", "import", "bake", "formats", "model", "memory",
+        ],
+    ),
+    // The CLI reaches files through `describe` and the pipeline, never a
+    // format module: a new file type touches nothing in `cli/`.
     (
         "cli",
         &[
-            "cli", "pipeline", "import", "bake", "formats", "model", "memory",
+            "cli", "pipeline", "describe", "import", "bake", "model", "memory",
         ],
     ),
 ];
@@ -142,10 +150,36 @@ fn every_layer_uses_only_the_layers_below_it() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `kiln inspect` and `kiln verify` are generic over the file types
+/// (`describe`): small, and naming no type but the two their `--png` and
+/// `--atlas-png` options take.
+#[test]
+fn inspect_and_verify_are_generic_over_the_file_types() {
+    for (name, most_lines, may_name) in [
+        ("inspect.rs", 300, &["Characters", "Qoi"][..]),
+        ("verify.rs", 100, &[][..]),
+    ] {
+        let text = fs::read_to_string(Path::new(REPO).join("compiler/cli").join(name)).unwrap();
+        let lines = text.lines().count();
+        assert!(lines <= most_lines, "cli/{name}: {lines} lines");
+        let code = code_of(&text);
+        for (k, _) in code.match_indices("FileKind::") {
+            let variant: String = code[k + "FileKind::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            assert!(
+                may_name.contains(&variant.as_str()),
+                "cli/{name} names FileKind::{variant}: describe it in describe/"
+            );
+        }
+    }
+}
+
 #[test]
 fn the_pure_layers_touch_no_file_thread_environment_or_terminal() {
     let mut problems = Vec::new();
-    for layer in ["memory", "formats", "model", "import", "bake"] {
+    for layer in ["memory", "formats", "model", "import", "bake", "describe"] {
         for (file, code) in layer_files(layer) {
             for word in IMPURE {
                 if code.contains(word) {

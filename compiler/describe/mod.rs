@@ -1,0 +1,142 @@
+//! What a file kiln reads holds, for people and for programs: each file
+//! type's summary as data (the `--json` document of `kiln inspect`, which
+//! a browser view can show), the same in lines of text, and `kiln
+//! verify`'s verdict. One module per file type; [`FileKind`] is a decoded
+//! file (the pipeline's `files::load` reads one), and the four functions
+//! here are all the CLI calls, so a new file type adds a module and an arm
+//! here, never a line in `cli/`.
+//!
+//! Pure: bytes and values in, values and text out, written to the sink the
+//! caller gives.
+
+/// `writeln!` into a text sink, returning its error.
+macro_rules! say {
+    ($o:expr, $($arg:tt)*) => {
+        writeln!($o, $($arg)*)?
+    };
+}
+
+pub mod atlas;
+pub mod bundle;
+pub mod cgeo;
+pub mod characters;
+pub mod gguf;
+mod pose_cache;
+mod qoi;
+mod replay;
+pub mod safetensors;
+pub mod scene;
+mod style;
+
+use std::io::{self, Write};
+
+use serde_json::Value;
+
+pub use bundle::BundleCheck;
+pub use cgeo::{CgeoFile, CgeoSnapshot};
+pub use characters::CharactersFile;
+pub use gguf::GgufFile;
+pub use scene::{GltfSummary, MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo};
+pub use style::not_canonical_note;
+
+use crate::formats::mbreplay::Replay;
+use crate::formats::ospc::PoseCache;
+use crate::formats::{mbstyle, qoi as qoi_format, safetensors as st};
+
+/// A file kiln understands, decoded.
+pub enum FileKind {
+    PoseCache(PoseCache),
+    Replay(Replay),
+    /// A `.mbstyle` that passed every check the runtime makes, and where
+    /// it departs from kiln's canonical form (which the runtime accepts).
+    Style(mbstyle::Read),
+    Gltf(GltfSummary),
+    Gguf(GgufFile),
+    Safetensors(st::Header),
+    /// A folder holding a MotionBricks bundle.
+    Bundle(BundleCheck),
+    Qoi(qoi_format::Image),
+    /// A compiled characters entry (KCHR v1), valid, with its level's
+    /// `level.json` when one is beside its folder (`levels/<level>/`).
+    Characters(CharactersFile),
+    /// A Corona CGeo mesh cache, every snapshot decoded (one at a time).
+    Cgeo(CgeoFile),
+}
+
+/// A table too large to hold as a JSON value (a checkpoint's million
+/// tensors): serialized row by row as it is written.
+pub enum Table<'a> {
+    Gguf(gguf::GgufTable<'a>),
+    Safetensors(safetensors::SafetensorsTable<'a>),
+}
+
+impl serde::Serialize for Table<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Table::Gguf(t) => t.serialize(s),
+            Table::Safetensors(t) => t.serialize(s),
+        }
+    }
+}
+
+/// The file's summary as data: the fields of `kiln inspect --json` (a
+/// field the file does not have is null), but for [`table`]'s.
+pub fn data(kind: &FileKind) -> Value {
+    match kind {
+        FileKind::PoseCache(c) => pose_cache::data(c),
+        FileKind::Replay(r) => replay::data(r),
+        FileKind::Style(s) => style::data(s),
+        FileKind::Gltf(g) => scene::data(g),
+        FileKind::Gguf(g) => gguf::data(g),
+        FileKind::Safetensors(h) => safetensors::data(h),
+        FileKind::Bundle(b) => bundle::data(b),
+        FileKind::Qoi(q) => qoi::data(q),
+        FileKind::Characters(c) => characters::data(c),
+        FileKind::Cgeo(c) => cgeo::data(c),
+    }
+}
+
+/// The summary's field that is streamed, not held: its key and rows.
+pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
+    match kind {
+        FileKind::Gguf(g) => Some(("tensors", Table::Gguf(gguf::GgufTable(&g.header)))),
+        FileKind::Safetensors(h) => Some((
+            "tensors",
+            Table::Safetensors(safetensors::SafetensorsTable(h)),
+        )),
+        _ => None,
+    }
+}
+
+/// The summary in lines of text, the first naming `file` and its format.
+pub fn text(kind: &FileKind, file: &str, o: &mut dyn Write) -> io::Result<()> {
+    match kind {
+        FileKind::PoseCache(c) => pose_cache::text(o, file, c),
+        FileKind::Replay(r) => replay::text(o, file, r),
+        FileKind::Style(s) => style::text(o, file, s),
+        FileKind::Gltf(g) => scene::text(o, file, g),
+        FileKind::Gguf(g) => gguf::text(o, file, g),
+        FileKind::Safetensors(h) => safetensors::text(o, file, h),
+        FileKind::Bundle(b) => bundle::text(o, file, b),
+        FileKind::Qoi(q) => qoi::text(o, file, q),
+        FileKind::Characters(c) => characters::text(o, file, c),
+        FileKind::Cgeo(c) => cgeo::text(o, file, c),
+    }
+}
+
+/// `kiln verify`'s verdict: a valid file's one-line summary, or every
+/// problem found in it (a file that did not decode never gets here).
+pub fn verdict(kind: &FileKind) -> Result<String, Vec<String>> {
+    match kind {
+        FileKind::PoseCache(c) => pose_cache::verdict(c),
+        FileKind::Replay(r) => replay::verdict(r),
+        FileKind::Style(s) => style::verdict(s),
+        FileKind::Gltf(g) => scene::verdict(g),
+        FileKind::Gguf(g) => gguf::verdict(g),
+        FileKind::Safetensors(h) => safetensors::verdict(h),
+        FileKind::Bundle(b) => bundle::verdict(b),
+        FileKind::Qoi(q) => qoi::verdict(q),
+        FileKind::Characters(c) => characters::verdict(c),
+        FileKind::Cgeo(c) => cgeo::verdict(c),
+    }
+}
