@@ -297,6 +297,11 @@ pub(super) fn text(o: &mut dyn Write, file: &str, g: &GltfSummary) -> io::Result
             interpolations.join(", ")
         );
     }
+    meshes_text(o, g)
+}
+
+/// The meshes, materials and textures in lines of text.
+fn meshes_text(o: &mut dyn Write, g: &GltfSummary) -> io::Result<()> {
     if !g.meshes.is_empty() {
         say!(o, "\nmeshes:");
     }

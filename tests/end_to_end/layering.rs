@@ -440,3 +440,133 @@ fn every_validator_returns_problems() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(validators >= 16, "{validators} validators seen");
 }
+
+/// Files over 800 lines of code (their test module not counted) when the
+/// size rule came (issue 29), each with its size then: a file on this list
+/// may shrink, never grow, and leaves the list once under the bound; no
+/// other file may pass it. Split by concern, not by line count.
+const OVER_800_LINES: &[(&str, usize)] = &[
+    ("pipeline/engine.rs", 1852),
+    ("formats/cgeo.rs", 1771),
+    ("bake/character.rs", 1592),
+    ("formats/kchr.rs", 1537),
+    ("formats/gguf.rs", 1438),
+    ("bake/atlas.rs", 1432),
+    ("formats/safetensors.rs", 1089),
+    ("bake/model_bundle.rs", 1087),
+    ("formats/ospc.rs", 1081),
+    ("bake/llama_cpp.rs", 1006),
+    ("pipeline/kinds/model_bundle.rs", 954),
+];
+
+/// Functions over 120 lines, the same way: (file, function, lines then).
+const OVER_120_LINES: &[(&str, &str, usize)] = &[
+    ("bake/character.rs", "model", 246),
+    ("bake/atlas.rs", "render", 225),
+    ("import/gltf/draco.rs", "decode", 179),
+    ("bake/model_bundle.rs", "generic", 169),
+    ("formats/gguf.rs", "decode_header", 158),
+    ("pipeline/engine.rs", "build_job", 157),
+    ("formats/ospc.rs", "decode", 153),
+    ("pipeline/engine.rs", "build", 144),
+    ("import/gltf/mesh.rs", "primitive", 143),
+    ("bake/llama_cpp.rs", "wordpiece", 138),
+    ("formats/mbstyle.rs", "read", 132),
+    ("import/image.rs", "png", 129),
+    ("bake/character.rs", "clip", 129),
+    ("formats/kchr.rs", "check_binding", 123),
+];
+
+/// The lines of each function of `code` (a file's text without its test
+/// module): from its `fn` line to the brace that closes it at the same
+/// indentation (rustfmt's layout).
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = code.lines().collect();
+    let mut found = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let mut rest = trimmed;
+        for prefix in ["pub(crate) ", "pub(super) ", "pub ", "const ", "unsafe "] {
+            rest = rest.strip_prefix(prefix).unwrap_or(rest);
+        }
+        let Some(after) = rest.strip_prefix("fn ") else {
+            continue;
+        };
+        if line.trim_end().ends_with(';') {
+            continue;
+        }
+        let name: String = after
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i + 1..].iter().position(|l| *l == close) {
+            found.push((name, end + 2));
+        }
+    }
+    found
+}
+
+/// Rooms of a readable size: no file over 800 lines of code and no
+/// function over 120, but for those listed when the rule came, which may
+/// only shrink.
+#[test]
+fn no_file_or_function_grows_past_its_bound() {
+    let mut problems = Vec::new();
+    let mut files = Vec::new();
+    rust_files(&Path::new(REPO).join("compiler"), &mut files);
+    files.sort();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        let code = match text.find("#[cfg(test)]") {
+            Some(i) => &text[..i],
+            None => &text[..],
+        };
+        let rel = file
+            .strip_prefix(Path::new(REPO).join("compiler"))
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let lines = code.lines().count();
+        let listed = OVER_800_LINES.iter().find(|(p, _)| *p == rel);
+        match listed {
+            Some((_, most)) if lines > *most => problems.push(format!(
+                "{rel}: {lines} lines, more than its {most} on OVER_800_LINES: split it by concern"
+            )),
+            Some(_) if lines <= 800 => problems.push(format!(
+                "{rel}: {lines} lines now: take it off OVER_800_LINES"
+            )),
+            None if lines > 800 => problems.push(format!(
+                "{rel}: {lines} lines of code, over 800: split it by concern"
+            )),
+            _ => {}
+        }
+        for (name, lines) in function_lengths(code) {
+            let listed = OVER_120_LINES
+                .iter()
+                .find(|(p, f, _)| *p == rel && *f == name);
+            match listed {
+                Some((_, _, most)) if lines > *most => problems.push(format!(
+                    "{rel}: fn {name}: {lines} lines, more than its {most} on OVER_120_LINES"
+                )),
+                None if lines > 120 => problems.push(format!(
+                    "{rel}: fn {name}: {lines} lines, over 120: name its stages"
+                )),
+                _ => {}
+            }
+        }
+    }
+    for (p, _) in OVER_800_LINES {
+        if !Path::new(REPO).join("compiler").join(p).is_file() {
+            problems.push(format!("{p}: on OVER_800_LINES but gone: take it off"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(
+        function_lengths(
+            "fn a() {\n    x;\n}\n    pub fn b(\n        y: u8,\n    ) {\n    }\nfn c();"
+        ),
+        [("a".to_string(), 3), ("b".to_string(), 4)]
+    );
+}
