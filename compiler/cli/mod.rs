@@ -115,10 +115,10 @@ enum Command {
 }
 
 /// The command line's definition, with the file types `inspect` and
-/// `verify` read written from the registry ([`pipeline::files::FILE_TYPES`]).
+/// `verify` read written from the registry ([`crate::describe::FILE_TYPES`]).
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
-    let types = format!("File types: {}.", crate::pipeline::files::file_types_text());
+    let types = format!("File types: {}.", crate::describe::file_types_text());
     let with_types = |c: clap::Command| {
         let text = match c.get_after_help() {
             Some(after) => format!("{types}\n\n{after}"),

@@ -29,6 +29,7 @@ pub mod scene;
 mod style;
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -41,7 +42,10 @@ pub use style::not_canonical_note;
 
 use crate::formats::mbreplay::Replay;
 use crate::formats::ospc::PoseCache;
-use crate::formats::{mbstyle, qoi as qoi_format, safetensors as st};
+use crate::formats::{
+    cgeo as cgeo_format, gguf as gguf_format, kchr, mbreplay, mbstyle, ospc, qoi as qoi_format,
+    safetensors as st,
+};
 
 /// A file kiln understands, decoded.
 pub enum FileKind {
@@ -139,4 +143,130 @@ pub fn verdict(kind: &FileKind) -> Result<String, Vec<String>> {
         FileKind::Characters(c) => characters::verdict(c),
         FileKind::Cgeo(c) => cgeo::verdict(c),
     }
+}
+
+/// A type of file kiln reads (`inspect` and `verify` take each):
+/// what it is, and the names that say it (an extension, a path's end, or
+/// a folder's content).
+pub struct FileType {
+    pub what: &'static str,
+    pub names: &'static [&'static str],
+    /// `None`: a folder, recognised by its content.
+    kind: Option<Kind>,
+}
+
+/// Every type of file kiln reads, in the order help lists them. The
+/// extensions that say a type, the help texts and the refusal of an
+/// unknown file are all read off this list.
+pub const FILE_TYPES: &[FileType] = &[
+    FileType {
+        what: "glTF sources",
+        names: &[".glb", ".gltf"],
+        kind: Some(Kind::Gltf),
+    },
+    FileType {
+        what: "pose caches",
+        names: &[".ospc"],
+        kind: Some(Kind::PoseCache),
+    },
+    FileType {
+        what: "compiled characters entries",
+        names: &["@world/characters"],
+        kind: Some(Kind::Characters),
+    },
+    FileType {
+        what: "CGeo sequences",
+        names: &[".cgeo"],
+        kind: Some(Kind::Cgeo),
+    },
+    FileType {
+        what: "GGUF files",
+        names: &[".gguf"],
+        kind: Some(Kind::Gguf),
+    },
+    FileType {
+        what: "MotionBricks styles",
+        names: &[".mbstyle"],
+        kind: Some(Kind::Gguf),
+    },
+    FileType {
+        what: "MotionBricks replays",
+        names: &[".mbreplay"],
+        kind: Some(Kind::Replay),
+    },
+    FileType {
+        what: "safetensors checkpoints",
+        names: &[".safetensors"],
+        kind: Some(Kind::Safetensors),
+    },
+    FileType {
+        what: "QOI images",
+        names: &[".qoi"],
+        kind: Some(Kind::Qoi),
+    },
+    FileType {
+        what: "MotionBricks bundle folders",
+        names: &["a folder holding manifest.json"],
+        kind: None,
+    },
+];
+
+/// [`FILE_TYPES`] in words: `glTF sources (.glb, .gltf), pose caches
+/// (.ospc), …`.
+pub fn file_types_text() -> String {
+    FILE_TYPES
+        .iter()
+        .map(|t| format!("{} ({})", t.what, t.names.join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The formats kiln reads (the pipeline's `files::load` decodes each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Replay,
+    Gguf,
+    Qoi,
+    Characters,
+    Safetensors,
+    PoseCache,
+    Gltf,
+    Cgeo,
+}
+
+/// The format a file's first bytes say it is.
+pub fn kind_by_magic(head: &[u8]) -> Option<Kind> {
+    let magic = &head[..head.len().min(4)];
+    // CGeo's magic is one byte: with it, a header length in range.
+    let cgeo_like = head.len() >= 5
+        && head[0] == cgeo_format::MAGIC
+        && (1..=cgeo_format::MAX_HEADER_BYTES)
+            .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
+    match () {
+        _ if head == mbreplay::MAGIC => Some(Kind::Replay),
+        _ if magic == gguf_format::MAGIC => Some(Kind::Gguf),
+        _ if magic == qoi_format::MAGIC => Some(Kind::Qoi),
+        _ if magic == kchr::MAGIC => Some(Kind::Characters),
+        _ if magic == ospc::MAGIC => Some(Kind::PoseCache),
+        _ if magic == *b"glTF" => Some(Kind::Gltf),
+        _ if cgeo_like => Some(Kind::Cgeo),
+        _ => None,
+    }
+}
+
+/// The format a file's name says it is: its extension, or a compiled
+/// characters entry's `@world/characters`.
+pub fn kind_by_name(file: &Path) -> Option<Kind> {
+    let name = file
+        .to_string_lossy()
+        .replace('\\', "/")
+        .to_ascii_lowercase();
+    FILE_TYPES.iter().find_map(|t| {
+        let says = t.names.iter().any(|n| {
+            // An extension, or the end of a path after a `/`.
+            (n.starts_with('.') && name.ends_with(n))
+                || (n.contains('/') && (name == *n || name.ends_with(&format!("/{n}"))))
+        });
+        if says { t.kind } else { None }
+    })
 }

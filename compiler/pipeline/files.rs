@@ -9,7 +9,7 @@ use super::sources::MAX_CGEO_SECTION_BYTES;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::describe::{
-    BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, FileKind, GgufFile, GltfSummary,
+    BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, FileKind, GgufFile, GltfSummary, Kind,
     MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo,
 };
 use crate::formats::cgeo;
@@ -376,132 +376,6 @@ fn load_gltf(
     })
 }
 
-/// A type of file [`load`] reads (`inspect` and `verify` take each):
-/// what it is, and the names that say it (an extension, a path's end, or
-/// a folder's content).
-pub struct FileType {
-    pub what: &'static str,
-    pub names: &'static [&'static str],
-    /// `None`: a folder, recognised by its content.
-    kind: Option<Kind>,
-}
-
-/// Every type of file [`load`] reads, in the order help lists them. The
-/// extensions that say a type, the help texts and the refusal of an
-/// unknown file are all read off this list.
-pub const FILE_TYPES: &[FileType] = &[
-    FileType {
-        what: "glTF sources",
-        names: &[".glb", ".gltf"],
-        kind: Some(Kind::Gltf),
-    },
-    FileType {
-        what: "pose caches",
-        names: &[".ospc"],
-        kind: Some(Kind::PoseCache),
-    },
-    FileType {
-        what: "compiled characters entries",
-        names: &["@world/characters"],
-        kind: Some(Kind::Characters),
-    },
-    FileType {
-        what: "CGeo sequences",
-        names: &[".cgeo"],
-        kind: Some(Kind::Cgeo),
-    },
-    FileType {
-        what: "GGUF files",
-        names: &[".gguf"],
-        kind: Some(Kind::Gguf),
-    },
-    FileType {
-        what: "MotionBricks styles",
-        names: &[".mbstyle"],
-        kind: Some(Kind::Gguf),
-    },
-    FileType {
-        what: "MotionBricks replays",
-        names: &[".mbreplay"],
-        kind: Some(Kind::Replay),
-    },
-    FileType {
-        what: "safetensors checkpoints",
-        names: &[".safetensors"],
-        kind: Some(Kind::Safetensors),
-    },
-    FileType {
-        what: "QOI images",
-        names: &[".qoi"],
-        kind: Some(Kind::Qoi),
-    },
-    FileType {
-        what: "MotionBricks bundle folders",
-        names: &["a folder holding manifest.json"],
-        kind: None,
-    },
-];
-
-/// [`FILE_TYPES`] in words: `glTF sources (.glb, .gltf), pose caches
-/// (.ospc), …`.
-pub fn file_types_text() -> String {
-    FILE_TYPES
-        .iter()
-        .map(|t| format!("{} ({})", t.what, t.names.join(", ")))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// The formats [`load`] reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Replay,
-    Gguf,
-    Qoi,
-    Characters,
-    Safetensors,
-    PoseCache,
-    Gltf,
-    Cgeo,
-}
-
-/// The format a file's first bytes say it is.
-fn kind_by_magic(head: &[u8]) -> Option<Kind> {
-    let magic = &head[..head.len().min(4)];
-    // CGeo's magic is one byte: with it, a header length in range.
-    let cgeo_like = head.len() >= 5
-        && head[0] == cgeo::MAGIC
-        && (1..=cgeo::MAX_HEADER_BYTES)
-            .contains(&u32::from_le_bytes([head[1], head[2], head[3], head[4]]));
-    match () {
-        _ if head == mbreplay::MAGIC => Some(Kind::Replay),
-        _ if magic == gguf::MAGIC => Some(Kind::Gguf),
-        _ if magic == qoi::MAGIC => Some(Kind::Qoi),
-        _ if magic == kchr::MAGIC => Some(Kind::Characters),
-        _ if magic == ospc::MAGIC => Some(Kind::PoseCache),
-        _ if magic == *b"glTF" => Some(Kind::Gltf),
-        _ if cgeo_like => Some(Kind::Cgeo),
-        _ => None,
-    }
-}
-
-/// The format a file's name says it is: its extension, or a compiled
-/// characters entry's `@world/characters`.
-fn kind_by_name(file: &Path) -> Option<Kind> {
-    let name = file
-        .to_string_lossy()
-        .replace('\\', "/")
-        .to_ascii_lowercase();
-    FILE_TYPES.iter().find_map(|t| {
-        let says = t.names.iter().any(|n| {
-            // An extension, or the end of a path after a `/`.
-            (n.starts_with('.') && name.ends_with(n))
-                || (n.contains('/') && (name == *n || name.ends_with(&format!("/{n}"))))
-        });
-        if says { t.kind } else { None }
-    })
-}
-
 /// Reads and fully decodes `file` (a regular file, at most its format's
 /// limit); an error names the format, the rule and the byte. The format is
 /// the one its first bytes give; failing that, the one its name gives, so
@@ -512,16 +386,16 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
     }
     let head = input::read_prefix(file, 8).map_err(|e| e.to_string())?;
     // Safetensors has no magic (a length comes first): its name says.
-    let by_name = kind_by_name(file);
+    let by_name = crate::describe::kind_by_name(file);
     let kind = match by_name {
         Some(Kind::Safetensors) => by_name,
-        _ => kind_by_magic(&head).or(by_name),
+        _ => crate::describe::kind_by_magic(&head).or(by_name),
     };
     let Some(kind) = kind else {
         return Err(format!(
             "at byte 0: not a file kiln reads: it starts with {:02x?}, no format's magic, and its name gives none (kiln reads {})",
             &head[..head.len().min(4)],
-            file_types_text()
+            crate::describe::file_types_text()
         ));
     };
     match kind {

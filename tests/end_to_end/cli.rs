@@ -1326,13 +1326,13 @@ fn a_damaged_magic_is_refused_by_its_formats_rule_at_byte_0() {
 }
 
 /// `inspect --help` and `verify --help` list every file type the registry
-/// holds (`pipeline::files::FILE_TYPES`), as does the refusal of a file
+/// holds (`describe::FILE_TYPES`), as does the refusal of a file
 /// kiln does not read; each extension the registry names reaches its
 /// format (a file of that name with no magic is refused by that format's
 /// rules, not as unknown).
 #[test]
 fn every_registered_file_type_is_listed_and_recognised_by_its_name() {
-    use kiln::pipeline::files::FILE_TYPES;
+    use kiln::describe::FILE_TYPES;
     let p = Project::demo();
     for command in ["inspect", "verify"] {
         let help = p.kiln(&[command, "--help"]);
