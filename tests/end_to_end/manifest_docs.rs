@@ -348,11 +348,11 @@ fn the_limits_table_gives_each_constants_value() {
         ),
         (
             "kchr::MAX_ACCUMULATED_SCALE",
-            kiln::formats::kchr::MAX_ACCUMULATED_SCALE as f64,
+            kiln::formats::kchr::MAX_ACCUMULATED_SCALE,
         ),
         (
             "kchr::MAX_ACCUMULATED_TRANSLATION",
-            kiln::formats::kchr::MAX_ACCUMULATED_TRANSLATION as f64,
+            kiln::formats::kchr::MAX_ACCUMULATED_TRANSLATION,
         ),
         (
             "kchr::MAX_IMAGE_BYTES",
