@@ -7,6 +7,7 @@ pub mod atlas;
 pub mod cgeo_poses;
 pub mod cgeo_sequence;
 pub mod character;
+pub mod gguf_stream;
 pub mod level;
 pub mod llama_cpp;
 pub mod model_bundle;

@@ -456,7 +456,7 @@ const OVER_800_LINES: &[(&str, usize)] = &[
     ("bake/model_bundle.rs", 1087),
     ("formats/ospc.rs", 1081),
     ("bake/llama_cpp.rs", 1006),
-    ("pipeline/kinds/model_bundle.rs", 954),
+    ("pipeline/kinds/model_bundle.rs", 933),
 ];
 
 /// Functions over 120 lines, the same way: (file, function, lines then).

@@ -11,8 +11,9 @@
 //!
 //! run: open inputs -> read headers -> SHA-256 of the inputs, side by side
 //! (pins checked before any output is written) -> plan the files (`bake::model_bundle`)
-//! -> stream each tensor through a fixed buffer, converted
-//! (`bake::tensor_convert`) -> the bundle's manifest last.
+//! -> stream each file's tensors through fixed buffers, converted
+//! (`bake::gguf_stream`, `bake::tensor_convert`) -> the bundle's manifest
+//! last.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -20,8 +21,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::bake::model_bundle::{self as bundle, PlannedFile, Role, TypePolicy};
-use crate::bake::{llama_cpp, tensor_convert};
-use crate::formats::gguf::{self, Value};
+use crate::bake::{gguf_stream, llama_cpp, tensor_convert};
+use crate::formats::gguf::Value;
 use crate::formats::{hex, safetensors, sentencepiece};
 use crate::memory;
 use crate::pipeline::job::{self, InputFile, JobError, JobIo, Outputs, Unit};
@@ -50,8 +51,6 @@ pub const FOLDER: &str = "models";
 pub const MAX_INDEX_BYTES: u64 = 16 << 20;
 /// Largest checkpoint file (each shard): 1 TiB.
 pub const MAX_CHECKPOINT_BYTES: u64 = 1 << 40;
-/// Bytes of a tensor read and converted at a time.
-const CHUNK_BYTES: usize = 1 << 20;
 
 /// One `model_bundles` entry. Documented key by key in docs/manifest.md.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -720,9 +719,9 @@ struct Progress {
     total: u64,
 }
 
-/// Writes one GGUF: the header, then each tensor (from
-/// `checkpoints[shards[i]]`) converted through a fixed buffer, each padded
-/// to the alignment. Its SHA-256.
+/// Writes one GGUF, streamed by `bake::gguf_stream` (tensor `i` from
+/// `checkpoints[shards[i]]`) into the output; each NaN-holding tensor a
+/// warning. Its SHA-256.
 fn write_gguf(
     io: &mut JobIo,
     path: &RelPath,
@@ -732,68 +731,48 @@ fn write_gguf(
     progress: &mut Progress,
     options: tensor_convert::Options,
 ) -> Result<[u8; 32], JobError> {
-    let (header, layout) = gguf::encode_header(&plan.metadata, &plan.descs())
-        .map_err(|err| JobError::job(format!("{path}: {err}")))?;
     let mut out = io.create(path)?;
-    let write_error = |err: std::io::Error| JobError::job(format!("{path}: {err}"));
-    out.write_all(&header).map_err(write_error)?;
-    let mut buf = vec![0u8; CHUNK_BYTES];
-    let mut converted = Vec::with_capacity(2 * CHUNK_BYTES);
-    let mut written = 0u64;
-    for ((t, info), &shard) in plan.tensors.iter().zip(layout.tensors()).zip(shards) {
-        let c = &mut checkpoints[shard];
-        let mut seen = tensor_convert::Seen::default();
-        let element = t.from.size() as usize;
-        let chunk = CHUNK_BYTES / element * element;
-        let start = c.header.data_start() + t.begin;
-        let mut out_bytes = 0u64;
-        // The tensor in order, or row by row in llama.cpp's rotary order;
-        // `at` is a byte of the tensor, from its start.
-        for (seg_begin, seg_len) in t.segments() {
-          let seg = seg_begin - t.begin;
-          let mut at = seg;
-          while at < seg + seg_len {
-            let n = chunk.min((seg + seg_len - at) as usize);
-            c.input.read_exact_at(start + at, &mut buf[..n])?;
-            let bytes = if tensor_convert::native(t.from) == Some(t.to) {
-                if t.from.is_float() {
-                    tensor_convert::count_non_finite(t.from, &buf[..n], at / element as u64, &mut seen);
-                }
-                &buf[..n] // the same type: the bytes as they are
-            } else {
-                converted.clear();
-                tensor_convert::convert(t.from, t.to, &buf[..n], at / element as u64, options, &mut seen, &mut converted)
-                    .map_err(|err| {
-                        // The element's byte in the checkpoint (the
-                        // tensor's first, for a rule of the whole tensor).
-                        let byte = start + err.index().map_or(0, |i| i * element as u64);
-                        JobError::at(c.pos, format!("{}: at byte {byte}: tensor {:?}: {err}", c.input.path(), t.source))
-                    })?;
-                &converted[..]
-            };
-            out.write_all(bytes).map_err(write_error)?;
-            out_bytes += bytes.len() as u64;
-            at += n as u64;
-            progress.done += n as u64;
-            io.progress(progress.done, progress.total, Unit::Bytes)?;
-          }
-        }
-        if let Some(first) = seen.first_non_finite {
-            io.warn(format!(
-                "{}: tensor {:?} holds {} NaN or infinite values (the first is element {first}, at byte {}); they are kept as they are",
-                c.input.path(),
-                t.source,
-                seen.non_finite,
-                start + first * element as u64
-            ));
-        }
-        let padded = gguf::pad(out_bytes, layout.alignment).expect("laid out above");
-        debug_assert_eq!(written, info.offset);
-        out.write_all(&vec![0; (padded - out_bytes) as usize])
-            .map_err(write_error)?;
-        written += padded;
+    let data_start: Vec<u64> = checkpoints.iter().map(|c| c.header.data_start()).collect();
+    let names: Vec<(String, Pos)> = checkpoints
+        .iter()
+        .map(|c| (c.input.path().to_string(), c.pos))
+        .collect();
+    let found = gguf_stream::stream(
+        plan,
+        &data_start,
+        shards,
+        options,
+        gguf_stream::Streams {
+            read_at: &mut |shard, offset, buf| checkpoints[shard].input.read_exact_at(offset, buf),
+            write: &mut |bytes| {
+                out.write_all(bytes)
+                    .map_err(|err| JobError::job(format!("{path}: {err}")))
+            },
+            progress: &mut |n| {
+                progress.done += n;
+                io.progress(progress.done, progress.total, Unit::Bytes)
+            },
+        },
+    )
+    .map_err(|failure| match failure {
+        gguf_stream::Failure::Io(err) => err,
+        gguf_stream::Failure::Header(err) => JobError::job(format!("{path}: {err}")),
+        gguf_stream::Failure::Convert {
+            shard,
+            byte,
+            tensor,
+            error,
+        } => JobError::at(
+            names[shard].1,
+            format!("{}: at byte {byte}: tensor {tensor:?}: {error}", names[shard].0),
+        ),
+    })?;
+    for f in found {
+        io.warn(format!(
+            "{}: tensor {:?} holds {} NaN or infinite values (the first is element {}, at byte {}); they are kept as they are",
+            names[f.shard].0, f.tensor, f.count, f.first_element, f.byte
+        ));
     }
-    debug_assert_eq!(written, layout.data_bytes);
     io.close(out).map(|(_, sha)| sha)
 }
 
