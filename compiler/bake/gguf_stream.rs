@@ -138,3 +138,129 @@ pub fn stream<E>(
     debug_assert_eq!(written, layout.data_bytes);
     Ok(non_finite)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bake::model_bundle::PlannedTensor;
+    use crate::formats::gguf::TensorType;
+    use crate::formats::safetensors::Dtype;
+
+    /// A file of two F32 tensors: `a` (n values, kept) from checkpoint 0
+    /// and `b` (to F16) from checkpoint 1, whose data starts at byte 8.
+    fn plan(n: u64) -> PlannedFile {
+        let t = |name: &str, to, begin, end| PlannedTensor {
+            name: name.into(),
+            source: name.into(),
+            from: Dtype::F32,
+            to,
+            dims: vec![(end - begin) / 4],
+            elements: (end - begin) / 4,
+            begin,
+            end,
+            row_heads: None,
+        };
+        PlannedFile {
+            metadata: vec![],
+            tensors: vec![
+                t("a", TensorType::F32, 0, 4 * n),
+                t("b", TensorType::F16, 0, 8),
+            ],
+        }
+    }
+
+    fn run(
+        plan: &PlannedFile,
+        shards: [&[u8]; 2],
+    ) -> (Vec<u8>, u64, Result<Vec<NonFinite>, Failure<String>>) {
+        let mut out = Vec::new();
+        let mut read = 0;
+        let result = stream(
+            plan,
+            &[0, 8],
+            &[0, 1],
+            tensor_convert::Options::default(),
+            Streams {
+                read_at: &mut |shard, offset, buf| {
+                    let src = shards[shard];
+                    let at = offset as usize;
+                    let bytes = src.get(at..at + buf.len()).ok_or("past the end")?;
+                    buf.copy_from_slice(bytes);
+                    Ok(())
+                },
+                write: &mut |bytes| {
+                    out.extend_from_slice(bytes);
+                    Ok(())
+                },
+                progress: &mut |n| {
+                    read += n;
+                    Ok(())
+                },
+            },
+        );
+        (out, read, result)
+    }
+
+    fn f32s(values: &[f32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    /// A tensor longer than a chunk comes out whole and in order, the other
+    /// converted, each padded, as the header lays them out; what was read is
+    /// counted; a NaN is reported at its element and byte.
+    #[test]
+    fn tensors_stream_in_chunks_converted_and_padded() {
+        let n = (CHUNK_BYTES / 4 + 3) as u64;
+        let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let mut b = vec![0u8; 8];
+        b.extend(f32s(&[1.5, f32::NAN]));
+        let p = plan(n);
+        let (out, read, result) = run(&p, [&f32s(&a), &b]);
+        let found = result.unwrap();
+        assert_eq!(read, 4 * n + 8);
+        let (header, layout) = gguf::encode_header(&p.metadata, &p.descs()).unwrap();
+        assert_eq!(out.len() as u64, header.len() as u64 + layout.data_bytes);
+        assert_eq!(&out[..header.len()], &header[..]);
+        let data = &out[header.len()..];
+        let offsets: Vec<u64> = layout.tensors().map(|t| t.offset).collect();
+        assert_eq!(&data[..4 * n as usize], &f32s(&a)[..]);
+        let b_at = offsets[1] as usize;
+        assert!(
+            data[4 * n as usize..b_at].iter().all(|&x| x == 0),
+            "padding"
+        );
+        assert_eq!(&data[b_at..b_at + 2], &[0x00, 0x3e], "1.5 in F16");
+        assert_eq!(
+            found,
+            [NonFinite {
+                shard: 1,
+                tensor: "b".into(),
+                count: 1,
+                first_element: 1,
+                byte: 8 + 4,
+            }]
+        );
+    }
+
+    /// A value F16 cannot hold stops the stream at its checkpoint byte; a
+    /// failed read is the caller's error, as it gave it.
+    #[test]
+    fn a_refusal_names_its_byte_and_a_read_error_passes_through() {
+        let mut b = vec![0u8; 8];
+        b.extend(f32s(&[1.0, 1e9]));
+        let p = plan(1);
+        match run(&p, [&f32s(&[0.0]), &b]).2 {
+            Err(Failure::Convert {
+                shard: 1,
+                byte: 12,
+                tensor,
+                ..
+            }) => assert_eq!(tensor, "b"),
+            other => panic!("{other:?}"),
+        }
+        match run(&p, [&f32s(&[0.0]), &b[..10]]).2 {
+            Err(Failure::Io(e)) => assert_eq!(e, "past the end"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
