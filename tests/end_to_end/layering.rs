@@ -446,7 +446,6 @@ fn every_validator_returns_problems() {
 /// may shrink, never grow, and leaves the list once under the bound; no
 /// other file may pass it. Split by concern, not by line count.
 const OVER_800_LINES: &[(&str, usize)] = &[
-    ("pipeline/engine.rs", 1852),
     ("formats/cgeo.rs", 1771),
     ("bake/character.rs", 1592),
     ("formats/kchr.rs", 1537),
@@ -466,9 +465,7 @@ const OVER_120_LINES: &[(&str, &str, usize)] = &[
     ("import/gltf/draco.rs", "decode", 179),
     ("bake/model_bundle.rs", "generic", 169),
     ("formats/gguf.rs", "decode_header", 158),
-    ("pipeline/engine.rs", "build_job", 157),
     ("formats/ospc.rs", "decode", 153),
-    ("pipeline/engine.rs", "build", 144),
     ("import/gltf/mesh.rs", "primitive", 143),
     ("bake/llama_cpp.rs", "wordpiece", 138),
     ("formats/mbstyle.rs", "read", 132),
