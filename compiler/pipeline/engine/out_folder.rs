@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use crate::pipeline::job::Stop;
 use crate::pipeline::out_dir::{self, EntryKind, Folder, OutTree};
-use crate::pipeline::paths::{self};
+use crate::pipeline::paths;
 use crate::pipeline::plan::Job;
-use crate::pipeline::state::{self};
+use crate::pipeline::state;
 
 use super::{BuildError, Event};
 
