@@ -1,8 +1,5 @@
 //! Stage 4: regions packed on shelves into the smallest atlas.
 
-// Per-axis and per-channel loops index several parallel arrays at once.
-#![allow(clippy::needless_range_loop)]
-
 use super::{CELL_SIDE, Error, Region, RegionKey, Settings};
 
 /// Where a region landed: its top-left texel (padding excluded) and size.

@@ -2,9 +2,6 @@
 //! colour, a texture copied or box-filtered (`Line`'s integrals over
 //! `Spot`s), or vertex colours baked.
 
-// Per-axis and per-channel loops index several parallel arrays at once.
-#![allow(clippy::needless_range_loop)]
-
 use crate::model::material::{Primitive, Rgba8, Wrap};
 
 use super::pack::Place;

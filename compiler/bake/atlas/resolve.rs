@@ -1,9 +1,6 @@
 //! Stages 1 to 3: primitives' base colours into uses, uses grouped into
 //! regions, each region's size at scale 1.
 
-// Per-axis and per-channel loops index several parallel arrays at once.
-#![allow(clippy::needless_range_loop)]
-
 use std::collections::BTreeMap;
 
 use crate::model::material::{AlphaMode, Material, Primitive, Wrap};
