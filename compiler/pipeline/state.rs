@@ -352,7 +352,7 @@ pub struct Planned {
 
 /// The last plan made from a given set of manifest texts: with it, a build
 /// whose manifests are unchanged can decide that every job is fresh without
-/// planning at all (see `engine::try_noop`).
+/// planning at all (see `engine::freshness::try_noop`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanSummary {
     /// `manifests_hash` of the manifests the plan was made from.
