@@ -20,7 +20,7 @@
 //!    8 × 8 per baked triangle.
 //! 4. [`pack`]: shelf packing in a fixed order into the smallest power-of-
 //!    two atlas, at most `max_size` a side; when that does not fit, without
-//!    padding where a region meets the atlas's edges ([`Border::Bare`]: a
+//!    padding where a region meets the atlas's edges ([`pack::Border::Bare`](pack::Border::Bare): a
 //!    texture as large as the atlas keeps its size); when nothing fits
 //!    even so, every region is scaled down by one factor (the largest that
 //!    fits).

@@ -85,7 +85,7 @@ pub(super) enum Border {
 /// packing needs (rounded up to 4). Least area wins, then the squarer, then
 /// the narrower. A bare border packs into the atlas grown by the padding
 /// on every side, then cut back to it.
-pub(super) fn smallest(
+fn smallest(
     sizes: &[[u32; 2]],
     pad: u32,
     max: u32,
@@ -145,12 +145,7 @@ pub(super) fn smallest(
 /// Shelf packing: regions by descending padded height (then width, then
 /// first use), left to right, a new shelf when a row is full.
 /// Returns the places and the height used.
-pub(super) fn shelf(
-    sizes: &[[u32; 2]],
-    pad: u32,
-    width: u32,
-    height: u32,
-) -> Option<(Vec<Place>, u32)> {
+fn shelf(sizes: &[[u32; 2]], pad: u32, width: u32, height: u32) -> Option<(Vec<Place>, u32)> {
     let mut order: Vec<usize> = (0..sizes.len()).collect();
     order.sort_by_key(|&i| {
         (

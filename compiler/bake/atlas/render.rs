@@ -11,7 +11,7 @@ use super::{Error, Region, RegionKey, Transfer, Use, memory_for};
 /// a wrap mode (mirrored once for MIRRORED_REPEAT), with running sums, so
 /// the integral up to any point is O(1).
 /// Filled again for each line, its buffers kept.
-pub(super) struct Line {
+struct Line {
     period: Vec<f64>,
     /// `sums[k]`: the sum of `period[..k]`.
     sums: Vec<f64>,
@@ -53,7 +53,7 @@ impl Line {
 /// the integral there is `periods · (sum of a period) + sums[k] + frac ·
 /// period[k]`.
 #[derive(Clone, Copy)]
-pub(super) struct Spot {
+struct Spot {
     periods: f64,
     k: usize,
     frac: f64,
@@ -61,7 +61,7 @@ pub(super) struct Spot {
 
 /// Where `x` falls on an axis whose period has `n` values (the image's
 /// side, twice it when mirrored).
-pub(super) fn spot(x: f64, n: usize, wrap: Wrap) -> Spot {
+fn spot(x: f64, n: usize, wrap: Wrap) -> Spot {
     let nf = n as f64;
     match wrap {
         // Constant extension: before 0 the first value, after n the last.
@@ -98,7 +98,7 @@ pub(super) fn spot(x: f64, n: usize, wrap: Wrap) -> Spot {
 
 /// The spots of `count + 1` box edges `origin + j · step`, `j` from
 /// `-pad`.
-pub(super) fn edges(
+fn edges(
     origin: f64,
     step: f64,
     pad: i64,
@@ -113,7 +113,7 @@ pub(super) fn edges(
 
 /// The index of the texel at integer position `x` of an axis of `n`
 /// texels under `wrap`.
-pub(super) fn wrap_index(x: i64, n: i64, wrap: Wrap) -> usize {
+fn wrap_index(x: i64, n: i64, wrap: Wrap) -> usize {
     (match wrap {
         Wrap::Repeat => x.rem_euclid(n),
         Wrap::MirroredRepeat => {
@@ -449,12 +449,7 @@ fn bake_colours(
 }
 
 /// Bilinear filtering of `image` at `uv` under `wrap`, in linear light.
-pub(super) fn sample_bilinear(
-    image: &Rgba8,
-    wrap: [Wrap; 2],
-    uv: [f64; 2],
-    transfer: &Transfer,
-) -> [f64; 3] {
+fn sample_bilinear(image: &Rgba8, wrap: [Wrap; 2], uv: [f64; 2], transfer: &Transfer) -> [f64; 3] {
     let (w, h) = (i64::from(image.width), i64::from(image.height));
     let x = uv[0] * w as f64 - 0.5;
     let y = uv[1] * h as f64 - 0.5;

@@ -132,7 +132,7 @@ pub(super) fn resolve(
 /// tiles than the first, or far from the origin, no longer make a region
 /// hold every tile between them: it needs only as many as the widest
 /// island spans.
-pub(super) fn shift_islands(uv: &mut [[f64; 2]], indices: &[u32], wrap: [Wrap; 2]) {
+fn shift_islands(uv: &mut [[f64; 2]], indices: &[u32], wrap: [Wrap; 2]) {
     let period = wrap.map(|w| match w {
         Wrap::Repeat => Some(1.0),
         Wrap::MirroredRepeat => Some(2.0),
@@ -285,7 +285,7 @@ pub(super) fn size(
 
 /// Columns and rows of cells for `n` triangles: a square grid, at least
 /// one cell.
-pub(super) fn grid(n: usize) -> [u32; 2] {
+fn grid(n: usize) -> [u32; 2] {
     let n = n.max(1) as u64;
     let mut g = (n as f64).sqrt() as u64;
     while g * g < n {

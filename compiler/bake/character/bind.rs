@@ -25,9 +25,9 @@ pub fn bank_animated(bank: &kchr::Bank) -> BTreeSet<String> {
         .collect()
 }
 
-/// The file's node names (`names`, from [`node_names`]) renamed to the
+/// The file's node names (`names`, from [`node_names`](super::node_names)) renamed to the
 /// names the bank `bank_id` animates them by (`animated`: its tracks'
-/// nodes, from [`clip_animated`] or [`bank_animated`]), under `map`, and
+/// nodes, from [`clip_animated`](super::clip_animated) or [`bank_animated`]), under `map`, and
 /// the nodes the bank animates (which the model must hold). Every name the
 /// bank animates must be a node of the file, or the error lists those
 /// missing.

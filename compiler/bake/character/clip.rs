@@ -100,7 +100,7 @@ fn reduction_budget(
 /// evaluated (Hermite with its tangents) at `resample_hz` into LINEAR
 /// keys, then keys reduced within what the tolerance leaves after
 /// resampling. `radius` is, per node of `scene`, how far the skin it
-/// carries reaches from it ([`skin_radius`]; missing or 0 where unknown).
+/// carries reaches from it ([`skin_radius`](super::skin_radius); missing or 0 where unknown).
 /// A clip whose resampling alone moves the skin by more than
 /// `position_m` is refused, naming a setting that would meet it. Morph
 /// weight channels are dropped (and counted): KCHR has no morph targets.
@@ -212,7 +212,7 @@ pub fn clip(
 }
 
 /// The KCHR path a channel becomes; `None` for morph weights (dropped).
-pub(super) fn track_path(channel: &Channel) -> Option<kchr::Path> {
+fn track_path(channel: &Channel) -> Option<kchr::Path> {
     match channel.target {
         Target::Translation => Some(kchr::Path::Translation),
         Target::Rotation => Some(kchr::Path::Rotation),
@@ -235,7 +235,7 @@ pub fn clip_animated<'a>(names: &'a [String], clip: &'a Clip) -> impl Iterator<I
 /// reduction keeps a subset of them, whose storage error is no larger).
 /// Also the keys resampling made: the channels resampled one at a time,
 /// stopping (`None`) once more than `max_keys` are made.
-pub(super) fn floor_errors(
+fn floor_errors(
     clip: &Clip,
     start: f64,
     settings: &ClipSettings,
@@ -268,7 +268,7 @@ pub(super) fn floor_errors(
 /// Rates offered when a clip's resampling misses its tolerance: common
 /// frame rates and their multiples, up to the most the characters kind
 /// takes (1,000 Hz).
-pub(super) const RATES_HZ: [f64; 25] = [
+const RATES_HZ: [f64; 25] = [
     24.0, 25.0, 30.0, 48.0, 50.0, 60.0, 72.0, 90.0, 96.0, 100.0, 120.0, 144.0, 150.0, 180.0, 192.0,
     200.0, 240.0, 300.0, 360.0, 384.0, 480.0, 600.0, 720.0, 960.0, 1000.0,
 ];
@@ -278,7 +278,7 @@ pub(super) const RATES_HZ: [f64; 25] = [
 /// this rate, and the lowest rate of [`RATES_HZ`] above this one that
 /// does (trying rates while their keys together stay under
 /// [`MAX_BANK_SOURCE_KEYS`]); when neither does, a larger `position_m`.
-pub(super) fn cannot_meet(
+fn cannot_meet(
     clip: &Clip,
     start: f64,
     settings: &ClipSettings,
@@ -356,7 +356,7 @@ pub fn millimetres(m: f64) -> String {
 /// at them). A LINEAR translation or scale needs no more: the difference
 /// of two piecewise linear functions is linear between their keys, so it
 /// is largest at one of them, and at the output's keys it is zero.
-pub(super) fn resample_error(
+fn resample_error(
     channel: &Channel,
     path: kchr::Path,
     start: f64,
@@ -456,7 +456,7 @@ pub(super) fn error_m(path: kchr::Path, a: [f64; 4], b: [f64; 4], at: Reach) -> 
 /// segment's change times the time's share of it). Between two keys the
 /// interpolation of the stored values stays within the larger of their
 /// two errors.
-pub(super) fn storage_error(times: &[f64], values: &[f64], path: kchr::Path, at: Reach) -> f64 {
+fn storage_error(times: &[f64], values: &[f64], path: kchr::Path, at: Reach) -> f64 {
     let width = path.width();
     let key = |i: usize| as4(&values[i * width..(i + 1) * width]);
     let n = times.len().min(values.len() / width);
@@ -523,7 +523,7 @@ pub const MAX_BANK_SOURCE_KEYS: usize = 1 << 24;
 
 /// Whether `channel`'s keys are made by resampling it at `resample_hz`:
 /// CUBICSPLINE always, LINEAR with `resample_all`.
-pub(super) fn resampled(channel: &Channel, settings: &ClipSettings) -> bool {
+fn resampled(channel: &Channel, settings: &ClipSettings) -> bool {
     channel.interpolation == Interpolation::CubicSpline
         || (settings.resample_all && channel.interpolation == Interpolation::Linear)
 }
@@ -531,7 +531,7 @@ pub(super) fn resampled(channel: &Channel, settings: &ClipSettings) -> bool {
 /// How many keys `channel` has before reduction: its own, or, resampled,
 /// one per step of `1 / resample_hz` from its first key to its last and
 /// the last. Refused beyond [`MAX_TRACK_SOURCE_KEYS`].
-pub(super) fn source_keys(channel: &Channel, settings: &ClipSettings) -> Result<usize, Error> {
+fn source_keys(channel: &Channel, settings: &ClipSettings) -> Result<usize, Error> {
     let n = match resampled(channel, settings) {
         false => channel.times_s.len(),
         true => {

@@ -25,9 +25,9 @@ pub struct CompiledModel {
 
 /// How far a decomposed matrix may differ from the matrix, relative to its
 /// largest element, and still be TRS.
-pub(super) const TRS_TOLERANCE: f64 = 1e-5;
+const TRS_TOLERANCE: f64 = 1e-5;
 /// Weights summing this close to 1 are not counted as renormalised.
-pub(super) const WEIGHT_SUM_TOLERANCE: f64 = 1e-5;
+const WEIGHT_SUM_TOLERANCE: f64 = 1e-5;
 
 /// The model from `scene` (its nodes named `names`), the instances `sel`
 /// picked, `meshes` (imported for `sel.meshes`, in that order) and `atlas`
@@ -388,7 +388,7 @@ pub(super) const IDENTITY: [f32; 16] = [
 
 /// The matrix with its last row made exactly `0 0 0 1`, if it is that
 /// within rounding.
-pub(super) fn affine(mut m: [f32; 16]) -> Option<[f32; 16]> {
+fn affine(mut m: [f32; 16]) -> Option<[f32; 16]> {
     for (i, want) in [(3, 0.0), (7, 0.0), (11, 0.0), (15, 1.0)] {
         if (m[i] - want).abs() > 1e-6 {
             return None;
@@ -400,7 +400,7 @@ pub(super) fn affine(mut m: [f32; 16]) -> Option<[f32; 16]> {
 
 /// Positions and normals with the morph targets applied at `weights`.
 #[allow(clippy::type_complexity)]
-pub(super) fn morphed(prim: &Primitive, weights: &[f32]) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
+fn morphed(prim: &Primitive, weights: &[f32]) -> (Vec<[f64; 3]>, Option<Vec<[f64; 3]>>) {
     let mut positions: Vec<[f64; 3]> = prim.positions.iter().map(|p| p.map(f64::from)).collect();
     let mut normals: Option<Vec<[f64; 3]>> = prim
         .normals
@@ -429,7 +429,7 @@ pub(super) fn morphed(prim: &Primitive, weights: &[f32]) -> (Vec<[f64; 3]>, Opti
     (positions, normals)
 }
 
-pub(super) fn normalized(v: [f64; 3]) -> [f64; 3] {
+fn normalized(v: [f64; 3]) -> [f64; 3] {
     let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
     if len > 0.0 && len.is_finite() {
         [v[0] / len, v[1] / len, v[2] / len]
@@ -438,7 +438,7 @@ pub(super) fn normalized(v: [f64; 3]) -> [f64; 3] {
     }
 }
 
-pub(super) fn face_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
+fn face_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
     let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
     let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
     normalized([
@@ -453,7 +453,7 @@ pub(super) fn face_normal(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> [f64; 3] {
 /// (joint `j` is candidate `slots[j]`), renormalised; whether the sum was off
 /// 1 (of those not cut), whether more than 4 were cut.
 #[allow(clippy::type_complexity)]
-pub(super) fn vertex_influences(
+fn vertex_influences(
     prim: &Primitive,
     v: usize,
     slots: &[usize],

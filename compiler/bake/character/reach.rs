@@ -16,7 +16,7 @@ use super::model::IDENTITY;
 /// name: the largest distance, in the bind pose (world space), between a
 /// node and a vertex it carries (a vertex with weight on it, as that joint
 /// alone would place it). The characters kind gives a bank's clips the
-/// largest of these over the models bound to the bank ([`clip`]'s
+/// largest of these over the models bound to the bank ([`clip`](super::clip)'s
 /// `radius`).
 pub fn skin_radius(model: &kchr::Model) -> BTreeMap<String, f64> {
     let world = skinning::world_matrices(model, &skinning::local_poses(model, None, 0.0));
@@ -61,13 +61,13 @@ pub fn skin_radius(model: &kchr::Model) -> BTreeMap<String, f64> {
         .collect()
 }
 
-pub(super) fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+fn distance(a: [f64; 3], b: [f64; 3]) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
 }
 
 /// Each node's depth (edges up to its root), in O(nodes): every parent
 /// chain walked once.
-pub(super) fn depths(scene: &Scene) -> Vec<usize> {
+fn depths(scene: &Scene) -> Vec<usize> {
     let n = scene.nodes.len();
     let mut depth: Vec<Option<usize>> = vec![None; n];
     let mut stack = Vec::new();
@@ -174,7 +174,7 @@ pub(super) fn reach(scene: &Scene, radius: &[f64]) -> Vec<Reach> {
 
 /// A rest scale below this counts as this when a scale error is taken
 /// relative to it (a node scaled to nothing at rest keeps its keys).
-pub(super) const MIN_REST_SCALE: f64 = 1e-6;
+const MIN_REST_SCALE: f64 = 1e-6;
 
 /// What an error at one node amounts to (see [`reach`]).
 #[derive(Clone, Copy, Debug)]

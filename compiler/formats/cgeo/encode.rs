@@ -37,7 +37,7 @@ pub fn encode(seq: &Sequence) -> Result<Vec<u8>, Error> {
 /// that follow it in order. With [`encode_snapshot`], a writer that holds
 /// one snapshot at a time: call it once per snapshot to learn the lengths,
 /// write this, then each snapshot again (checked with
-/// [`validate_header`] and [`validate_snapshot`]).
+/// [`validate_header`](super::validate_header) and [`validate_snapshot`](super::validate_snapshot)).
 pub fn encode_prefix(
     h: &Header,
     topology_changing: bool,
@@ -134,7 +134,7 @@ pub fn encode_snapshot(s: &Snapshot, first: &Mesh, compressed: bool) -> Vec<u8> 
     out
 }
 
-pub(super) fn default_order(s: &Snapshot) -> Vec<u32> {
+fn default_order(s: &Snapshot) -> Vec<u32> {
     let mut order = vec![TAG_MESH_DATA];
     order.extend(s.bounding_box.map(|_| TAG_BOUNDING_BOX));
     order.extend(s.point_cloud.as_ref().map(|_| TAG_POINTCLOUD));
@@ -142,11 +142,11 @@ pub(super) fn default_order(s: &Snapshot) -> Vec<u32> {
     order
 }
 
-pub(super) fn f32_bytes(v: &[f32]) -> Vec<u8> {
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-pub(super) fn mesh_payload(m: &Mesh, complete: bool, first: &Mesh) -> Vec<u8> {
+fn mesh_payload(m: &Mesh, complete: bool, first: &Mesh) -> Vec<u8> {
     let mut p = Vec::new();
     let put3 = |p: &mut Vec<u8>, v: &[[f32; 3]]| p.extend(v.iter().flat_map(|x| f32_bytes(x)));
     let diff = |a: &[[f32; 3]], b: &[[f32; 3]]| -> Vec<[f32; 3]> {

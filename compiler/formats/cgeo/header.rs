@@ -27,7 +27,7 @@ pub(super) fn read_header(bytes: &[u8]) -> Result<(Header, usize), Error> {
     Ok((parse_header(text)?, c.offset()))
 }
 
-pub(super) fn parse_header(text: &str) -> Result<Header, Error> {
+fn parse_header(text: &str) -> Result<Header, Error> {
     let mut found: [Option<(usize, &str)>; 8] = [None; 8];
     let mut other = Vec::new();
     let mut at = 5;

@@ -74,7 +74,7 @@ impl<'a> Payload<'a> {
     }
 
     /// The most bytes still to come.
-    pub(super) fn possible(&self) -> u64 {
+    fn possible(&self) -> u64 {
         match &self.stored {
             Stored::Plain { bytes, pos } => (bytes.len() - pos) as u64,
             Stored::Zlib(z) if z.ended => 0,
@@ -220,10 +220,10 @@ impl<'a> Payload<'a> {
 
 /// Items a payload is read in at a time (a window on the stack: a
 /// section's values are never held twice).
-pub(super) const WINDOW_ITEMS: usize = 1024;
+const WINDOW_ITEMS: usize = 1024;
 
 impl Inflater<'_> {
-    pub(super) fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
+    fn fill(&mut self, out: &mut [u8]) -> Result<(), Rule> {
         let mut done = 0;
         while done < out.len() {
             if self.ended {

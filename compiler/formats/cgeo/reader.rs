@@ -18,7 +18,7 @@ use super::{
 
 /// Where a snapshot's sections are: (id, payload start, payload length).
 #[derive(Clone, Debug)]
-pub(super) struct SectionAt {
+struct SectionAt {
     id: u32,
     start: usize,
     len: usize,
@@ -350,7 +350,7 @@ pub(super) fn mesh(
 /// of the file in as few reads as the lengths allow, each no longer than
 /// the file, and parsed as one slice (so a short file fails as a slice of
 /// it would).
-pub(super) fn read_prefix<S: Source>(
+fn read_prefix<S: Source>(
     source: &mut S,
     total: u64,
 ) -> Result<(Header, u32, Vec<u64>, usize), Error> {
@@ -386,13 +386,13 @@ pub(super) fn read_prefix<S: Source>(
 
 /// A position in a [`Source`], for walking section headers: reads of a
 /// few bytes, checked against the file's length, errors at file offsets.
-pub(super) struct Walk<'a, S> {
+struct Walk<'a, S> {
     source: &'a mut S,
     pos: u64,
     total: u64,
 }
 
-pub(super) fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error> {
+fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Result<(), Error> {
     let at = c.offset();
     let found = c.u32(what)?;
     if found == want {
@@ -404,10 +404,7 @@ pub(super) fn expect_tag(c: &mut Cursor, what: &'static str, want: u32) -> Resul
 
 /// The sections up to and including the snapshot's end tag.
 /// `total` counts the file's sections so far, held to [`MAX_SECTIONS`].
-pub(super) fn walk_sections<S: Source>(
-    c: &mut Walk<S>,
-    total: &mut u64,
-) -> Result<Vec<SectionAt>, Error> {
+fn walk_sections<S: Source>(c: &mut Walk<S>, total: &mut u64) -> Result<Vec<SectionAt>, Error> {
     let mut list: Vec<SectionAt> = Vec::new();
     // Ids met: a duplicate is one lookup, not a scan of every section.
     let mut ids = std::collections::BTreeSet::new();
@@ -444,7 +441,7 @@ pub(super) fn walk_sections<S: Source>(
     }
 }
 
-pub(super) fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
+fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
     let v = p.u32()?;
     let n = p.u32()?;
     let c = p.u32()?;
@@ -529,7 +526,7 @@ pub(super) fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
     })
 }
 
-pub(super) fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
+fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
     // The differences become the values in place (no second copy).
     let add =
         |a: &[[f32; 3]], mut d: Vec<[f32; 3]>, what: &'static str| -> Result<Vec<[f32; 3]>, Rule> {

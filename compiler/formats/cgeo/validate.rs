@@ -196,13 +196,7 @@ pub fn validate_snapshot(
     problems
 }
 
-pub(super) fn check_mesh(
-    m: &Mesh,
-    complete: bool,
-    first: &Mesh,
-    k: usize,
-    problems: &mut Vec<Problem>,
-) {
+fn check_mesh(m: &Mesh, complete: bool, first: &Mesh, k: usize, problems: &mut Vec<Problem>) {
     let mut say = |m: String| problems.push(Problem::of(format!("snapshot {k}"), m));
     for (what, n) in [
         ("vertices", m.vertices.len()),

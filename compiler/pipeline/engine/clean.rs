@@ -85,7 +85,7 @@ pub(super) fn remove_made(tree: &OutTree, o: &state::OutputRecord) -> Option<Rem
 /// file, a link or a folder in an output's place is not kiln's) and the
 /// temporary files in their folders, then those folders where empty,
 /// deepest first. How many files went.
-pub(super) fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
+fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usize {
     let mut removed = 0;
     let mut dirs = std::collections::BTreeSet::new();
     let outputs = journal.records().values().flat_map(|r| r.outputs.iter());
@@ -118,7 +118,7 @@ pub(super) fn remove_recorded_outputs(tree: &OutTree, journal: &Journal) -> usiz
 
 /// Removes kiln's state files and temporaries from `.kiln/`, the lock
 /// last (after releasing it), then `.kiln/` itself if empty.
-pub(super) fn remove_state(out: &Folder, state_dir: Folder, lock: fs::File) -> usize {
+fn remove_state(out: &Folder, state_dir: Folder, lock: fs::File) -> usize {
     let mut removed = state_dir.remove_stale_temps();
     for name in state::STATE_FILES.iter().filter(|&&n| n != state::LOCK) {
         removed += usize::from(state_dir.remove_file(name).unwrap_or(false));
@@ -131,7 +131,7 @@ pub(super) fn remove_state(out: &Folder, state_dir: Folder, lock: fs::File) -> u
 
 /// Every file (and link, and empty folder) left under `folder`, depth
 /// first, in name order.
-pub(super) fn list_kept(folder: &Folder, prefix: &str, report: &mut CleanReport) {
+fn list_kept(folder: &Folder, prefix: &str, report: &mut CleanReport) {
     let Ok(entries) = folder.entries() else {
         return;
     };

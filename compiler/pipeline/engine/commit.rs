@@ -55,11 +55,11 @@ pub fn commit(
 
 /// An I/O error of the commit, naming the output (relative to the output
 /// folder) it happened to.
-pub(super) fn naming(path: &RelPath) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
+fn naming(path: &RelPath) -> impl Fn(std::io::Error) -> std::io::Error + '_ {
     move |e| std::io::Error::new(e.kind(), format!("{path}: {}", paths::describe_io(&e)))
 }
 
-pub(super) fn commit_in_order(
+fn commit_in_order(
     tree: &OutTree,
     staged: Vec<Staged>,
     index: Option<&RelPath>,
@@ -128,7 +128,7 @@ pub(super) fn commit_in_order(
 
 /// The stat signature of the regular file in `s`'s place if its bytes are
 /// `s`'s (a small output only; see [`UNCHANGED_CHECK_BYTES`]).
-pub(super) fn unchanged(s: &Staged) -> Option<paths::FileSig> {
+fn unchanged(s: &Staged) -> Option<paths::FileSig> {
     if s.bytes > UNCHANGED_CHECK_BYTES {
         return None;
     }

@@ -279,7 +279,7 @@ pub(super) fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Ve
         .collect()
 }
 
-pub(super) fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport {
+fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport {
     JobReport {
         id: job.id.clone(),
         kind: job.kind.clone(),

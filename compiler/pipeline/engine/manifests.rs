@@ -58,12 +58,12 @@ pub(super) fn read_manifests(
     Ok((texts, named))
 }
 
-pub(super) fn manifests_dir() -> RelPath {
+fn manifests_dir() -> RelPath {
     RelPath::parse("manifests").expect("a plain name")
 }
 
 /// Every `manifests/*.yaml` (and `*.yml`), sorted.
-pub(super) fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildError> {
+fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildError> {
     let dir = manifests_dir();
     let hint = "pass manifest files or create manifests/*.yaml";
     let real = resolver
@@ -94,7 +94,7 @@ pub(super) fn list_manifests(resolver: &Resolver) -> Result<Vec<RelPath>, BuildE
 
 /// A manifest named on the command line (relative to the current folder),
 /// as a path relative to the root; an error if it is outside the root.
-pub(super) fn manifest_under_root(root: &Path, path: &Path) -> Result<RelPath, BuildError> {
+fn manifest_under_root(root: &Path, path: &Path) -> Result<RelPath, BuildError> {
     let real = path.canonicalize().map_err(|e| {
         BuildError::Usage(format!(
             "manifest {}: {}",
@@ -124,17 +124,14 @@ pub(super) fn manifest_under_root(root: &Path, path: &Path) -> Result<RelPath, B
 }
 
 /// Why a manifest was not read.
-pub(super) enum ReadProblem {
+enum ReadProblem {
     /// It could not be read at all (missing, outside the root, a FIFO).
     Unreadable(String),
     /// It was read, and is too large or not text.
     Content(Diagnostic),
 }
 
-pub(super) fn read_manifest(
-    resolver: &Resolver,
-    rel: &RelPath,
-) -> Result<ManifestText, ReadProblem> {
+fn read_manifest(resolver: &Resolver, rel: &RelPath) -> Result<ManifestText, ReadProblem> {
     let content = |message: String| {
         ReadProblem::Content(Diagnostic {
             file: rel.to_string(),

@@ -234,7 +234,7 @@ pub enum BuildError {
 /// Runs a build.
 pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
     let started = Instant::now();
-    let start = start(opts)?;
+    let start = begin(opts)?;
     let Start {
         root,
         resolver,
@@ -249,7 +249,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     {
         return Ok(Report::unplanned(jobs, started.elapsed()));
     }
-    let jobs = plan_jobs(root, resolver, manifests, selection, out)?;
+    let jobs = plan_jobs(&start)?;
     let selected: Vec<bool> = jobs
         .iter()
         .map(|j| selection.selects(j.kind(), &j.id, &j.manifest))
@@ -366,14 +366,15 @@ pub struct DryJob {
 /// not `.kiln/`, not the hash cache, so it works on a read-only output
 /// folder. It takes no lock: it reads what the last build committed.
 pub fn dry_run(opts: &Options) -> Result<Vec<DryJob>, BuildError> {
+    let start = begin(opts)?;
+    let jobs = plan_jobs(&start)?;
     let Start {
         root,
         resolver,
-        manifests,
         selection,
         out,
-    } = start(opts)?;
-    let jobs = plan_jobs(&root, &resolver, &manifests, &selection, &out)?;
+        ..
+    } = start;
     let tree = Folder::open_out(&out).ok().flatten().map(OutTree::new);
     let state_dir = existing_state(&out);
     let mut journal = state_dir.as_ref().map(Journal::load);
@@ -429,7 +430,7 @@ struct Start {
     out: PathBuf,
 }
 
-fn start(opts: &Options) -> Result<Start, BuildError> {
+fn begin(opts: &Options) -> Result<Start, BuildError> {
     let root = canonical_root(&opts.root)?;
     let resolver = Resolver::new(&root);
     let (manifests, named) = read_manifests(&resolver, &opts.manifests)?;
@@ -450,13 +451,14 @@ fn start(opts: &Options) -> Result<Start, BuildError> {
 
 /// Plans every manifest; every target must name a job, and no job may read
 /// from the output folder.
-fn plan_jobs(
-    root: &Path,
-    resolver: &Resolver,
-    manifests: &[ManifestText],
-    selection: &Selection,
-    out: &Path,
-) -> Result<Vec<Job>, BuildError> {
+fn plan_jobs(start: &Start) -> Result<Vec<Job>, BuildError> {
+    let Start {
+        root,
+        resolver,
+        manifests,
+        selection,
+        out,
+    } = start;
     let jobs = plan::plan(resolver, manifests).map_err(|mut diags| {
         plan::quote(&mut diags, manifests);
         BuildError::Manifests(diags)

@@ -133,11 +133,11 @@ pub(super) fn check_kilns(out: &Folder) -> Result<(), BuildError> {
 
 /// How many entries [`check_kilns`] looks through in a folder kiln did not
 /// make before it gives up (and refuses it).
-pub(super) const MAX_FOREIGN_LOOK: usize = 10_000;
+const MAX_FOREIGN_LOOK: usize = 10_000;
 
 /// Up to three entries under `folder` that are not folders (files, links,
 /// anything else), with what they are; folders are looked into.
-pub(super) fn foreign_entries(
+fn foreign_entries(
     folder: &Folder,
     prefix: &str,
     found: &mut Vec<String>,
@@ -231,7 +231,7 @@ pub(super) fn lock(
 }
 
 /// How often a build waiting for another one's lock tries again.
-pub(super) const LOCK_POLL: Duration = Duration::from_millis(20);
+const LOCK_POLL: Duration = Duration::from_millis(20);
 
 /// Creates every folder the jobs write into (once, not per job, each a
 /// real folder) and removes the temporary files a killed build left there.

@@ -11,7 +11,7 @@ use crate::pipeline::fingerprint::{InputHash, KeyParts};
 use crate::pipeline::job::{self, InputRead, JobError, JobIo, Staged, Stop};
 use crate::pipeline::paths::{RelPath, Resolver};
 use crate::pipeline::plan::{Diagnostic, Job};
-use crate::pipeline::shared_cache::{self, Lookup, Store};
+use crate::pipeline::shared_cache::{self, Lookup, Messages, Store};
 use crate::pipeline::state::{self, HashCache, Journal, OutputRecord, Record};
 
 use super::commit::commit;
@@ -74,17 +74,13 @@ pub const LONE_JOB_POOL_BYTES: u64 = 16 << 20;
 /// Whether a build runs its `dirty` jobs on the calling thread: one worker
 /// asked for, or one job whose inputs (`lone_job_bytes`, asked only then)
 /// are under [`LONE_JOB_POOL_BYTES`].
-pub(super) fn sequential(
-    threads: usize,
-    dirty: usize,
-    lone_job_bytes: impl FnOnce() -> u64,
-) -> bool {
+fn sequential(threads: usize, dirty: usize, lone_job_bytes: impl FnOnce() -> u64) -> bool {
     threads == 1 || (dirty == 1 && lone_job_bytes() < LONE_JOB_POOL_BYTES)
 }
 
 /// The pool size: `requested`, or every core when 0 (one if the number of
 /// cores is unknown).
-pub(super) fn worker_threads(requested: usize, cores: Option<std::num::NonZeroUsize>) -> usize {
+fn worker_threads(requested: usize, cores: Option<std::num::NonZeroUsize>) -> usize {
     match requested {
         0 => cores.map_or(1, |n| n.get()),
         n => n,
@@ -109,7 +105,7 @@ pub(super) struct Shared<'a> {
     pub(super) max_output_bytes: Option<u64>,
 }
 
-pub(super) fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
+fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
     let started = Instant::now();
     let mut remote = shared_cache::Use::default();
     let result = build_job(job, shared, &mut remote);
@@ -141,7 +137,7 @@ pub(super) fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport
 
 /// A dirty job's report with `status` and nothing else yet (an
 /// interrupted job's stays so: the build was asked to stop first).
-pub(super) fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobReport {
+fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobReport {
     JobReport {
         id: job.id.clone(),
         kind: job.kind().to_string(),
@@ -159,12 +155,12 @@ pub(super) fn empty_report(job: &Job, why: Vec<String>, status: Status) -> JobRe
 
 /// A built job's output records, its warnings and notes, and whether its
 /// outputs came from the remote cache.
-pub(super) type Built = (Vec<OutputRecord>, (Vec<String>, Vec<String>), bool);
+type Built = (Vec<OutputRecord>, Messages, bool);
 
 /// Runs the job, commits its outputs, records it. A run that fails, or
 /// does not write exactly its declared outputs, leaves the previous
 /// outputs as they were (and no temporary file).
-pub(super) fn build_job(
+fn build_job(
     job: &Job,
     shared: &Shared,
     remote: &mut shared_cache::Use,
@@ -240,7 +236,7 @@ pub(super) fn build_job(
 
 /// What a job's run (or the remote cache) leaves to commit: the inputs
 /// it read with their hashes, its staged outputs, its warnings and notes.
-type Staging = (Vec<InputHash>, Vec<Staged>, (Vec<String>, Vec<String>));
+type Staging = (Vec<InputHash>, Vec<Staged>, Messages);
 
 /// The job's outputs from the remote cache, staged: `None` on a miss (or
 /// an entry refused), with a warning in `cache_warnings` when the cache
@@ -370,7 +366,7 @@ fn append_record(shared: &Shared, record: Record, parts: KeyParts) {
 
 /// The inputs for the job's record: every file it read, in the order read,
 /// then any declared input it did not read (hashed now), each once.
-pub(super) fn record_inputs(
+fn record_inputs(
     job: &Job,
     reads: Vec<InputRead>,
     resolver: &Resolver,
