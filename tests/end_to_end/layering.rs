@@ -476,7 +476,6 @@ fn every_validator_returns_problems() {
 /// may shrink, never grow, and leaves the list once under the bound; no
 /// other file may pass it. Split by concern, not by line count.
 const OVER_800_LINES: &[(&str, usize)] = &[
-    ("formats/gguf.rs", 1438),
     ("formats/safetensors.rs", 1089),
     ("bake/model_bundle.rs", 1087),
     ("formats/ospc.rs", 1081),
@@ -488,7 +487,6 @@ const OVER_800_LINES: &[(&str, usize)] = &[
 const OVER_120_LINES: &[(&str, &str, usize)] = &[
     ("import/gltf/draco.rs", "decode", 179),
     ("bake/model_bundle.rs", "generic", 169),
-    ("formats/gguf.rs", "decode_header", 158),
     ("formats/ospc.rs", "decode", 153),
     ("import/gltf/mesh.rs", "primitive", 143),
     ("bake/llama_cpp.rs", "wordpiece", 138),
