@@ -63,9 +63,12 @@ pub fn decode_header(bytes: &[u8], file_len: u64) -> Result<Header, Error> {
     })
 }
 
+/// Metadata entries in file order.
+type Metadata = Vec<(String, Value)>;
+
 /// The metadata count and entries: each key non-empty, without NUL and
 /// not an earlier key's; with where each entry starts.
-fn read_metadata(c: &mut Cursor) -> Result<(Vec<(String, Value)>, Vec<usize>), Error> {
+fn read_metadata(c: &mut Cursor) -> Result<(Metadata, Vec<usize>), Error> {
     let at_kv = c.offset();
     let n_kv = c.u64("metadata count")?;
     if n_kv > MAX_METADATA_ENTRIES {
