@@ -476,7 +476,6 @@ fn every_validator_returns_problems() {
 /// may shrink, never grow, and leaves the list once under the bound; no
 /// other file may pass it. Split by concern, not by line count.
 const OVER_800_LINES: &[(&str, usize)] = &[
-    ("formats/safetensors.rs", 1089),
     ("bake/model_bundle.rs", 1087),
     ("formats/ospc.rs", 1081),
     ("bake/llama_cpp.rs", 1006),
