@@ -476,7 +476,6 @@ fn every_validator_returns_problems() {
 /// may shrink, never grow, and leaves the list once under the bound; no
 /// other file may pass it. Split by concern, not by line count.
 const OVER_800_LINES: &[(&str, usize)] = &[
-    ("bake/llama_cpp.rs", 1006),
     ("pipeline/kinds/model_bundle.rs", 933),
 ];
 
@@ -484,7 +483,6 @@ const OVER_800_LINES: &[(&str, usize)] = &[
 const OVER_120_LINES: &[(&str, &str, usize)] = &[
     ("import/gltf/draco.rs", "decode", 179),
     ("import/gltf/mesh.rs", "primitive", 143),
-    ("bake/llama_cpp.rs", "wordpiece", 138),
     ("formats/mbstyle.rs", "read", 132),
     ("import/image.rs", "png", 129),
 ];
