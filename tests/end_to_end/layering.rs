@@ -475,9 +475,7 @@ fn every_validator_returns_problems() {
 /// size rule came (issue 29), each with its size then: a file on this list
 /// may shrink, never grow, and leaves the list once under the bound; no
 /// other file may pass it. Split by concern, not by line count.
-const OVER_800_LINES: &[(&str, usize)] = &[
-    ("pipeline/kinds/model_bundle.rs", 933),
-];
+const OVER_800_LINES: &[(&str, usize)] = &[];
 
 /// Functions over 120 lines, the same way: (file, function, lines then).
 const OVER_120_LINES: &[(&str, &str, usize)] = &[
