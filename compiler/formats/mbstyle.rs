@@ -545,8 +545,49 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         });
     }
     let h = gguf::decode_header(bytes, bytes.len() as u64).map_err(Error::Gguf)?;
-    // The tensors first: they give the frame count and the parameter count
-    // the metadata is checked against.
+    let frames = check_tensors(&h)?;
+    check_keys(&h)?;
+    let style = read_style(&h, bytes)?;
+    let general = match h.get("general.name") {
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    if general != style.name {
+        return Err(placed(
+            &h,
+            Error::NameMismatch {
+                general,
+                style: style.name.clone(),
+            },
+        ));
+    }
+    check(&style).map_err(|rule| placed(&h, rule))?;
+    // (`parameter_count` against the tensors is one of the common checks.)
+    if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
+        && *found as usize != frames
+    {
+        return Err(placed(
+            &h,
+            Error::Count {
+                key: "motionbricks.style_frames",
+                found: u64::from(*found),
+                tensors: frames as u64,
+            },
+        ));
+    }
+    // The runtime loads it. Is it what kiln writes?
+    let not_canonical = canonical_problem(&h, bytes, &style);
+    Ok(Read {
+        style,
+        not_canonical,
+    })
+}
+
+/// The five tensors in their order, names, types and shapes; returns the
+/// frame count they give (checked against its range). The tensors come
+/// first: they give the frame count and the parameter count the metadata
+/// is checked against.
+fn check_tensors(h: &gguf::Header) -> Result<usize, Error> {
     let frames = match h.tensor_at(1) {
         Some(t) if t.name == TENSORS[1] && t.dims.len() == 1 => t.dims[0],
         _ => 0,
@@ -563,15 +604,21 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
             let found = h.tensor_at(index).map_or("none".into(), |t| {
                 format!("{} {} with GGML shape {:?}", t.name, t.ty.name(), t.dims)
             });
-            return Err(placed(&h, Error::Tensor { index, found }));
+            return Err(placed(h, Error::Tensor { index, found }));
         }
     }
     let frames = usize::try_from(frames).unwrap_or(usize::MAX);
     if !(MIN_FRAMES..=MAX_FRAMES).contains(&frames) {
-        return Err(placed(&h, Error::Frames { frames }));
+        return Err(placed(h, Error::Frames { frames }));
     }
+    Ok(frames)
+}
+
+/// The keys every MotionBricks file shares, and the style keys the runtime
+/// reads, by name, with their types.
+fn check_keys(h: &gguf::Header) -> Result<(), Error> {
     // general.name is checked below, against the style's name.
-    if let Some(p) = motionbricks::common_problems(COMPONENT, None, &h)
+    if let Some(p) = motionbricks::common_problems(COMPONENT, None, h)
         .into_iter()
         .next()
     {
@@ -585,9 +632,15 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
     for &(key, want) in &STYLE_KEYS[..3] {
         let found = h.get(key).map(|v| gguf::type_name(v.type_code()));
         if found != Some(want) {
-            return Err(placed(&h, Error::Key { key, want, found }));
+            return Err(placed(h, Error::Key { key, want, found }));
         }
     }
+    Ok(())
+}
+
+/// The style's values, read from the checked tensors (allocated fallibly:
+/// memory refused is an error at the tensor's first byte) and keys.
+fn read_style(h: &gguf::Header, bytes: &[u8]) -> Result<Style, Error> {
     let string = |key: &str| match h.get(key) {
         Some(Value::String(s)) => s.clone(),
         _ => String::new(),
@@ -619,7 +672,7 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         *slot = v;
     }
     let style = Style {
-        name: name.clone(),
+        name,
         speed: match h.get("motionbricks.style_speed") {
             Some(Value::F32(v)) => *v,
             _ => f32::NAN,
@@ -635,36 +688,7 @@ pub fn read(bytes: &[u8]) -> Result<Read, Error> {
         joint_rotations: le_f32_arrays(tensor(3)).map_err(no_memory(3))?,
         root_positions: le_f32_arrays(tensor(4)).map_err(no_memory(4))?,
     };
-    let general = string("general.name");
-    if general != name {
-        return Err(placed(
-            &h,
-            Error::NameMismatch {
-                general,
-                style: name,
-            },
-        ));
-    }
-    check(&style).map_err(|rule| placed(&h, rule))?;
-    // (`parameter_count` against the tensors is one of the common checks.)
-    if let Some(Value::U32(found)) = h.get("motionbricks.style_frames")
-        && *found as usize != frames
-    {
-        return Err(placed(
-            &h,
-            Error::Count {
-                key: "motionbricks.style_frames",
-                found: u64::from(*found),
-                tensors: frames as u64,
-            },
-        ));
-    }
-    // The runtime loads it. Is it what kiln writes?
-    let not_canonical = canonical_problem(&h, bytes, &style);
-    Ok(Read {
-        style,
-        not_canonical,
-    })
+    Ok(style)
 }
 
 /// The first way a style the runtime loads departs from the canonical form

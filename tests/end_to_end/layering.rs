@@ -481,7 +481,6 @@ const OVER_800_LINES: &[(&str, usize)] = &[];
 const OVER_120_LINES: &[(&str, &str, usize)] = &[
     ("import/gltf/draco.rs", "decode", 179),
     ("import/gltf/mesh.rs", "primitive", 143),
-    ("formats/mbstyle.rs", "read", 132),
     ("import/image.rs", "png", 129),
 ];
 
