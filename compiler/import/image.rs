@@ -264,6 +264,16 @@ const PNG_IHDR_BIT_DEPTH: u64 = 24;
 const PNG_IHDR_COLOR_TYPE: u64 = 25;
 
 fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
+    let (buf, frame) = png_frame(bytes)?;
+    check_side(frame.width, frame.height, PNG_IHDR_WIDTH)?;
+    let (depth, channels) = png_samples(&frame)?;
+    png_to_rgba8(buf, &frame, depth, channels)
+}
+
+/// The decoded samples of a PNG's image and their layout: the file ends
+/// with its IEND, its sides and scanlines are bounded before the decoder
+/// inflates them, palettes and low bit depths expanded.
+fn png_frame(bytes: &[u8]) -> Result<(Vec<u8>, png::OutputInfo), Error> {
     if !bytes.ends_with(&PNG_END) {
         return Err(Error::at(
             bytes.len() as u64,
@@ -318,8 +328,12 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
     }
     let mut buf = alloc_zeroed(size, PNG_IHDR_WIDTH)?;
     let frame = reader.next_frame(&mut buf).map_err(bad)?;
-    let (width, height) = (frame.width, frame.height);
-    check_side(width, height, PNG_IHDR_WIDTH)?;
+    Ok((buf, frame))
+}
+
+/// Bytes a sample (1 or 2) and samples a texel (1 to 4) of an expanded
+/// frame.
+fn png_samples(frame: &png::OutputInfo) -> Result<(usize, usize), Error> {
     let depth = match frame.bit_depth {
         png::BitDepth::Eight => 1,
         png::BitDepth::Sixteen => 2,
@@ -342,6 +356,18 @@ fn png(bytes: &[u8]) -> Result<Rgba8, Error> {
             ));
         }
     };
+    Ok((depth, channels))
+}
+
+/// The frame's samples in `buf` as RGBA8 (grey spread to RGB, opaque
+/// without alpha, 16 bits rounded to 8).
+fn png_to_rgba8(
+    mut buf: Vec<u8>,
+    frame: &png::OutputInfo,
+    depth: usize,
+    channels: usize,
+) -> Result<Rgba8, Error> {
+    let (width, height) = (frame.width, frame.height);
     let texels = width as usize * height as usize;
     let row_bytes = width as usize * channels * depth;
     let rgba = |s: [u8; 4]| match channels {

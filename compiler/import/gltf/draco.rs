@@ -77,7 +77,79 @@ pub(crate) fn decode(
 ) -> Result<Decoded, Error> {
     let path = "extensions.KHR_draco_mesh_compression";
     let doc = asset.document();
-    // What the JSON declares, checked before anything is decoded.
+    let Declared {
+        attributes: declared,
+        points,
+        components,
+    } = declared(asset, p, ext, path)?;
+    let view = ext.buffer_view;
+    let Some(stream) = asset.view(view) else {
+        return Err(Error::at(
+            format!("{path}.bufferView"),
+            format!(
+                "buffer view {view} does not exist ({} buffer views)",
+                doc.buffer_views.len()
+            ),
+        ));
+    };
+    // The values count toward the asset's sum like an accessor's, before
+    // anything is decoded: the points' values, and the triangles the
+    // indices accessor declares.
+    let indexed = indexed_triangles(asset, p)?;
+    asset.charge(
+        points
+            .saturating_mul(components)
+            .saturating_add(indexed.unwrap_or(0).saturating_mul(3)),
+        path,
+    )?;
+    // Without an indices accessor nothing in the JSON counts the
+    // triangles: what is left of the asset's sum bounds them (charged once
+    // decoded, below).
+    let faces = indexed.unwrap_or(asset.values_left() / 3);
+    let limits = DecodeLimits::default()
+        .with_max_points(points as u64)
+        .with_max_faces(faces as u64)
+        .with_max_decoded_bytes(
+            points
+                .saturating_mul(components)
+                .saturating_mul(MAX_DRACO_BYTES_PER_VALUE) as u64,
+        );
+    let sizes = Sizes {
+        view,
+        stream_bytes: stream.len(),
+        points,
+        components,
+        faces,
+        indexed: indexed.is_some(),
+    };
+    probe_memory(&sizes, path)?;
+    let mesh = decode_mesh(stream, limits, &sizes, path)?;
+    if indexed.is_none() {
+        asset.charge(mesh.num_faces().saturating_mul(3), path)?;
+    }
+    Ok(Decoded {
+        attributes: attribute_values(&mesh, declared, points, path)?,
+        indices: triangle_indices(&mesh, points, path)?,
+    })
+}
+
+/// The attributes the extension lists (each a glTF attribute of the
+/// primitive, with its accessor's header), their common point count and
+/// their components in all.
+struct Declared<'a> {
+    attributes: Vec<(&'a str, u32, Header)>,
+    points: usize,
+    components: usize,
+}
+
+/// What the JSON declares, checked before anything is decoded.
+fn declared<'a>(
+    asset: &Asset<'_>,
+    p: &json::Primitive,
+    ext: &'a json::DracoPrimitive,
+    path: &str,
+) -> Result<Declared<'a>, Error> {
+    let doc = asset.document();
     let mut declared: Vec<(&str, u32, Header)> = Vec::with_capacity(ext.attributes.len());
     for (name, &id) in &ext.attributes {
         let Some(&a) = p.attributes.get(name) else {
@@ -110,20 +182,18 @@ pub(crate) fn decode(
         .iter()
         .map(|(_, _, h)| h.element_type.components())
         .sum();
-    let view = ext.buffer_view;
-    let Some(stream) = asset.view(view) else {
-        return Err(Error::at(
-            format!("{path}.bufferView"),
-            format!(
-                "buffer view {view} does not exist ({} buffer views)",
-                doc.buffer_views.len()
-            ),
-        ));
-    };
-    // The values count toward the asset's sum like an accessor's, before
-    // anything is decoded: the points' values, and the triangles the
-    // indices accessor declares.
-    let indexed = match p.indices {
+    Ok(Declared {
+        attributes: declared,
+        points,
+        components,
+    })
+}
+
+/// The triangles the indices accessor declares (a whole number of them),
+/// if the primitive has one.
+fn indexed_triangles(asset: &Asset<'_>, p: &json::Primitive) -> Result<Option<usize>, Error> {
+    let doc = asset.document();
+    Ok(match p.indices {
         Some(a) => {
             let count = accessor::header(&doc.accessors, a)
                 .map_err(|e| e.context("indices"))?
@@ -137,47 +207,66 @@ pub(crate) fn decode(
             Some(count / 3)
         }
         None => None,
-    };
-    asset.charge(
-        points
-            .saturating_mul(components)
-            .saturating_add(indexed.unwrap_or(0).saturating_mul(3)),
-        path,
-    )?;
-    // Without an indices accessor nothing in the JSON counts the
-    // triangles: what is left of the asset's sum bounds them (charged once
-    // decoded, below).
-    let faces = indexed.unwrap_or(asset.values_left() / 3);
-    let limits = DecodeLimits::default()
-        .with_max_points(points as u64)
-        .with_max_faces(faces as u64)
-        .with_max_decoded_bytes(
-            points
-                .saturating_mul(components)
-                .saturating_mul(MAX_DRACO_BYTES_PER_VALUE) as u64,
-        );
-    // draco-core's own allocations abort when the system refuses them:
-    // asked for first, with room to spare, so a refusal is an error here.
+    })
+}
+
+/// The sizes of a Draco stream and of what it decodes to, for the memory
+/// probe and the errors.
+struct Sizes {
+    view: usize,
+    stream_bytes: usize,
+    points: usize,
+    components: usize,
+    faces: usize,
+    indexed: bool,
+}
+
+/// The memory draco-core will ask for, asked for first with room to
+/// spare: its own allocations abort when the system refuses them, so a
+/// refusal is an error here, naming the stream's sizes.
+fn probe_memory(s: &Sizes, path: &str) -> Result<(), Error> {
+    let &Sizes {
+        view,
+        stream_bytes,
+        points,
+        components,
+        faces,
+        indexed,
+    } = s;
     let probe = DRACO_PROBE_BYTES_PER_POINT
         .saturating_add(DRACO_PROBE_BYTES_PER_COMPONENT.saturating_mul(components))
         .saturating_mul(points)
         .saturating_add(DRACO_PROBE_BYTES_PER_FACE.saturating_mul(faces));
     crate::memory::probe(probe).map_err(|e| {
-        let (triangles, or) = match indexed {
-            Some(_) => (format!("{faces} triangles"), ""),
-            None => (
+        let (triangles, or) = if indexed {
+            (format!("{faces} triangles"), "")
+        } else {
+            (
                 format!("at most {faces} triangles"),
                 ", or give the primitive its indices accessor (without one, nothing but the asset's sum of values bounds the triangles)",
-            ),
+            )
         };
         Error::at(
             path,
             format!(
                 "decoding the Draco stream in buffer view {view} ({} bytes, {points} points, {triangles}) {e}: give kiln more memory or make the asset smaller{or}",
-                stream.len()
+                stream_bytes
             ),
         )
     })?;
+    Ok(())
+}
+
+/// The stream decoded under `limits`, with as many points as the
+/// accessors and, with an indices accessor, as many triangles.
+fn decode_mesh(stream: &[u8], limits: DecodeLimits, s: &Sizes, path: &str) -> Result<Mesh, Error> {
+    let &Sizes {
+        view,
+        points,
+        faces,
+        indexed,
+        ..
+    } = s;
     let mut mesh = Mesh::new();
     MeshDecoder::new()
         .decode(
@@ -202,7 +291,7 @@ pub(crate) fn decode(
             ),
         ));
     }
-    if indexed.is_some() && mesh.num_faces() != faces {
+    if indexed && mesh.num_faces() != faces {
         return Err(Error::at(
             path,
             format!(
@@ -212,10 +301,16 @@ pub(crate) fn decode(
             ),
         ));
     }
+    Ok(mesh)
+}
 
-    if indexed.is_none() {
-        asset.charge(mesh.num_faces().saturating_mul(3), path)?;
-    }
+/// Each declared attribute's values, found by its unique id.
+fn attribute_values(
+    mesh: &Mesh,
+    declared: Vec<(&str, u32, Header)>,
+    points: usize,
+    path: &str,
+) -> Result<BTreeMap<String, Packed>, Error> {
     let mut attributes = BTreeMap::new();
     for (name, id, header) in declared {
         let at = format!("{path}.attributes.{name}");
@@ -228,6 +323,11 @@ pub(crate) fn decode(
         let packed = values(attribute, points, header).map_err(|e| e.context(&at))?;
         attributes.insert(name.to_string(), packed);
     }
+    Ok(attributes)
+}
+
+/// The triangles' corners, each a point below `points`.
+fn triangle_indices(mesh: &Mesh, points: usize, path: &str) -> Result<Vec<u32>, Error> {
     let mut indices = accessor::try_vec(mesh.num_faces() * 3)
         .map_err(|e| e.context(format!("{path}.indices")))?;
     for (f, face) in mesh.faces().iter().enumerate() {
@@ -244,10 +344,7 @@ pub(crate) fn decode(
             indices.push(corner.0);
         }
     }
-    Ok(Decoded {
-        attributes,
-        indices,
-    })
+    Ok(indices)
 }
 
 /// Attribute values for points `0..points`, as `header`'s component type.

@@ -93,7 +93,39 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
         attribute(&format!("TEXCOORD_{}", tex_coords.len()), v.len())?;
         tex_coords.push(v);
     }
-    let colors = match reader.packed("COLOR_0")? {
+    let colors = vertex_colors(&reader, n)?;
+    let joints = joint_set(&reader, "JOINTS_0", n)?;
+    let weights = weight_set(&reader, "WEIGHTS_0", n)?;
+    let joints_1 = joint_set(&reader, "JOINTS_1", n)?;
+    let weights_1 = weight_set(&reader, "WEIGHTS_1", n)?;
+    if joints_1.is_some() != weights_1.is_some() || joints.is_some() != weights.is_some() {
+        return Err(Error::at(
+            "attributes",
+            "JOINTS_n and WEIGHTS_n come in pairs: one is missing its twin",
+        ));
+    }
+    let targets = morph_targets(asset, p, n)?;
+    let raw = raw_indices(asset, p, draco, n)?;
+    let indices = triangles(mode, raw)?;
+    Ok(Primitive {
+        material: p.material,
+        positions,
+        normals,
+        tex_coords,
+        colors,
+        joints,
+        weights,
+        joints_1,
+        weights_1,
+        targets,
+        indices,
+    })
+}
+
+/// COLOR_0 (VEC3 or VEC4, `n` of them) as RGBA in 0..=1, opaque without
+/// alpha; a value outside 0..=1 (beyond rounding) is an error naming it.
+fn vertex_colors(reader: &Attributes, n: usize) -> Result<Option<Vec<[f32; 4]>>, Error> {
+    Ok(match reader.packed("COLOR_0")? {
         None => None,
         Some(packed) => {
             let v = packed
@@ -121,20 +153,18 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
                 }
                 out.push(rgba);
             }
-            attribute("COLOR_0", out.len())?;
+            counted("attributes.COLOR_0", out.len(), n)?;
             Some(out)
         }
-    };
-    let joints = joint_set(&reader, "JOINTS_0", n)?;
-    let weights = weight_set(&reader, "WEIGHTS_0", n)?;
-    let joints_1 = joint_set(&reader, "JOINTS_1", n)?;
-    let weights_1 = weight_set(&reader, "WEIGHTS_1", n)?;
-    if joints_1.is_some() != weights_1.is_some() || joints.is_some() != weights.is_some() {
-        return Err(Error::at(
-            "attributes",
-            "JOINTS_n and WEIGHTS_n come in pairs: one is missing its twin",
-        ));
-    }
+    })
+}
+
+/// The morph targets' POSITION and NORMAL displacements, `n` each.
+fn morph_targets(
+    asset: &Asset<'_>,
+    p: &json::Primitive,
+    n: usize,
+) -> Result<Vec<MorphTarget>, Error> {
     let mut targets = Vec::with_capacity(p.targets.len());
     for (t, target) in p.targets.iter().enumerate() {
         let read = |name: &str| -> Result<Option<Vec<[f32; 3]>>, Error> {
@@ -155,6 +185,17 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             normals: read("NORMAL")?,
         });
     }
+    Ok(targets)
+}
+
+/// The primitive's vertex indices as stored (its Draco stream's, its
+/// accessor's, or 0..n without one), each below `n`.
+fn raw_indices(
+    asset: &Asset<'_>,
+    p: &json::Primitive,
+    draco: Option<draco::Decoded>,
+    n: usize,
+) -> Result<Vec<u32>, Error> {
     let raw: Vec<u32> = match (draco, p.indices) {
         (Some(d), _) => d.indices,
         (None, None) => {
@@ -178,20 +219,7 @@ fn primitive(asset: &Asset<'_>, p: &json::Primitive, materials: usize) -> Result
             format!("vertex {} is out of range ({n} vertices)", raw[k]),
         ));
     }
-    let indices = triangles(mode, raw)?;
-    Ok(Primitive {
-        material: p.material,
-        positions,
-        normals,
-        tex_coords,
-        colors,
-        joints,
-        weights,
-        joints_1,
-        weights_1,
-        targets,
-        indices,
-    })
+    Ok(raw)
 }
 
 /// Where a primitive's attributes come from: its accessors, or, for those
