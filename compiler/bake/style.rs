@@ -4,9 +4,9 @@
 //! and styles out; the pipeline reads the ranges.
 //!
 //! The clip file (safetensors) holds, per clip c and frame f:
-//! `global_root_positions` [C,Fmax,3], `global_joint_positions`
-//! [C,Fmax,34,3], `global_joint_rotations` [C,Fmax,34,3,3],
-//! `global_headings` [C,Fmax] (all F32) and `num_frames_per_clip` [C] (I32
+//! `global_root_positions` \[C,Fmax,3\], `global_joint_positions`
+//! \[C,Fmax,34,3\], `global_joint_rotations` \[C,Fmax,34,3,3\],
+//! `global_headings` \[C,Fmax\] (all F32) and `num_frames_per_clip` \[C\] (I32
 //! or I64); `motion_feature` and `mujoco_qpos` are not used. A style is
 //! clip c's first `num_frames_per_clip[c]` frames of the four arrays, the
 //! rotations flattened row-major. `table: motionbricks-g1` selects the

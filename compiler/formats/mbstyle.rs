@@ -6,9 +6,9 @@
 //! `general.name` the style's name, `parameter_count` 412 F + 11), then
 //! `motionbricks.style_name`, `style_speed` (FLOAT32), `style_frames`
 //! (UINT32) and `style_index` (UINT32); five tensors in this order:
-//! `allowed_tokens` I32 [11], `global_headings` F32 [F],
-//! `global_joint_positions` F32 [F,34,3], `global_joint_rotations` F32
-//! [F,34,9] (row-major 3×3) and `global_root_positions` F32 [F,3].
+//! `allowed_tokens` I32 \[11\], `global_headings` F32 \[F\],
+//! `global_joint_positions` F32 \[F,34,3\], `global_joint_rotations` F32
+//! \[F,34,9\] (row-major 3×3) and `global_root_positions` F32 \[F,3\].
 //!
 //! The codec is pure. [`read`] applies every check the runtime makes (it
 //! reads the keys it needs by name: other keys, the order and the padding

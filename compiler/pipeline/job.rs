@@ -525,7 +525,7 @@ impl InputFile {
     /// The SHA-256 of the whole file, read in order (which also hashes it
     /// for the key, so later reads at any offset cost no more hashing).
     /// The two hashes, and the read of the next chunk, run side by side on
-    /// the build's worker threads ([`side_by_side`]).
+    /// the build's worker threads (`side_by_side`).
     pub fn sha256(&mut self) -> Result<[u8; 32], JobError> {
         let chunk = HASH_BUFFER_BYTES.min(self.len as usize).max(1);
         let (mut cur, mut next) = (vec![0u8; chunk], vec![0u8; chunk]);

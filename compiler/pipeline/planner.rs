@@ -15,8 +15,8 @@ pub struct Diagnostic {
     pub file: String,
     pub pos: Pos,
     pub message: String,
-    /// The manifest's line at `pos` (at most [`QUOTED_LINE_CHARS`]
-    /// characters), for a snippet under the message; set by [`quote`].
+    /// The manifest's line at `pos` (at most `plan::QUOTED_LINE_CHARS`
+    /// characters), for a snippet under the message; set by `plan::quote`.
     pub line: Option<String>,
 }
 

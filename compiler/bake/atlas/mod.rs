@@ -3,33 +3,33 @@
 //!
 //! Stages, in order ([`layout`] runs 1 to 4 from the images' sides,
 //! [`paint`] 5 and 6, decoding one image at a time):
-//! 1. [`resolve`]: each primitive's base colour becomes a *use*: a solid
+//! 1. `resolve`: each primitive's base colour becomes a *use*: a solid
 //!    colour (no texture: `baseColorFactor` times a constant `COLOR_0`), a
 //!    textured range (the image, its wrap modes, the factor, and the
 //!    integer tiles its transformed UVs touch, each UV island first moved
 //!    by whole periods of the wrap into the first) or, when `COLOR_0` varies
 //!    over the primitive, a baked region with a cell per triangle.
-//! 2. [`group`]: uses that would hold the same texels share a region: one
+//! 2. `group`: uses that would hold the same texels share a region: one
 //!    solid region per colour, one textured region per (image, wrap modes,
 //!    factor) covering the union of their tile ranges. An image that
 //!    several materials show with the same factor is packed once.
-//! 3. [`size`]: each region's texels at scale 1: a tile of the image per
+//! 3. `size`: each region's texels at scale 1: a tile of the image per
 //!    tile used under `REPEAT` / `MIRRORED_REPEAT` (at most
 //!    `max_tile_repeat` tiles a side, then downscaled), the image once
 //!    under `CLAMP_TO_EDGE` (UVs clamped), 4 × 4 for a solid colour,
 //!    8 × 8 per baked triangle.
-//! 4. [`pack`]: shelf packing in a fixed order into the smallest power-of-
+//! 4. `pack`: shelf packing in a fixed order into the smallest power-of-
 //!    two atlas, at most `max_size` a side; when that does not fit, without
-//!    padding where a region meets the atlas's edges ([`pack::Border::Bare`](pack::Border::Bare): a
+//!    padding where a region meets the atlas's edges (`pack::Border::Bare`: a
 //!    texture as large as the atlas keeps its size); when nothing fits
 //!    even so, every region is scaled down by one factor (the largest that
 //!    fits).
-//! 5. [`render`]: each region and `padding` texels around it, each texel
+//! 5. `render`: each region and `padding` texels around it, each texel
 //!    the area average (box filter) of the source over its footprint, in
 //!    linear light, continued past the region's edge by the region's own
 //!    wrap modes (so bilinear filtering and mipmaps at a region's edge see
 //!    what they would see in the source texture, not a neighbour).
-//! 6. [`remap`]: every vertex's UV into its region.
+//! 6. `remap`: every vertex's UV into its region.
 //!
 //! **Colour.** Texels are decoded from sRGB, multiplied by the linear
 //! factor (and vertex colour) and encoded back to sRGB with rounding to the

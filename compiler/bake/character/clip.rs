@@ -46,7 +46,7 @@ pub struct CompiledClip {
     /// joint, move from where the source clip puts it, at any time: the
     /// errors of resampling and of key reduction, each measured at the
     /// distance from its joint of what the joint moves, added along every
-    /// chain of joints (see [`reach`]).
+    /// chain of joints (see `reach`).
     pub worst_m: f64,
 }
 

@@ -4,13 +4,13 @@
 //! Stages, in the order the characters kind calls them:
 //! [`node_names`] (unique, non-empty, at most 128 bytes, the same for a
 //! file whether it gives a model or clips) -> [`select`] (the skin and the
-//! mesh instances a model draws) -> [`model`] (the node hierarchy those
+//! mesh instances a model draws) -> [`model`](fn@model) (the node hierarchy those
 //! need, decomposed to TRS; one merged mesh with the atlas's UVs, morph
 //! targets baked, flat normals where none; the palette of joints that carry
-//! weight and their inverse binds) -> [`clip`] (tracks by node name, times
+//! weight and their inverse binds) -> [`clip`](fn@clip) (tracks by node name, times
 //! from 0, CUBICSPLINE resampled, keys reduced within a tolerance measured
-//! at a distance from the joint) -> [`bind`] (a model file's node names
-//! matched to its bank's, by a node map, before [`model`] takes them).
+//! at a distance from the joint) -> [`bind`](fn@bind) (a model file's node names
+//! matched to its bank's, by a node map, before [`model`](fn@model) takes them).
 //!
 //! Pure: bytes were read by the caller. All arithmetic is f64 with IEEE
 //! basic operations (and `libm` for one cosine), so the output is the same

@@ -34,7 +34,7 @@ const WEIGHT_SUM_TOLERANCE: f64 = 1e-5;
 /// (built over the instances' primitives in [`primitives`] order), holding
 /// also the nodes `animated` (what its bank animates, from [`bind`]).
 ///
-/// [`bind`]: super::bind
+/// [`bind`]: fn@super::bind
 pub fn model(
     scene: &Scene,
     names: &[String],

@@ -16,7 +16,7 @@ use super::model::IDENTITY;
 /// name: the largest distance, in the bind pose (world space), between a
 /// node and a vertex it carries (a vertex with weight on it, as that joint
 /// alone would place it). The characters kind gives a bank's clips the
-/// largest of these over the models bound to the bank ([`clip`](super::clip)'s
+/// largest of these over the models bound to the bank ([`clip`](fn@super::clip)'s
 /// `radius`).
 pub fn skin_radius(model: &kchr::Model) -> BTreeMap<String, f64> {
     let world = skinning::world_matrices(model, &skinning::local_poses(model, None, 0.0));

@@ -63,7 +63,7 @@ pub fn wordpiece_vocab_txt(text: &str) -> Result<serde_json::Value, String> {
 /// added tokens CONTROL and unchanged; other added ones USER_DEFINED;
 /// every other token in "phantom space" form: `##piece` as `piece`, a
 /// word start with `▁` before it), their types, and the special ids its
-/// template and model name ([CLS] first as BOS, [SEP] last, the model's
+/// template and model name (\[CLS\] first as BOS, \[SEP\] last, the model's
 /// unknown token, the config's `pad_token_id`, an added `[MASK]`).
 pub fn wordpiece(
     tokenizer: &serde_json::Value,
@@ -202,7 +202,7 @@ fn phantom_space(
 }
 
 /// The special ids a WordPiece tokenizer names: the model's unknown token,
-/// its template's first ([CLS], as BOS) and last ([SEP]) tokens, the
+/// its template's first (\[CLS\], as BOS) and last (\[SEP\]) tokens, the
 /// config's `pad_token_id`, an added `[MASK]`.
 fn wordpiece_special_ids(
     tokenizer: &serde_json::Value,

@@ -306,7 +306,7 @@ pub fn compact_name(name: &str) -> String {
     format!("{}.{}", &short[..head], &crate::formats::hex(&hash[..6]))
 }
 
-/// GGML dimensions: reversed, a 0-d scalar as [1].
+/// GGML dimensions: reversed, a 0-d scalar as \[1\].
 fn ggml_dims(name: &str, shape: &[u64]) -> Result<Vec<u64>, Error> {
     if shape.len() > gguf::MAX_DIMS {
         return Err(Error::TooManyDims {

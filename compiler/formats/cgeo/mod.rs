@@ -6,9 +6,9 @@
 //! table is checked against the file), decoding only snapshot 0;
 //! [`Reader::snapshot`] decodes one snapshot at a time, so a job's memory
 //! is one snapshot's, whatever the sequence's length. [`decode`] reads
-//! them all; [`encode`] writes a [`Sequence`] (validated first).
+//! them all; [`encode`](fn@encode) writes a [`Sequence`] (validated first).
 //!
-//! Compressed payloads are zlib streams ([`payload::inflate_section`] is the one
+//! Compressed payloads are zlib streams (`payload::inflate_section` is the one
 //! place that says so), inflated as they are parsed: a count is checked
 //! against what the compressed bytes left could inflate to before it sizes
 //! anything, and the stream must end exactly where the counts say.

@@ -12,8 +12,8 @@ use super::{
 /// The header bytes (magic through the padding before the data) for
 /// `metadata` and `tensors`, whose data then follows in the order given,
 /// each padded to the alignment (`general.alignment` if in `metadata`,
-/// else 32). Refuses what [`decode_header`] would refuse. With it, the
-/// header [`decode_header`] will read back.
+/// else 32). Refuses what [`decode_header`](super::decode_header) would refuse. With it, the
+/// header [`decode_header`](super::decode_header) will read back.
 pub fn encode_header(
     metadata: &[(String, Value)],
     tensors: &[TensorDesc],
@@ -127,7 +127,7 @@ pub fn encode_header(
     Ok((out, header))
 }
 
-/// A description to write, checked as [`decode_header`] checks one read
+/// A description to write, checked as [`decode_header`](super::decode_header) checks one read
 /// (its name appended to `names`), and its padded data size; an error says
 /// whether its name was appended first.
 pub(super) fn describe(

@@ -6,10 +6,10 @@ use super::decode::{FirstIndex, alignment_of, no_nul};
 use super::encode::describe;
 use super::{DEFAULT_ALIGNMENT, Error, KEY_ALIGNMENT, TensorDesc, Value};
 
-/// Every problem [`encode_header`] would refuse in `metadata` and
+/// Every problem [`encode_header`](super::encode_header) would refuse in `metadata` and
 /// `tensors` (empty: they encode), each named by its entry
 /// (`metadata[3]`, `tensors[7]`), with no byte: they are not written yet.
-/// [`encode_header`] stops at the first, at its byte.
+/// [`encode_header`](super::encode_header) stops at the first, at its byte.
 pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Problem> {
     // The rule of an error without its byte (there is none yet).
     let rule = |e: Error| {

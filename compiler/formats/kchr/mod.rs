@@ -8,13 +8,13 @@
 //!
 //! # Guarantees
 //!
-//! - [`encode`] validates the whole document first and writes its one
-//!   canonical byte string; [`decode`] checks the length ([`MAX_BYTES`])
+//! - [`encode`](fn@encode) validates the whole document first and writes its one
+//!   canonical byte string; [`decode`](fn@decode) checks the length ([`MAX_BYTES`])
 //!   before anything, checks every count against its bound and the bytes
 //!   left before allocating, validates the result and returns owned data.
 //!   So `encode(decode(b)) == b` for every `b` that decodes.
-//! - [`validate`] reports every problem (up to [`MAX_PROBLEMS`]) with its
-//!   path, e.g. `models[1].nodes[17].name`; from [`decode`], each also has
+//! - [`validate`](fn@validate) reports every problem (up to [`MAX_PROBLEMS`]) with its
+//!   path, e.g. `models[1].nodes[17].name`; from [`decode`](fn@decode), each also has
 //!   the byte offset of the item it is about.
 
 use std::fmt;
@@ -78,7 +78,7 @@ pub const MAX_ACCUMULATED_TRANSLATION: f64 = 1e9;
 pub const UNIT_TOLERANCE: f64 = 1e-5;
 /// Least magnitude of an inverse-bind matrix's 3 × 3 determinant.
 pub const MIN_DETERMINANT: f64 = 1e-18;
-/// [`validate`] lists at most this many problems (and says so).
+/// [`validate`](fn@validate) lists at most this many problems (and says so).
 pub const MAX_PROBLEMS: usize = 256;
 /// A root's parent field.
 pub const NO_PARENT: u32 = u32::MAX;
@@ -213,7 +213,7 @@ impl Track {
 }
 
 impl Document {
-    /// Bytes [`encode`] would write, `None` on overflow. Does not validate.
+    /// Bytes [`encode`](fn@encode) would write, `None` on overflow. Does not validate.
     pub fn encoded_len(&self) -> Option<usize> {
         let mut n = HEADER_BYTES;
         let name = |s: &String| 1usize.checked_add(s.len());
@@ -243,7 +243,7 @@ impl Document {
     }
 }
 
-/// What a problem is about; its path, and (from [`decode`]) its offset.
+/// What a problem is about; its path, and (from [`decode`](fn@decode)) its offset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
     Document,
@@ -286,7 +286,7 @@ impl fmt::Display for Loc {
     }
 }
 
-/// Why [`decode`] or [`encode`] failed: one variant per byte-level rule,
+/// Why [`decode`](fn@decode) or [`encode`](fn@encode) failed: one variant per byte-level rule,
 /// each with its offset ([`Error::offset`]), and the document's problems.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
@@ -334,7 +334,7 @@ pub enum Error {
     /// A byte-level rule of the shared cursor (cut off, a count over its
     /// limit or past the end, trailing bytes).
     Bytes(cursor::Error),
-    /// The document breaks rules ([`validate`]). Never empty.
+    /// The document breaks rules ([`validate`](fn@validate)). Never empty.
     Invalid(Vec<Problem>),
 }
 
@@ -348,7 +348,7 @@ impl From<cursor::Error> for Error {
 
 impl Error {
     /// The byte the error is about: for [`Error::Invalid`], the first
-    /// problem's (none from [`encode`]).
+    /// problem's (none from [`encode`](fn@encode)).
     pub fn offset(&self) -> Option<usize> {
         Some(match self {
             Error::TooLarge { .. } => MAX_BYTES,

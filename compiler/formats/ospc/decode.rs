@@ -18,7 +18,7 @@ trait TextField {
 }
 
 impl TextField for Cursor<'_> {
-    /// A u16 length, at most [`MAX_TEXT_BYTES`], then that many bytes of
+    /// A u16 length, at most [`MAX_TEXT_BYTES`](super::MAX_TEXT_BYTES), then that many bytes of
     /// UTF-8.
     fn text(&mut self, what: &str) -> Result<String, Error> {
         let at = self.offset();
@@ -40,8 +40,8 @@ impl TextField for Cursor<'_> {
     }
 }
 
-/// Reads a pose cache. The result is valid by construction: [`validate`]
-/// finds no problem in it, and [`encode`] gives back `bytes` exactly.
+/// Reads a pose cache. The result is valid by construction: [`validate`](fn@super::validate)
+/// finds no problem in it, and [`encode`](fn@super::encode) gives back `bytes` exactly.
 pub fn decode(bytes: &[u8]) -> Result<PoseCache, Error> {
     check_file_size(bytes.len() as u64)?;
     let mut r = Cursor::new(bytes);
@@ -165,7 +165,7 @@ fn read_entities(r: &mut Cursor, n_entities: usize) -> Result<Vec<Entity>, Error
     Ok(entities)
 }
 
-/// The poses, `n_frames` (at most [`MAX_FRAMES`]) of `n_entities` each:
+/// The poses, `n_frames` (at most [`MAX_FRAMES`](super::MAX_FRAMES)) of `n_entities` each:
 /// the rest of the file, exactly, each value valid.
 fn read_poses(r: &Cursor, n_frames: usize, n_entities: usize) -> Result<Vec<Pose>, Error> {
     let pose_bytes = n_frames

@@ -5,7 +5,7 @@ use super::validate::validate;
 use super::{Error, MAGIC, PoseCache, VERSION};
 
 /// Writes a pose cache. Fails with [`Error::Invalid`] (every problem that
-/// [`validate`] finds) rather than write a file that [`decode`] rejects.
+/// [`validate`] finds) rather than write a file that [`decode`](fn@super::decode) rejects.
 pub fn encode(cache: &PoseCache) -> Result<Vec<u8>, Error> {
     let problems = validate(cache);
     if !problems.is_empty() {

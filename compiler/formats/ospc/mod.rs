@@ -11,10 +11,10 @@
 //!
 //! # Guarantees
 //!
-//! - [`decode`] returns a cache that [`validate`] accepts, so [`encode`] of a
+//! - [`decode`](fn@decode) returns a cache that [`validate`](fn@validate) accepts, so [`encode`](fn@encode) of a
 //!   decoded cache succeeds and gives back the exact input bytes (NaN
 //!   payloads of absent poses and the sign of a zero included).
-//! - [`decode`] checks the file size ([`MAX_FILE_BYTES`]) before anything
+//! - [`decode`](fn@decode) checks the file size ([`MAX_FILE_BYTES`]) before anything
 //!   else, and checks every count and length against the bytes that remain
 //!   before allocating for it, with checked arithmetic throughout, so a
 //!   hostile header cannot make it allocate more than a small multiple of
@@ -97,7 +97,7 @@ pub mod offsets {
 }
 
 /// The names of the six text fields, in file order (as the errors of
-/// [`decode`] name them).
+/// [`decode`](fn@decode) name them).
 pub const TEXT_NAMES: [&str; 6] = [
     "unit name",
     "module id",
@@ -273,7 +273,7 @@ impl PoseCache {
         is_plain_file_name(&self.replay).then_some(self.replay.as_str())
     }
 
-    /// Bytes that [`encode`] would write, or `None` if that overflows
+    /// Bytes that [`encode`](fn@encode) would write, or `None` if that overflows
     /// `usize`. Does not validate.
     pub fn encoded_len(&self) -> Option<usize> {
         let mut n = HEADER_BYTES;
@@ -295,7 +295,7 @@ pub fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', ':', '\0'])
 }
 
-/// Why [`decode`] or [`encode`] failed: one variant per rule of the format,
+/// Why [`decode`](fn@decode) or [`encode`](fn@encode) failed: one variant per rule of the format,
 /// each with the byte offset it was found at ([`Error::offset`]). Header
 /// fields sit at fixed offsets ([`offsets`]), so their variants carry only
 /// what was found. Floats are kept as their bits so that a NaN payload is
@@ -380,7 +380,7 @@ pub enum Error {
         remaining: usize,
     },
     /// A pose value (0..7: position x y z, rotation x y z w) that breaks
-    /// [`rule_pose_value`]'s rule.
+    /// `rules::rule_pose_value`'s rule.
     PoseValue {
         offset: usize,
         frame: usize,
@@ -391,7 +391,7 @@ pub enum Error {
     /// A byte-level rule of the shared cursor (a field cut off by the end
     /// of the input).
     Bytes(cursor::Error),
-    /// [`encode`] was given a cache that [`validate`] rejects. Never empty.
+    /// [`encode`](fn@encode) was given a cache that [`validate`](fn@validate) rejects. Never empty.
     Invalid(Vec<Problem>),
 }
 

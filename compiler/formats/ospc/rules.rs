@@ -155,7 +155,7 @@ pub(super) fn pose_path(frame: usize, entity: usize, part: &str) -> String {
     format!("poses[frame {frame}, entity {entity}].{part}")
 }
 
-/// Checks a file size against [`MAX_FILE_BYTES`]. [`decode`] does this
+/// Checks a file size against [`MAX_FILE_BYTES`]. [`decode`](fn@super::decode) does this
 /// first; a caller may call it with a file's length before reading it.
 pub fn check_file_size(len: u64) -> Result<(), Error> {
     if len <= MAX_FILE_BYTES as u64 {

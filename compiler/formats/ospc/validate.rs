@@ -9,7 +9,7 @@ use super::rules::{
 };
 use super::{Error, MAX_FILE_BYTES, PoseCache, TEXT_NAMES};
 
-/// Every problem that would stop [`encode`], each with its path. Empty when
+/// Every problem that would stop [`encode`](fn@super::encode), each with its path. Empty when
 /// the cache is valid.
 pub fn validate(cache: &PoseCache) -> Vec<Problem> {
     let mut problems = Vec::new();

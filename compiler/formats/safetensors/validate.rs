@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use super::TensorSpec;
 use super::decode::MAX_METADATA_ENTRIES;
 
-/// Every problem that would make the header [`encode_header`] writes for
-/// `tensors` one [`decode`] refuses: an empty name, a name twice (JSON
+/// Every problem that would make the header [`encode_header`](super::encode_header) writes for
+/// `tensors` one [`decode`](fn@super::decode) refuses: an empty name, a name twice (JSON
 /// keeps only the last), the name `__metadata__`, a size past 2^64 bytes,
 /// more metadata entries than [`MAX_METADATA_ENTRIES`]. Each is named by
 /// its entry (`tensors[3]`); there is no byte yet.

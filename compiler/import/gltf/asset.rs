@@ -147,7 +147,7 @@ fn bin_buffer_len(doc: &Document) -> usize {
 /// A glTF asset: its JSON and every buffer view's bytes (compressed views
 /// already decoded). Accessors are read on demand.
 ///
-/// Its public readers return errors placed in the file ([`place`]); the
+/// Its public readers return errors placed in the file (`place`); the
 /// importer's stages read through the `read_` ones, whose errors they name
 /// by their own path first, and place at the end.
 pub struct Asset<'a> {

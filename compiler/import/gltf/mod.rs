@@ -106,7 +106,7 @@ pub fn import_source(source: Source, externals: &[(String, Vec<u8>)]) -> Result<
 }
 
 /// [`import_source`], giving back the parsed JSON too, for a caller that
-/// reads the same file's meshes next ([`Source::with_json`]): the JSON is
+/// reads the same file's meshes next ([`Source::from_prefix`] with the JSON): it is
 /// then parsed once.
 pub fn import_source_with_json(
     source: Source,

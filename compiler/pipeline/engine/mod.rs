@@ -18,7 +18,7 @@
 //!    the others.
 //! 5. Each job writes its outputs to temporary files; when its run has
 //!    succeeded and written exactly its declared set, the set is committed
-//!    (see [`commit`]) and only then is the record appended.
+//!    (see [`commit`](fn@commit)) and only then is the record appended.
 //! 6. Remove the outputs and records of jobs gone from the manifests; save
 //!    the hash cache; compact the journal if it grew.
 //!
