@@ -5,7 +5,7 @@ use crate::formats::gguf::{Array, Value};
 use std::collections::BTreeMap;
 
 use super::tokens::{
-    CONTROL, MAX_TOKENS, NORMAL, UNUSED, USER_DEFINED, config_special_ids, tokens_by_id,
+    CONTROL, NORMAL, UNUSED, USER_DEFINED, check_token_count, config_special_ids, tokens_by_id,
 };
 
 /// GPT-2's byte-to-character map, by which a byte-level BPE writes bytes
@@ -64,11 +64,7 @@ pub fn bpe(
             n = n.max(usize::try_from(id).unwrap_or(usize::MAX).saturating_add(1));
         }
     }
-    if n > MAX_TOKENS {
-        return Err(format!(
-            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
-        ));
-    }
+    check_token_count(n)?;
     let mut tokens: Vec<Option<(String, i32)>> = tokens_by_id(vocab, n)?
         .into_iter()
         .map(|t| t.map(|t| (t, NORMAL)))

@@ -4,7 +4,9 @@
 use crate::formats::gguf::{Array, Value};
 use std::collections::BTreeMap;
 
-use super::tokens::{BYTE, CONTROL, MAX_TOKENS, NORMAL, UNKNOWN, UNUSED, config_special_ids};
+use super::tokens::{
+    BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, check_token_count, config_special_ids,
+};
 
 /// A SentencePiece `tokenizer.model` as llama.cpp's converter writes it
 /// (`_create_vocab_sentencepiece`, `_set_vocab_sentencepiece`):
@@ -28,11 +30,7 @@ pub fn sentencepiece(
             None => return Err(format!("config.json: vocab_size is {v}; a whole number")),
         },
     };
-    if n > MAX_TOKENS {
-        return Err(format!(
-            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
-        ));
-    }
+    check_token_count(n)?;
     if pieces > n {
         return Err(format!(
             "tokenizer.model holds {pieces} pieces, more than config.json's vocab_size {n} (the model has no rows for the rest)"

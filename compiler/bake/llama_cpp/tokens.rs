@@ -49,6 +49,16 @@ pub(super) fn config_special_ids(
 /// Most tokens a vocabulary may hold (gguf's string-array limit).
 pub const MAX_TOKENS: usize = crate::formats::gguf::MAX_ARRAY_STRINGS as usize;
 
+/// A vocabulary of `n` tokens is at most [`MAX_TOKENS`].
+pub(super) fn check_token_count(n: usize) -> Result<(), String> {
+    if n > MAX_TOKENS {
+        return Err(format!(
+            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
+        ));
+    }
+    Ok(())
+}
+
 /// llama.cpp's token types (gguf-py `TokenType`).
 pub(super) const NORMAL: i32 = 1;
 pub(super) const UNKNOWN: i32 = 2;

@@ -5,7 +5,9 @@
 use crate::formats::gguf::{Array, Value};
 use std::collections::BTreeMap;
 
-use super::tokens::{CONTROL, MAX_TOKENS, NORMAL, UNUSED, USER_DEFINED, tokens_by_id};
+use super::tokens::{
+    CONTROL, MAX_TOKENS, NORMAL, UNUSED, USER_DEFINED, check_token_count, tokens_by_id,
+};
 
 /// A BERT's `vocab.txt` (one WordPiece token a line, its id the line's
 /// number) as the `tokenizer.json` Hugging Face's `BertTokenizerFast`
@@ -120,11 +122,7 @@ fn wordpiece_vocab<'a>(
             .ok_or_else(|| format!("config.json: vocab_size is {size}; a whole number"))?;
         n = n.max(usize::try_from(size).unwrap_or(usize::MAX));
     }
-    if n > MAX_TOKENS {
-        return Err(format!(
-            "the vocabulary holds {n} tokens; kiln writes at most {MAX_TOKENS}"
-        ));
-    }
+    check_token_count(n)?;
     Ok((model, vocab, n))
 }
 
