@@ -99,7 +99,7 @@ pub fn decode(bytes: &[u8]) -> Result<ActionResult, Error> {
             2 => {
                 if result.output_files.len() == MAX_OUTPUT_FILES {
                     return Err(Error::TooMany {
-                        offset: f.at,
+                        offset: f.at as u64,
                         what: "output files",
                         max: MAX_OUTPUT_FILES,
                     });
@@ -108,7 +108,7 @@ pub fn decode(bytes: &[u8]) -> Result<ActionResult, Error> {
                 output_file(f.bytes("output_files")?, &mut file)?;
                 if file.path.is_empty() {
                     return Err(Error::Value {
-                        offset: f.at,
+                        offset: f.at as u64,
                         field: "output_files.path",
                         rule: "missing or empty".into(),
                     });
@@ -144,7 +144,7 @@ fn digest(mut c: Cursor<'_>, d: &mut Digest) -> Result<(), Error> {
             1 => {
                 let text = f.string("digest.hash")?;
                 d.sha256 = super::sha256_from_hex(&text).ok_or_else(|| Error::Value {
-                    offset: f.at,
+                    offset: f.at as u64,
                     field: "digest.hash",
                     rule: format!("{text:?} is not 64 lowercase hex digits (a SHA-256)"),
                 })?;
@@ -153,7 +153,7 @@ fn digest(mut c: Cursor<'_>, d: &mut Digest) -> Result<(), Error> {
                 let v = f.varint("digest.size_bytes")?;
                 if v > i64::MAX as u64 {
                     return Err(Error::Value {
-                        offset: f.at,
+                        offset: f.at as u64,
                         field: "digest.size_bytes",
                         rule: format!("{} is negative", v as i64),
                     });

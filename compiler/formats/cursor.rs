@@ -18,7 +18,7 @@ pub enum Error {
     /// `need` bytes of `what` were wanted at `offset`; `have` were left.
     #[error("at byte {offset}: {need} bytes of {what}, found {} before the end of the input", bytes(*.have))]
     Truncated {
-        offset: usize,
+        offset: u64,
         what: String,
         need: u64,
         have: usize,
@@ -26,7 +26,7 @@ pub enum Error {
     /// A count read from the input is above the format's limit.
     #[error("at byte {offset}: {what} is {count}, more than the limit of {limit}")]
     TooMany {
-        offset: usize,
+        offset: u64,
         what: String,
         count: u64,
         limit: u64,
@@ -38,7 +38,7 @@ pub enum Error {
         bytes(*.have)
     )]
     PastEnd {
-        offset: usize,
+        offset: u64,
         what: String,
         count: u64,
         item_bytes: u64,
@@ -47,7 +47,7 @@ pub enum Error {
     /// Bytes after the end of what the format describes.
     #[error("at byte {offset}: {} after the end of the {what}", bytes(*.extra))]
     Trailing {
-        offset: usize,
+        offset: u64,
         what: String,
         extra: usize,
     },
@@ -56,14 +56,14 @@ pub enum Error {
         "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
     )]
     NoMemory {
-        offset: usize,
+        offset: u64,
         what: String,
         bytes: u64,
     },
 }
 
 impl Error {
-    pub fn offset(&self) -> usize {
+    pub fn offset(&self) -> u64 {
         match self {
             Error::Truncated { offset, .. }
             | Error::TooMany { offset, .. }
@@ -110,7 +110,7 @@ impl<'a> Cursor<'a> {
     ) -> Result<Vec<T>, Error> {
         let offset = self.pos;
         convert(self.take(n, what)?).map_err(|e| Error::NoMemory {
-            offset,
+            offset: offset as u64,
             what: what.to_string(),
             bytes: e.bytes,
         })
@@ -161,7 +161,7 @@ impl<'a> Cursor<'a> {
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], Error> {
         if n > self.remaining() {
             return Err(Error::Truncated {
-                offset: self.pos,
+                offset: self.pos as u64,
                 what: what.to_string(),
                 need: n as u64,
                 have: self.remaining(),
@@ -177,7 +177,7 @@ impl<'a> Cursor<'a> {
         match usize::try_from(n) {
             Ok(n) => self.take(n, what),
             Err(_) => Err(Error::Truncated {
-                offset: self.pos,
+                offset: self.pos as u64,
                 what: what.to_string(),
                 need: n,
                 have: self.remaining(),
@@ -201,7 +201,7 @@ impl<'a> Cursor<'a> {
     /// `item_bytes` each must fit in the bytes left. The count as a usize.
     pub fn count(
         &self,
-        offset: usize,
+        offset: u64,
         count: u64,
         item_bytes: u64,
         limit: u64,
@@ -236,7 +236,7 @@ impl<'a> Cursor<'a> {
             Ok(())
         } else {
             Err(Error::Trailing {
-                offset: self.pos,
+                offset: self.pos as u64,
                 what: what.to_string(),
                 extra: self.remaining(),
             })

@@ -131,7 +131,7 @@ pub enum Error {
         "at byte {offset}: glb chunk {index} of {length} bytes overruns the file's {len} bytes"
     )]
     ChunkOverrun {
-        offset: usize,
+        offset: u64,
         index: usize,
         length: u32,
         len: usize,
@@ -139,22 +139,22 @@ pub enum Error {
     /// Chunk `index`'s length is not a multiple of [`ALIGNMENT`].
     #[error("at byte {offset}: glb chunk {index} length {length} is not a multiple of 4")]
     ChunkUnaligned {
-        offset: usize,
+        offset: u64,
         index: usize,
         length: u32,
     },
     /// The first chunk is not [`CHUNK_JSON`].
     #[error("at byte {offset}: the first glb chunk must be JSON, found type 0x{kind:08x}")]
-    FirstNotJson { offset: usize, kind: u32 },
+    FirstNotJson { offset: u64, kind: u32 },
     /// A second JSON chunk.
     #[error("at byte {offset}: a glb may hold only one JSON chunk")]
-    SecondJson { offset: usize },
+    SecondJson { offset: u64 },
     /// A BIN chunk that is not the second chunk (a second BIN, or one after
     /// a chunk of another type).
     #[error(
         "at byte {offset}: the BIN chunk must be the second glb chunk, and only one is allowed"
     )]
-    MisplacedBin { offset: usize },
+    MisplacedBin { offset: u64 },
     /// A header and no chunk at all.
     #[error("at byte 12: glb has no JSON chunk")]
     NoJson,
@@ -179,12 +179,12 @@ fn hex(bytes: &[u8]) -> String {
 impl Error {
     /// The byte offset a decode error points at (`None` for
     /// [`Error::TooLarge`], which is about chunks, not bytes).
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         Some(match self {
-            Error::TooShort { .. } | Error::Magic { .. } => offsets::MAGIC,
-            Error::Version { .. } => offsets::VERSION,
-            Error::Length { .. } => offsets::LENGTH,
-            Error::NoJson => offsets::FIRST_CHUNK,
+            Error::TooShort { .. } | Error::Magic { .. } => offsets::MAGIC as u64,
+            Error::Version { .. } => offsets::VERSION as u64,
+            Error::Length { .. } => offsets::LENGTH as u64,
+            Error::NoJson => offsets::FIRST_CHUNK as u64,
             Error::Bytes(e) => e.offset(),
             Error::ChunkOverrun { offset, .. }
             | Error::ChunkUnaligned { offset, .. }
@@ -299,7 +299,7 @@ pub fn decode_prefix(bytes: &[u8], file_len: usize) -> Result<Prefix<'_>, Error>
             .filter(|&end| end <= file_len);
         let Some(end) = end else {
             return Err(Error::ChunkOverrun {
-                offset: at,
+                offset: at as u64,
                 index,
                 length,
                 len: file_len,
@@ -307,7 +307,7 @@ pub fn decode_prefix(bytes: &[u8], file_len: usize) -> Result<Prefix<'_>, Error>
         };
         if !(length as usize).is_multiple_of(ALIGNMENT) {
             return Err(Error::ChunkUnaligned {
-                offset: at,
+                offset: at as u64,
                 index,
                 length,
             });
@@ -316,13 +316,18 @@ pub fn decode_prefix(bytes: &[u8], file_len: usize) -> Result<Prefix<'_>, Error>
         match (index, kind) {
             (0, CHUNK_JSON) if end > have => return Ok(more(end)),
             (0, CHUNK_JSON) => json = Some(data),
-            (0, _) => return Err(Error::FirstNotJson { offset: at, kind }),
-            (_, CHUNK_JSON) => return Err(Error::SecondJson { offset: at }),
+            (0, _) => {
+                return Err(Error::FirstNotJson {
+                    offset: at as u64,
+                    kind,
+                });
+            }
+            (_, CHUNK_JSON) => return Err(Error::SecondJson { offset: at as u64 }),
             (1, CHUNK_BIN) => {
                 bin = Some(data);
                 bin_at = Some((start, end - start));
             }
-            (_, CHUNK_BIN) => return Err(Error::MisplacedBin { offset: at }),
+            (_, CHUNK_BIN) => return Err(Error::MisplacedBin { offset: at as u64 }),
             // Unknown chunk types must be ignored (glTF 2.0, 4.4.3.1).
             _ => {}
         }

@@ -189,37 +189,37 @@ pub enum Error {
     },
     /// Joint 0's parent is not −1.
     RootParent {
-        offset: usize,
+        offset: u64,
         found: i32,
     },
     /// A parent that is not an earlier joint.
     Parent {
-        offset: usize,
+        offset: u64,
         joint: usize,
         found: i32,
     },
     /// An active plan that is neither −1 nor a plan's index.
     ActivePlan {
-        offset: usize,
+        offset: u64,
         frame: usize,
         found: i32,
         plans: usize,
     },
     /// A plan's first playback frame past the last frame.
     FirstFrame {
-        offset: usize,
+        offset: u64,
         plan: usize,
         found: u32,
         frames: usize,
     },
     /// A plan that generated no frame.
     PlanLength {
-        offset: usize,
+        offset: u64,
         plan: usize,
     },
     /// A NaN or infinity (`index` counts floats from the array's start).
     NotFinite {
-        offset: usize,
+        offset: u64,
         field: FloatField,
         index: usize,
         bits: u32,
@@ -243,21 +243,21 @@ impl From<cursor::Error> for Error {
 
 impl Error {
     /// The byte offset of a decode error; `None` for [`Error::Invalid`].
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         Some(match self {
-            Error::FileTooLarge { .. } => MAX_FILE_BYTES,
-            Error::Magic { .. } => offsets::MAGIC,
-            Error::Version { .. } => offsets::VERSION,
-            Error::Fps { .. } => offsets::FPS,
-            Error::Frames { .. } => offsets::FRAMES,
-            Error::Joints { .. } => offsets::JOINTS,
-            Error::Qpos { .. } => offsets::QPOS,
-            Error::Plans { .. } => offsets::PLANS,
-            Error::TargetFrames { .. } => offsets::TARGET_FRAMES,
-            Error::Flags { .. } => offsets::FLAGS,
+            Error::FileTooLarge { .. } => MAX_FILE_BYTES as u64,
+            Error::Magic { .. } => offsets::MAGIC as u64,
+            Error::Version { .. } => offsets::VERSION as u64,
+            Error::Fps { .. } => offsets::FPS as u64,
+            Error::Frames { .. } => offsets::FRAMES as u64,
+            Error::Joints { .. } => offsets::JOINTS as u64,
+            Error::Qpos { .. } => offsets::QPOS as u64,
+            Error::Plans { .. } => offsets::PLANS as u64,
+            Error::TargetFrames { .. } => offsets::TARGET_FRAMES as u64,
+            Error::Flags { .. } => offsets::FLAGS as u64,
             Error::Size { expected, len } => match expected {
-                Some(e) => (*e).min(*len as u64) as usize,
-                None => offsets::FRAMES,
+                Some(e) => (*e).min(*len as u64),
+                None => offsets::FRAMES as u64,
             },
             Error::RootParent { offset, .. }
             | Error::Parent { offset, .. }
@@ -395,13 +395,16 @@ fn rule_parent(offset: usize, joint: usize, found: i32) -> Result<(), Error> {
     if joint == 0 {
         return match found {
             -1 => Ok(()),
-            _ => Err(Error::RootParent { offset, found }),
+            _ => Err(Error::RootParent {
+                offset: offset as u64,
+                found,
+            }),
         };
     }
     match usize::try_from(found) {
         Ok(p) if p < joint => Ok(()),
         _ => Err(Error::Parent {
-            offset,
+            offset: offset as u64,
             joint,
             found,
         }),
@@ -414,7 +417,7 @@ fn rule_active_plan(offset: usize, frame: usize, found: i32, plans: usize) -> Re
         Ok(())
     } else {
         Err(Error::ActivePlan {
-            offset,
+            offset: offset as u64,
             frame,
             found,
             plans,
@@ -427,14 +430,17 @@ fn rule_plan(at: (usize, usize), plan: usize, p: (u32, u32), frames: usize) -> R
     let (first, length) = p;
     if usize::try_from(first).map_or(true, |f| f >= frames) {
         return Err(Error::FirstFrame {
-            offset: at.0,
+            offset: at.0 as u64,
             plan,
             found: first,
             frames,
         });
     }
     if length == 0 {
-        return Err(Error::PlanLength { offset: at.1, plan });
+        return Err(Error::PlanLength {
+            offset: at.1 as u64,
+            plan,
+        });
     }
     Ok(())
 }
@@ -444,7 +450,7 @@ fn rule_finite(offset: usize, field: FloatField, values: &[f32]) -> Result<(), E
     match values.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(index) => Err(Error::NotFinite {
-            offset: offset + 4 * index,
+            offset: (offset + 4 * index) as u64,
             field,
             index,
             bits: values[index].to_bits(),

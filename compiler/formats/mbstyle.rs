@@ -167,7 +167,7 @@ pub enum Error {
     SourceHash { found: String },
     /// Bytes that decode but are not the form [`encode`] writes (non-zero
     /// padding), at `offset`.
-    NotCanonical { offset: usize },
+    NotCanonical { offset: u64 },
     /// [`encode`] was given a style that [`validate`] rejects.
     Invalid(Vec<Problem>),
 }
@@ -188,7 +188,7 @@ impl Error {
         match self {
             Error::At { offset, .. } => Some(*offset),
             Error::Gguf(e) => Some(e.offset()),
-            Error::NotCanonical { offset } => Some(*offset as u64),
+            Error::NotCanonical { offset } => Some(*offset),
             _ => None,
         }
     }
@@ -451,7 +451,7 @@ pub fn encode(s: &Style) -> Result<Vec<u8>, Error> {
     let more = header.file_bytes() as usize - out.len();
     crate::memory::reserve(&mut out, more).map_err(|e| {
         Error::Gguf(gguf::Error::NoMemory {
-            offset: out.len(),
+            offset: out.len() as u64,
             what: "style's values",
             bytes: e.bytes,
         })
@@ -658,7 +658,7 @@ fn read_style(h: &gguf::Header, bytes: &[u8]) -> Result<Style, Error> {
         let offset = h.tensor_byte_at(i, 0) as usize;
         move |e: crate::memory::NoMemory| {
             Error::Gguf(gguf::Error::NoMemory {
-                offset,
+                offset: offset as u64,
                 what: "tensor's values",
                 bytes: e.bytes,
             })
@@ -743,7 +743,9 @@ fn canonical_problem(h: &gguf::Header, bytes: &[u8], style: &Style) -> Option<Er
         Err(e) => return Some(Error::Gguf(e)),
     };
     if let Some(offset) = head.iter().zip(bytes).position(|(a, b)| a != b) {
-        return Some(Error::NotCanonical { offset });
+        return Some(Error::NotCanonical {
+            offset: offset as u64,
+        });
     }
     let end = layout.file_bytes() as usize;
     let starts: Vec<usize> = layout
@@ -755,7 +757,9 @@ fn canonical_problem(h: &gguf::Header, bytes: &[u8], style: &Style) -> Option<Er
         let from = (layout.data_start + t.offset + t.bytes().unwrap_or(0)) as usize;
         let padding = bytes.get(from..*next).unwrap_or_default();
         if let Some(i) = padding.iter().position(|&b| b != 0) {
-            return Some(Error::NotCanonical { offset: from + i });
+            return Some(Error::NotCanonical {
+                offset: (from + i) as u64,
+            });
         }
     }
     None

@@ -25,17 +25,17 @@ pub enum Error {
     /// The body is larger than the codec reads.
     TooLarge { len: usize, max: usize },
     /// A varint of more than 10 bytes, or one past 64 bits.
-    Varint { offset: usize },
+    Varint { offset: u64 },
     /// A field key with field number 0, or a wire type protocol buffers
     /// do not define or kiln does not read (groups).
     Key {
-        offset: usize,
+        offset: u64,
         key: u64,
         why: &'static str,
     },
     /// A field kiln reads, with another wire type than its own.
     WireType {
-        offset: usize,
+        offset: u64,
         field: &'static str,
         wire: u8,
         /// The field's own wire type.
@@ -43,13 +43,13 @@ pub enum Error {
     },
     /// A field kiln reads whose value breaks its rule.
     Value {
-        offset: usize,
+        offset: u64,
         field: &'static str,
         rule: String,
     },
     /// More of a repeated field than the codec reads.
     TooMany {
-        offset: usize,
+        offset: u64,
         what: &'static str,
         max: usize,
     },
@@ -67,9 +67,9 @@ impl From<cursor::Error> for Error {
 
 impl Error {
     /// The byte the error is about.
-    pub fn offset(&self) -> usize {
+    pub fn offset(&self) -> u64 {
         match self {
-            Error::TooLarge { max, .. } => *max,
+            Error::TooLarge { max, .. } => *max as u64,
             Error::Varint { offset }
             | Error::Key { offset, .. }
             | Error::WireType { offset, .. }
@@ -159,14 +159,18 @@ pub fn varint(c: &mut Cursor<'_>) -> Result<u64, Error> {
     for k in 0..10 {
         let [b] = c.array::<1>("a varint")?;
         if k == 9 && b > 1 {
-            return Err(Error::Varint { offset: start });
+            return Err(Error::Varint {
+                offset: start as u64,
+            });
         }
         v |= u64::from(b & 0x7f) << (7 * k);
         if b < 0x80 {
             return Ok(v);
         }
     }
-    Err(Error::Varint { offset: start })
+    Err(Error::Varint {
+        offset: start as u64,
+    })
 }
 
 /// The next field of the message `c` holds.
@@ -176,7 +180,7 @@ pub fn field<'a>(c: &mut Cursor<'a>) -> Result<Field<'a>, Error> {
     let number = key >> 3;
     if number == 0 || number > u64::from(u32::MAX >> 3) {
         return Err(Error::Key {
-            offset: key_at,
+            offset: key_at as u64,
             key,
             why: "field number 0 or past 2^29 - 1",
         });
@@ -197,14 +201,14 @@ pub fn field<'a>(c: &mut Cursor<'a>) -> Result<Field<'a>, Error> {
         FIXED32 => Value::Fixed32(c.array::<4>("a 32-bit field")?),
         3 | 4 => {
             return Err(Error::Key {
-                offset: key_at,
+                offset: key_at as u64,
                 key,
                 why: "groups (wire types 3 and 4) are not read",
             });
         }
         _ => {
             return Err(Error::Key {
-                offset: key_at,
+                offset: key_at as u64,
                 key,
                 why: "wire types 6 and 7 do not exist",
             });
@@ -221,7 +225,7 @@ pub fn field<'a>(c: &mut Cursor<'a>) -> Result<Field<'a>, Error> {
 impl<'a> Field<'a> {
     fn wrong(&self, name: &'static str, want: u8) -> Error {
         Error::WireType {
-            offset: self.key_at,
+            offset: self.key_at as u64,
             field: name,
             wire: self.value.wire(),
             want,
@@ -256,7 +260,7 @@ impl<'a> Field<'a> {
     pub fn int32(&self, name: &'static str) -> Result<i32, Error> {
         let v = self.varint(name)? as i64;
         i32::try_from(v).map_err(|_| Error::Value {
-            offset: self.at,
+            offset: self.at as u64,
             field: name,
             rule: format!("{v} is outside int32"),
         })
@@ -269,7 +273,7 @@ impl<'a> Field<'a> {
         std::str::from_utf8(c.rest())
             .map(str::to_owned)
             .map_err(|e| Error::Value {
-                offset: at + e.valid_up_to(),
+                offset: (at + e.valid_up_to()) as u64,
                 field: name,
                 rule: "not UTF-8".into(),
             })

@@ -133,24 +133,24 @@ pub enum Error {
     },
     /// An op that needs more bytes than the input has left.
     TruncatedOp {
-        offset: usize,
+        offset: u64,
         op: &'static str,
         need: usize,
         have: usize,
     },
     /// A run longer than the pixels the image has left.
     RunPastImage {
-        offset: usize,
+        offset: u64,
         run: u32,
         left: u64,
     },
     /// After the last pixel, the end marker is missing or wrong.
     EndMarker {
-        offset: usize,
+        offset: u64,
     },
     /// The pixels the ops make need more memory than could be had.
     NoMemory {
-        offset: usize,
+        offset: u64,
         bytes: u64,
     },
     /// A byte-level rule (the header cut short, bytes after the marker).
@@ -161,13 +161,13 @@ pub enum Error {
 
 impl Error {
     /// The byte the error is about (`None` for an image to encode).
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         Some(match self {
-            Error::Magic { .. } => offsets::MAGIC,
-            Error::ZeroDimension { .. } | Error::TooManyPixels { .. } => offsets::WIDTH,
-            Error::TooFewBytes { .. } => offsets::DATA,
-            Error::Channels { .. } => offsets::CHANNELS,
-            Error::Colorspace { .. } => offsets::COLORSPACE,
+            Error::Magic { .. } => offsets::MAGIC as u64,
+            Error::ZeroDimension { .. } | Error::TooManyPixels { .. } => offsets::WIDTH as u64,
+            Error::TooFewBytes { .. } => offsets::DATA as u64,
+            Error::Channels { .. } => offsets::CHANNELS as u64,
+            Error::Colorspace { .. } => offsets::COLORSPACE as u64,
             Error::TruncatedOp { offset, .. }
             | Error::RunPastImage { offset, .. }
             | Error::EndMarker { offset }
@@ -319,14 +319,14 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
         let done = out.len();
         let piece = (total - done).min(done.max(FIRST_PIECE.max(data_bytes)));
         memory::grow(&mut out, done + piece).map_err(|e| Error::NoMemory {
-            offset: state.pos,
+            offset: state.pos as u64,
             bytes: e.bytes,
         })?;
         decode_piece(bytes, &mut out[done..], total - done, &mut state)?;
     }
     let pos = state.pos;
     if bytes.get(pos..pos + END_MARKER.len()) != Some(&END_MARKER[..]) {
-        return Err(Error::EndMarker { offset: pos });
+        return Err(Error::EndMarker { offset: pos as u64 });
     }
     Cursor::at(bytes, pos + END_MARKER.len()).finish("end marker")?;
     Ok(Image {
@@ -382,7 +382,7 @@ fn decode_piece(
                 let run = usize::from(b1 & 0x3f) + 1;
                 if run > left - i {
                     return Err(Error::RunPastImage {
-                        offset: bytes.len() - data.len(),
+                        offset: (bytes.len() - data.len()) as u64,
                         run: run as u32,
                         left: (left - i) as u64,
                     });
@@ -415,7 +415,7 @@ fn decode_piece(
                     Some(_) => ("QOI_OP_LUMA", 2),
                 };
                 return Err(Error::TruncatedOp {
-                    offset: bytes.len() - data.len(),
+                    offset: (bytes.len() - data.len()) as u64,
                     op,
                     need,
                     have: data.len(),

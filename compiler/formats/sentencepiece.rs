@@ -173,7 +173,7 @@ pub fn decode(bytes: &[u8]) -> Result<Model, Error> {
             1 => {
                 if model.pieces.len() == MAX_PIECES {
                     return Err(Error::TooMany {
-                        offset: f.at,
+                        offset: f.at as u64,
                         what: "pieces",
                         max: MAX_PIECES,
                     });
@@ -193,7 +193,7 @@ pub fn decode(bytes: &[u8]) -> Result<Model, Error> {
     match indexed_problems(&model).into_iter().next() {
         None => Ok(model),
         Some((index, rule)) => Err(Error::Value {
-            offset: index.map_or(trainer_at, |i| piece_at[i]),
+            offset: index.map_or(trainer_at, |i| piece_at[i]) as u64,
             field: if index.is_some() {
                 "pieces"
             } else {
@@ -213,7 +213,7 @@ fn read_piece(mut c: Cursor<'_>, piece: &mut Piece) -> Result<(), Error> {
             3 => {
                 let code = f.varint("pieces.type")?;
                 piece.kind = PieceType::from_code(code).ok_or_else(|| Error::Value {
-                    offset: f.at,
+                    offset: f.at as u64,
                     field: "pieces.type",
                     rule: format!("{code} is not a type (1 to 6: normal, unknown, control, user-defined, unused, byte)"),
                 })?;
@@ -239,7 +239,7 @@ fn read_trainer(mut c: Cursor<'_>, model: &mut Model) -> Result<(), Error> {
                 .into_iter()
                 .find(|t| t.code() == code)
                 .ok_or_else(|| Error::Value {
-                    offset: f.at,
+                    offset: f.at as u64,
                     field: "trainer_spec.model_type",
                     rule: format!("{code} is not a model type (1 to 4: unigram, bpe, word, char)"),
                 })?;

@@ -141,7 +141,7 @@ fn every_truncation_decodes_or_is_refused_within_it() {
                 assert!(cut == 0 || cut == boundary, "cut {cut} decoded: {got:?}");
             }
             Err(e) => {
-                assert!(e.offset() <= cut, "cut {cut}: {e}");
+                assert!(e.offset() <= cut as u64, "cut {cut}: {e}");
                 assert!(e.to_string().starts_with("at byte "), "{e}");
             }
         }
@@ -151,7 +151,7 @@ fn every_truncation_decodes_or_is_refused_within_it() {
 #[track_caller]
 fn refused(body: &[u8], offset: usize, want: &str) {
     let e = action_result::decode(body).unwrap_err();
-    assert_eq!(e.offset(), offset, "{e}");
+    assert_eq!(e.offset(), offset as u64, "{e}");
     let text = e.to_string();
     assert!(
         text.starts_with(&format!("at byte {offset}: ")) && text.contains(want),

@@ -305,7 +305,7 @@ fn the_data_rules_are_enforced_with_snapshot_section_and_offset() {
     let mut b = good.clone();
     b[flags] = 1;
     let e = err(&b);
-    assert_eq!((e.offset, &e.rule), (flags, &Rule::Flags(1)));
+    assert_eq!((e.offset, &e.rule), (flags as u64, &Rule::Flags(1)));
     // The topology flag set on a file whose snapshot 1 is a difference.
     let mut b = good.clone();
     b[flags] = 2;
@@ -318,7 +318,7 @@ fn the_data_rules_are_enforced_with_snapshot_section_and_offset() {
         let mut b = good.clone();
         b[table + 8..table + 16].copy_from_slice(&bad.to_le_bytes());
         let e = err(&b);
-        assert_eq!(e.offset, table + 8, "{e}");
+        assert_eq!(e.offset, (table + 8) as u64, "{e}");
         assert!(
             matches!(e.rule, Rule::OffsetTable { entry: 1, found, .. } if found == bad),
             "{e}"
@@ -336,7 +336,7 @@ fn the_data_rules_are_enforced_with_snapshot_section_and_offset() {
     let mut b = good.clone();
     b.push(0);
     let e = err(&b);
-    assert_eq!(e.offset, good.len());
+    assert_eq!(e.offset, good.len() as u64);
     assert!(
         e.to_string().contains("after the end of the CGeo file"),
         "{e}"

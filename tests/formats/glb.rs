@@ -64,7 +64,7 @@ fn fix_length(mut bytes: Vec<u8>) -> Vec<u8> {
 #[track_caller]
 fn assert_rejects(bytes: &[u8], offset: usize, part: &str) -> Error {
     let e = decode(bytes).expect_err("accepted");
-    assert_eq!(e.offset(), Some(offset), "{e}");
+    assert_eq!(e.offset(), Some(offset as u64), "{e}");
     let msg = e.to_string();
     assert!(msg.starts_with(&format!("at byte {offset}: ")), "{msg}");
     assert!(msg.contains(part), "{msg:?} lacks {part:?}");
@@ -262,7 +262,7 @@ fn every_proper_prefix_is_rejected() {
                 }
                 Err(e) => {
                     let at = e.offset().unwrap();
-                    assert!(at <= n, "{e} (prefix {n})");
+                    assert!(at <= n as u64, "{e} (prefix {n})");
                     assert!(n != json_end, "{e}");
                 }
             }
@@ -451,12 +451,12 @@ fn hostile_chunk_lengths_are_rejected_without_allocating() {
         if length == json_len + 4 {
             // The JSON chunk swallows the BIN chunk's header, so the
             // declared end still fits: the walk stops on the next header.
-            assert_eq!(e.offset(), Some(bin_at + 4), "{e}");
+            assert_eq!(e.offset(), Some((bin_at + 4) as u64), "{e}");
         } else {
             assert_eq!(
                 e,
                 Error::ChunkOverrun {
-                    offset: at,
+                    offset: at as u64,
                     index,
                     length,
                     len

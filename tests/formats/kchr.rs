@@ -1077,7 +1077,7 @@ fn offsets_point_at_the_item() {
     assert_eq!(&bytes[value + 8..value + 12], &half.to_le_bytes());
     assert_eq!(&bytes[value + 12..value + 16], &0.8f32.to_le_bytes());
     let e = kchr::decode(&bytes).unwrap_err();
-    assert_eq!(e.offset(), Some(node));
+    assert_eq!(e.offset(), Some(node as u64));
     assert!(
         e.to_string()
             .starts_with("character document is not valid (4 problems): at byte")
@@ -1193,21 +1193,21 @@ fn byte_level_rules_name_their_offset() {
     assert_eq!(
         decode_err(&patch(track + 4, &[3])),
         Error::PathCode {
-            offset: track + 4,
+            offset: (track + 4) as u64,
             code: 3
         }
     );
     assert_eq!(
         decode_err(&patch(track + 5, &[2])),
         Error::StepFlag {
-            offset: track + 5,
+            offset: (track + 5) as u64,
             code: 2
         }
     );
     assert_eq!(
         decode_err(&patch(track + 6, &[0, 1])),
         Error::Reserved {
-            offset: track + 6,
+            offset: (track + 6) as u64,
             found: 256
         }
     );
@@ -1224,7 +1224,7 @@ fn every_truncation_and_any_trailing_byte_is_an_error() {
             cut[12..16].copy_from_slice(&(n as u32).to_le_bytes());
         }
         let e = kchr::decode(&cut).expect_err(&format!("{n} bytes decoded"));
-        assert!(e.offset().unwrap_or(0) <= n, "{n}: {e}");
+        assert!(e.offset().unwrap_or(0) <= n as u64, "{n}: {e}");
     }
     let mut long = good.clone();
     long.push(0);
@@ -1316,7 +1316,7 @@ fn hostile_counts_are_refused_before_allocating() {
                 largest < 64 << 10,
                 "{what} = {value}: allocated {largest} bytes ({e})"
             );
-            assert_eq!(e.offset(), Some(at), "{what} = {value}: {e}");
+            assert_eq!(e.offset(), Some(at as u64), "{what} = {value}: {e}");
             assert!(e.to_string().contains(what), "{what}: {e}");
         }
     }

@@ -109,7 +109,7 @@ fn every_proper_prefix_and_any_trailing_byte_is_rejected() {
     for n in 0..g.len() {
         let e = decode(&g[..n]).expect_err("a prefix decoded");
         let at = e.offset().unwrap();
-        assert!(at <= n, "prefix {n}: offset {at} past the end: {e}");
+        assert!(at <= n as u64, "prefix {n}: offset {at} past the end: {e}");
         assert!(e.to_string().starts_with(&format!("at byte {at}: ")), "{e}");
     }
     let mut long = g.clone();
@@ -298,7 +298,7 @@ fn each_rule_has_its_own_variant_and_offset() {
     for (bytes, want, offset) in cases {
         let got = decode(&bytes).expect_err("the patch breaks a rule");
         assert_eq!(got, want, "{got}");
-        assert_eq!(got.offset(), Some(offset), "{got}");
+        assert_eq!(got.offset(), Some(offset as u64), "{got}");
         assert!(
             got.to_string().starts_with(&format!("at byte {offset}: ")),
             "{got}"
@@ -362,7 +362,7 @@ fn file_over_the_limit_is_rejected_before_reading() {
             len: MAX_FILE_BYTES as u64 + 1
         }
     );
-    assert_eq!(e.offset(), Some(MAX_FILE_BYTES));
+    assert_eq!(e.offset(), Some(MAX_FILE_BYTES as u64));
 }
 
 #[test]

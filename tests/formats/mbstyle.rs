@@ -253,7 +253,9 @@ fn each_runtime_refusal_is_its_own_error() {
     // Non-zero padding after the mask (11 values, padded to 48 bytes).
     assert_eq!(
         decode(&patch(at(0, 11), [1, 0, 0, 0])),
-        Err(Error::NotCanonical { offset: at(0, 11) })
+        Err(Error::NotCanonical {
+            offset: at(0, 11) as u64
+        })
     );
 }
 

@@ -200,7 +200,7 @@ fn same_bits(a: &PoseCache, b: &PoseCache) -> bool {
             .eq(b.poses.iter().map(pose_bits))
 }
 
-fn malformed(bytes: &[u8]) -> (usize, String) {
+fn malformed(bytes: &[u8]) -> (u64, String) {
     match decode(bytes) {
         Err(e @ Error::Invalid(_)) => panic!("decode gave a non-decode error: {e}"),
         Err(e) => (
@@ -216,7 +216,7 @@ fn malformed(bytes: &[u8]) -> (usize, String) {
 #[track_caller]
 fn assert_rejects(bytes: &[u8], offset: usize, parts: &[&str]) {
     let (at, msg) = malformed(bytes);
-    assert_eq!(at, offset, "wrong offset in: {msg}");
+    assert_eq!(at, offset as u64, "wrong offset in: {msg}");
     assert!(
         msg.starts_with(&format!("at byte {offset}: ")),
         "message does not start with the offset: {msg}"
@@ -309,7 +309,10 @@ fn every_proper_prefix_is_rejected() {
                 Err(e @ Error::Invalid(_)) => panic!("prefix of {n} bytes: {e:?}"),
                 Err(e) => {
                     let offset = e.offset().unwrap();
-                    assert!(offset <= n, "prefix {n}: offset {offset} past the end")
+                    assert!(
+                        offset <= n as u64,
+                        "prefix {n}: offset {offset} past the end"
+                    )
                 }
                 other => panic!("prefix of {n} bytes: {other:?}"),
             }
@@ -364,7 +367,7 @@ fn trailing_bytes_are_rejected() {
 fn file_over_256_mib_is_rejected_first() {
     assert!(check_file_size(MAX_FILE_BYTES as u64).is_ok());
     let e = check_file_size(MAX_FILE_BYTES as u64 + 1).unwrap_err();
-    assert_eq!(e.offset(), Some(MAX_FILE_BYTES));
+    assert_eq!(e.offset(), Some(MAX_FILE_BYTES as u64));
     assert_eq!(
         e.to_string(),
         "at byte 268435456: a file of at most 268435456 bytes (256 MiB), found 268435457 bytes"
@@ -375,7 +378,7 @@ fn file_over_256_mib_is_rejected_first() {
     // a valid magic, yet the error is about the size).
     let big = vec![0u8; MAX_FILE_BYTES + 1];
     let (at, msg) = malformed(&big);
-    assert_eq!(at, MAX_FILE_BYTES);
+    assert_eq!(at, MAX_FILE_BYTES as u64);
     assert!(msg.contains("at most 268435456 bytes"), "{msg}");
 }
 
@@ -445,7 +448,7 @@ fn hostile_counts_fail_fast_without_big_allocations() {
         let (result, counts) = alloc_support::counts_in(|| decode(&bytes));
         let largest = counts.largest;
         let e = result.expect_err("hostile header accepted");
-        assert_eq!(e.offset(), Some(offset), "{e}");
+        assert_eq!(e.offset(), Some(offset as u64), "{e}");
         assert!(e.to_string().contains(part), "{e}");
         assert!(
             largest < 4096,
@@ -1074,7 +1077,7 @@ fn error_offsets_point_at_the_offending_bytes() {
         let mut m = b.clone();
         m[at..at + patch.len()].copy_from_slice(&patch);
         let (offset, msg) = malformed(&m);
-        assert_eq!(offset, at, "{msg}");
+        assert_eq!(offset, at as u64, "{msg}");
     }
     assert_eq!(pose_at(1, 1, 6), G_LEN - 4);
 }
@@ -1223,7 +1226,10 @@ fn check_decode_encode(bytes: &[u8]) -> bool {
         }
         Err(e) => {
             let offset = e.offset().expect("decode error without an offset");
-            assert!(offset <= bytes.len(), "offset {offset} past the end: {e}");
+            assert!(
+                offset <= bytes.len() as u64,
+                "offset {offset} past the end: {e}"
+            );
             false
         }
     }
@@ -1516,7 +1522,7 @@ fn each_rule_has_its_own_variant_and_offset() {
         (
             patched(pose_at(1, 1, 6), &nan.to_bits().to_le_bytes()),
             Error::PoseValue {
-                offset: pose_at(1, 1, 6),
+                offset: pose_at(1, 1, 6) as u64,
                 frame: 1,
                 entity: 1,
                 value: 6,
@@ -1526,7 +1532,7 @@ fn each_rule_has_its_own_variant_and_offset() {
         (
             patched(pose_at(0, 1, 0), &f32::INFINITY.to_bits().to_le_bytes()),
             Error::PoseValue {
-                offset: pose_at(0, 1, 0),
+                offset: pose_at(0, 1, 0) as u64,
                 frame: 0,
                 entity: 1,
                 value: 0,

@@ -258,7 +258,7 @@ fn the_marker_must_end_the_file() {
     longer.push(0);
     let e = qoi::decode(&longer).unwrap_err();
     assert!(
-        matches!(&e, Error::Bytes(b) if b.offset() == bytes.len()),
+        matches!(&e, Error::Bytes(b) if b.offset() == bytes.len() as u64),
         "{e:?}"
     );
     // A missing marker, ops running into a marker that is only partly
@@ -434,7 +434,7 @@ fn every_truncation_of_a_generated_image_is_rejected() {
     let bytes = qoi::encode(&image).unwrap();
     for n in 0..bytes.len() {
         let e = qoi::decode(&bytes[..n]).unwrap_err();
-        assert!(e.offset().unwrap() <= n, "prefix {n}: {e}");
+        assert!(e.offset().unwrap() <= n as u64, "prefix {n}: {e}");
     }
 }
 

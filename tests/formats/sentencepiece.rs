@@ -143,7 +143,11 @@ fn every_truncation_is_a_model_or_an_error_at_a_byte_inside_it() {
             // Cut at a field's end: the pieces so far, the settings left
             // at their defaults.
             Ok(m) => assert_eq!(m.pieces[..], small().pieces[..m.pieces.len()], "cut at {n}"),
-            Err(e) => assert!(e.offset() <= n, "cut at {n}: {e} (offset {})", e.offset()),
+            Err(e) => assert!(
+                e.offset() <= n as u64,
+                "cut at {n}: {e} (offset {})",
+                e.offset()
+            ),
         }
     }
 }
@@ -167,7 +171,7 @@ fn sentencepieces_load_rules_are_refused_at_the_piece() {
         .pieces
         .push(piece("\u{2581}the", -9.0, PieceType::Normal));
     let (offset, message) = at(&twice);
-    assert_eq!(offset, piece_offset(&twice, 7), "{message}");
+    assert_eq!(offset, piece_offset(&twice, 7) as u64, "{message}");
     assert!(
         message.contains("piece 7 (\"▁the\") is already piece 4"),
         "{message}"
@@ -176,7 +180,7 @@ fn sentencepieces_load_rules_are_refused_at_the_piece() {
     let mut empty = small();
     empty.pieces[5].piece.clear();
     let (offset, message) = at(&empty);
-    assert_eq!(offset, piece_offset(&empty, 5), "{message}");
+    assert_eq!(offset, piece_offset(&empty, 5) as u64, "{message}");
     assert!(message.contains("piece 5 is empty"), "{message}");
 
     let mut two_unk = small();
@@ -264,7 +268,7 @@ fn the_piece_count_and_the_size_are_bounded_before_they_cost_memory() {
         sentencepiece::decode(&bytes).map(|m| m.pieces.len())
     });
     let e = result.unwrap_err();
-    assert_eq!(e.offset(), 2 * MAX_PIECES + 2, "{e}");
+    assert_eq!(e.offset(), (2 * MAX_PIECES + 2) as u64, "{e}");
     assert!(
         e.to_string()
             .contains(&format!("more than {MAX_PIECES} pieces")),

@@ -552,7 +552,7 @@ fn duplicate_names_among_a_million_are_found_by_lookup_not_by_scanning() {
         gguf::decode_header(&bytes, len).unwrap_err()
     });
     assert!(
-        matches!(&err, gguf::Error::DuplicateTensor { offset, first: 0, .. } if *offset == last),
+        matches!(&err, gguf::Error::DuplicateTensor { offset, first: 0, .. } if *offset == last as u64),
         "{err}"
     );
     // Metadata keys: as many as a header may have (a million is refused
@@ -568,7 +568,7 @@ fn duplicate_names_among_a_million_are_found_by_lookup_not_by_scanning() {
         gguf::decode_header(&bytes, len).unwrap_err()
     });
     assert!(
-        matches!(&err, gguf::Error::DuplicateKey { offset, first: 0, .. } if *offset == last),
+        matches!(&err, gguf::Error::DuplicateKey { offset, first: 0, .. } if *offset == last as u64),
         "{err}"
     );
     let metadata: Vec<(String, gguf::Value)> = (0..MANY_NAMES)

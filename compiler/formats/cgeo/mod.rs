@@ -173,7 +173,7 @@ pub struct Sequence {
 /// inflated bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Error {
-    pub offset: usize,
+    pub offset: u64,
     pub snapshot: Option<usize>,
     pub section: Option<u32>,
     pub inflated: Option<usize>,
@@ -274,7 +274,7 @@ pub enum Rule {
 impl Error {
     fn at(offset: usize, rule: Rule) -> Error {
         Error {
-            offset,
+            offset: offset as u64,
             snapshot: None,
             section: None,
             inflated: None,
@@ -290,7 +290,11 @@ impl Error {
 
 impl From<cursor::Error> for Error {
     fn from(e: cursor::Error) -> Error {
-        Error::at(e.offset(), Rule::Bytes(e))
+        let offset = e.offset();
+        Error {
+            offset,
+            ..Error::at(0, Rule::Bytes(e))
+        }
     }
 }
 

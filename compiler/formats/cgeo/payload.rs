@@ -93,7 +93,7 @@ impl<'a> Payload<'a> {
                 let end = *pos + out.len();
                 if end > bytes.len() {
                     return Err(Rule::Bytes(cursor::Error::Truncated {
-                        offset: *pos,
+                        offset: *pos as u64,
                         what: "the section's payload".into(),
                         need: out.len() as u64,
                         have: bytes.len() - *pos,

@@ -190,7 +190,7 @@ impl<S: Source> Reader<S> {
         };
         for s in list {
             let fail = |rule: Rule, at: (usize, Option<usize>)| Error {
-                offset: s.start + if header.compressed { 0 } else { at.0 },
+                offset: (s.start + if header.compressed { 0 } else { at.0 }) as u64,
                 snapshot: Some(k),
                 section: Some(s.id),
                 inflated: at.1,
@@ -249,7 +249,7 @@ impl<S: Source> Walk<'_, S> {
         let have = self.total - self.pos;
         if (N as u64) > have {
             return Err(cursor::Error::Truncated {
-                offset: self.pos as usize,
+                offset: (self.pos as usize) as u64,
                 what: what.to_string(),
                 need: N as u64,
                 have: have as usize,
@@ -292,7 +292,7 @@ impl<S: Source> Walk<'_, S> {
         let have = self.total - self.pos;
         if n > have {
             return Err(cursor::Error::Truncated {
-                offset: self.pos as usize,
+                offset: (self.pos as usize) as u64,
                 what: what.to_string(),
                 need: n,
                 have: have as usize,
@@ -308,7 +308,7 @@ impl<S: Source> Walk<'_, S> {
             Ok(())
         } else {
             Err(cursor::Error::Trailing {
-                offset: self.pos as usize,
+                offset: (self.pos as usize) as u64,
                 what: what.to_string(),
                 extra: (self.total - self.pos) as usize,
             }
@@ -377,7 +377,13 @@ fn read_prefix<S: Source>(
     expect_tag(&mut c, "TAG_ANIM_TABLE_START", TAG_ANIM_TABLE_START)?;
     let n = header.snapshots as usize;
     let table_at = c.offset();
-    c.count(table_at, n as u64, 8, MAX_SNAPSHOTS, "offset table entries")?;
+    c.count(
+        table_at as u64,
+        n as u64,
+        8,
+        MAX_SNAPSHOTS,
+        "offset table entries",
+    )?;
     let table: Vec<u64> = (0..n)
         .map(|_| c.u64("an offset"))
         .collect::<Result<_, _>>()?;

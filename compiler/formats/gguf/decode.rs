@@ -73,13 +73,19 @@ fn read_metadata(c: &mut Cursor) -> Result<(Metadata, Vec<usize>), Error> {
     let n_kv = c.u64("metadata count")?;
     if n_kv > MAX_METADATA_ENTRIES {
         return Err(Error::TooMany {
-            offset: at_kv,
+            offset: at_kv as u64,
             what: "metadata entries",
             count: n_kv,
             max: MAX_METADATA_ENTRIES,
         });
     }
-    let n_kv = c.count(at_kv, n_kv, MIN_KV_BYTES, u64::MAX, "metadata entries")?;
+    let n_kv = c.count(
+        at_kv as u64,
+        n_kv,
+        MIN_KV_BYTES,
+        u64::MAX,
+        "metadata entries",
+    )?;
     let mut metadata: Vec<(String, Value)> = Vec::with_capacity(n_kv);
     let mut offsets = Vec::with_capacity(n_kv);
     let mut strings = 0u64;
@@ -92,14 +98,14 @@ fn read_metadata(c: &mut Cursor) -> Result<(Metadata, Vec<usize>), Error> {
         let key = read_string(c, "metadata key")?;
         if key.is_empty() {
             return Err(Error::EmptyKey {
-                offset: at,
+                offset: at as u64,
                 index: index as u64,
             });
         }
         no_nul(&key, at, "metadata key")?;
         if let Some(first) = seen_keys.insert(&key, index) {
             return Err(Error::DuplicateKey {
-                offset: at,
+                offset: at as u64,
                 key,
                 first,
             });
@@ -122,16 +128,16 @@ fn read_tensor_table(
 ) -> Result<(Table, u64), Error> {
     if n_tensors > MAX_TENSORS {
         return Err(Error::TooMany {
-            offset: at,
+            offset: at as u64,
             what: "tensors",
             count: n_tensors,
             max: MAX_TENSORS,
         });
     }
-    let n_tensors = c.count(at, n_tensors, MIN_TENSOR_BYTES, u64::MAX, "tensors")?;
+    let n_tensors = c.count(at as u64, n_tensors, MIN_TENSOR_BYTES, u64::MAX, "tensors")?;
     let memory = |what: &'static str| {
         move |e: memory::NoMemory| Error::NoMemory {
-            offset: at,
+            offset: at as u64,
             what,
             bytes: e.bytes,
         }
@@ -156,7 +162,7 @@ fn read_tensor_table(
         let at = c.offset() - 8;
         if info.offset != expected {
             let e = Error::Offset {
-                offset: at,
+                offset: at as u64,
                 name: info.name.to_string(),
                 found: info.offset,
                 expected,
@@ -169,7 +175,7 @@ fn read_tensor_table(
             .and_then(|b| expected.checked_add(b));
         let Some(size) = size else {
             let e = Error::TooManyElements {
-                offset: at,
+                offset: at as u64,
                 name: info.name.to_string(),
                 dims: info.dims.to_vec(),
             };
@@ -203,7 +209,7 @@ fn check_data(
     let padding = c.take(pad_bytes.min(c.remaining()), "padding")?;
     if let Some(i) = padding.iter().position(|&b| b != 0) {
         return Err(Error::Padding {
-            offset: header_end as usize + i,
+            offset: (header_end as usize + i) as u64,
         });
     }
     let need = data_start + data_bytes;
@@ -274,7 +280,7 @@ impl Table {
             .find(|&i| name_at(i) == name_at(later))
             .unwrap_or(first);
         Some(Error::DuplicateTensor {
-            offset: self.starts[later],
+            offset: (self.starts[later]) as u64,
             name: name_at(later).to_string(),
             first,
         })
@@ -291,11 +297,11 @@ pub(super) fn alignment_of(metadata: &[(String, Value)], offsets: &[usize]) -> R
     match &metadata[i].1 {
         Value::U32(a) if a.is_power_of_two() => Ok(u64::from(*a)),
         Value::U32(a) => Err(Error::Alignment {
-            offset,
+            offset: offset as u64,
             value: u64::from(*a),
         }),
         v => Err(Error::AlignmentType {
-            offset,
+            offset: offset as u64,
             found: v.type_text(),
         }),
     }
@@ -304,11 +310,17 @@ pub(super) fn alignment_of(metadata: &[(String, Value)], offsets: &[usize]) -> R
 fn read_string(c: &mut Cursor, what: &str) -> Result<String, Error> {
     let at = c.offset();
     let len = c.u64(&format!("{what} length"))?;
-    let len = c.count(at, len, 1, MAX_STRING_BYTES, &format!("{what} bytes"))?;
+    let len = c.count(
+        at as u64,
+        len,
+        1,
+        MAX_STRING_BYTES,
+        &format!("{what} bytes"),
+    )?;
     let start = c.offset();
     let raw = c.take(len, what)?;
     String::from_utf8(raw.to_vec()).map_err(|e| Error::Utf8 {
-        offset: start + e.utf8_error().valid_up_to(),
+        offset: (start + e.utf8_error().valid_up_to()) as u64,
         what: what.to_string(),
     })
 }
@@ -323,7 +335,7 @@ fn read_value(c: &mut Cursor, key: &str, strings: &mut u64) -> Result<Value, Err
         let elem = c.u32("array element type")?;
         if elem == types::ARRAY {
             return Err(Error::NestedArray {
-                offset: at_elem,
+                offset: at_elem as u64,
                 key: key.into(),
             });
         }
@@ -336,18 +348,18 @@ fn read_value(c: &mut Cursor, key: &str, strings: &mut u64) -> Result<Value, Err
             types::UINT64 | types::INT64 | types::FLOAT64 | types::STRING => 8,
             code => {
                 return Err(Error::ValueType {
-                    offset: at_elem,
+                    offset: at_elem as u64,
                     key: key.into(),
                     code,
                 });
             }
         };
-        let n = c.count(at_n, n, min, MAX_ARRAY_ELEMENTS, "array elements")?;
+        let n = c.count(at_n as u64, n, min, MAX_ARRAY_ELEMENTS, "array elements")?;
         if elem == types::STRING {
             *strings = strings.saturating_add(n as u64);
             if *strings > MAX_ARRAY_STRINGS {
                 return Err(Error::TooMany {
-                    offset: at_n,
+                    offset: at_n as u64,
                     what: "strings in the header's arrays (with this one's)",
                     count: *strings,
                     max: MAX_ARRAY_STRINGS,
@@ -358,7 +370,7 @@ fn read_value(c: &mut Cursor, key: &str, strings: &mut u64) -> Result<Value, Err
     }
     read_scalar(c, key, code).map_err(|e| match e {
         Error::ValueType { key, code, .. } => Error::ValueType {
-            offset: at,
+            offset: at as u64,
             key,
             code,
         },
@@ -382,7 +394,7 @@ fn read_scalar(c: &mut Cursor, key: &str, code: u32) -> Result<Value, Error> {
         types::FLOAT64 => Value::F64(c.f64(key)?),
         code => {
             return Err(Error::ValueType {
-                offset: c.offset(),
+                offset: c.offset() as u64,
                 key: key.into(),
                 code,
             });
@@ -396,7 +408,7 @@ fn read_bool(c: &mut Cursor, key: &str) -> Result<bool, Error> {
         0 => Ok(false),
         1 => Ok(true),
         byte => Err(Error::Bool {
-            offset: at,
+            offset: at as u64,
             key: key.into(),
             byte,
         }),
@@ -407,7 +419,7 @@ fn read_bool(c: &mut Cursor, key: &str) -> Result<bool, Error> {
 /// allocated fallibly.
 fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize, at_n: usize) -> Result<Array, Error> {
     let no_memory = |e: memory::NoMemory| Error::NoMemory {
-        offset: at_n,
+        offset: at_n as u64,
         what: "array's values",
         bytes: e.bytes,
     };
@@ -448,7 +460,7 @@ fn read_array(c: &mut Cursor, key: &str, elem: u32, n: usize, at_n: usize) -> Re
         }
         code => {
             return Err(Error::ValueType {
-                offset: c.offset(),
+                offset: c.offset() as u64,
                 key: key.into(),
                 code,
             });
@@ -461,7 +473,7 @@ pub(super) fn no_nul(name: &str, offset: usize, what: &'static str) -> Result<()
     match name.contains('\0') {
         false => Ok(()),
         true => Err(Error::NulInName {
-            offset,
+            offset: offset as u64,
             what,
             name: name.to_string(),
         }),
@@ -494,7 +506,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     if name.len() >= MAX_NAME_BYTES {
         return Err((
             Error::NameTooLong {
-                offset: at,
+                offset: at as u64,
                 len: name.len(),
                 name,
             },
@@ -506,7 +518,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     memory::push_str(names, &name).map_err(|e| {
         (
             Error::NoMemory {
-                offset: at,
+                offset: at as u64,
                 what: "tensor names",
                 bytes: e.bytes,
             },
@@ -518,7 +530,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     let n_dims = c.u32("dimension count").map_err(|e| named(e.into()))?;
     if n_dims as usize > MAX_DIMS {
         return Err(named(Error::TooManyDims {
-            offset: at_dims,
+            offset: at_dims as u64,
             name,
             n: u64::from(n_dims),
         }));
@@ -529,7 +541,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
         let d = c.u64("dimension").map_err(|e| named(e.into()))?;
         if d > i64::MAX as u64 {
             return Err(named(Error::NegativeDim {
-                offset: at,
+                offset: at as u64,
                 name,
                 index,
                 value: d,
@@ -542,7 +554,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     let elements = used.iter().try_fold(1u64, |n, &d| n.checked_mul(d));
     if !used.contains(&0) && elements.is_none_or(|n| n >= i64::MAX as u64) {
         return Err(named(Error::TooManyElements {
-            offset: at_dims,
+            offset: at_dims as u64,
             name,
             dims: used.to_vec(),
         }));
@@ -551,7 +563,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     let ty = TensorType(c.u32("tensor type").map_err(|e| named(e.into()))?);
     let Some((_, block, _)) = ty.layout() else {
         return Err(named(Error::TensorType {
-            offset: at_ty,
+            offset: at_ty as u64,
             name,
             code: ty.0,
         }));
@@ -559,7 +571,7 @@ fn read_tensor_info(c: &mut Cursor, names: &mut String) -> Result<Entry, (Error,
     let ne0 = used.first().copied().unwrap_or(1);
     if !ne0.is_multiple_of(block) {
         return Err(named(Error::BlockSize {
-            offset: at_ty,
+            offset: at_ty as u64,
             name,
             ty,
             ne0,

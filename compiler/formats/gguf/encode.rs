@@ -29,14 +29,14 @@ pub fn encode_header(
         offsets.push(out.len());
         if key.is_empty() {
             return Err(Error::EmptyKey {
-                offset: out.len(),
+                offset: out.len() as u64,
                 index: i as u64,
             });
         }
         no_nul(key, out.len(), "metadata key")?;
         if let Some(first) = seen_keys.insert(key, i) {
             return Err(Error::DuplicateKey {
-                offset: out.len(),
+                offset: out.len() as u64,
                 key: key.clone(),
                 first,
             });
@@ -52,7 +52,7 @@ pub fn encode_header(
     let at = out.len();
     let memory = |what: &'static str| {
         move |e: memory::NoMemory| Error::NoMemory {
-            offset: at,
+            offset: at as u64,
             what,
             bytes: e.bytes,
         }
@@ -98,7 +98,7 @@ pub fn encode_header(
         let next = offset
             .checked_add(size)
             .ok_or_else(|| Error::TooManyElements {
-                offset: at,
+                offset: at as u64,
                 name: t.name.to_string(),
                 dims: t.dims.to_vec(),
             });
@@ -140,7 +140,7 @@ pub(super) fn describe(
     if t.name.len() >= MAX_NAME_BYTES {
         return Err((
             Error::NameTooLong {
-                offset: at,
+                offset: at as u64,
                 name: t.name.to_string(),
                 len: t.name.len(),
             },
@@ -153,14 +153,14 @@ pub(super) fn describe(
     let named = |e: Error| (e, true);
     if t.dims.len() > MAX_DIMS {
         return Err(named(Error::TooManyDims {
-            offset: at,
+            offset: at as u64,
             name: t.name.to_string(),
             n: t.dims.len() as u64,
         }));
     }
     let Some((_, block, _)) = t.ty.layout() else {
         return Err(named(Error::TensorType {
-            offset: at,
+            offset: at as u64,
             name: t.name.to_string(),
             code: t.ty.0,
         }));
@@ -168,7 +168,7 @@ pub(super) fn describe(
     let ne0 = t.dims.first().copied().unwrap_or(1);
     if !ne0.is_multiple_of(block) {
         return Err(named(Error::BlockSize {
-            offset: at,
+            offset: at as u64,
             name: t.name.to_string(),
             ty: t.ty,
             ne0,
@@ -180,7 +180,7 @@ pub(super) fn describe(
         .and_then(|b| pad(b, alignment))
         .ok_or_else(|| {
             named(Error::TooManyElements {
-                offset: at,
+                offset: at as u64,
                 name: t.name.to_string(),
                 dims: t.dims.to_vec(),
             })

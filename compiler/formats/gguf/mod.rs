@@ -446,80 +446,72 @@ pub enum Error {
     #[error("at byte 4: GGUF version {found}; kiln reads version 3")]
     Version { found: u32 },
     #[error("at byte {offset}: metadata key {index} is empty")]
-    EmptyKey { offset: usize, index: u64 },
+    EmptyKey { offset: u64, index: u64 },
     /// ggml compares names as C strings: `a` and `a\0b` would be one.
     #[error(
         "at byte {offset}: {what} {name:?} holds a NUL byte, which ggml's loader reads as its end"
     )]
     NulInName {
-        offset: usize,
+        offset: u64,
         what: &'static str,
         name: String,
     },
     #[error("at byte {offset}: metadata key {key:?} appears twice (first as key {first})")]
     DuplicateKey {
-        offset: usize,
+        offset: u64,
         key: String,
         first: usize,
     },
     #[error(
         "at byte {offset}: metadata key {key:?} has value type {code}, which is not a GGUF type"
     )]
-    ValueType {
-        offset: usize,
-        key: String,
-        code: u32,
-    },
+    ValueType { offset: u64, key: String, code: u32 },
     #[error(
         "at byte {offset}: metadata key {key:?} is an array of arrays, which GGUF does not allow"
     )]
-    NestedArray { offset: usize, key: String },
+    NestedArray { offset: u64, key: String },
     #[error("at byte {offset}: {what} is not UTF-8")]
-    Utf8 { offset: usize, what: String },
+    Utf8 { offset: u64, what: String },
     #[error(
         "at byte {offset}: metadata key {key:?} has the boolean byte {byte}; it must be 0 or 1"
     )]
-    Bool {
-        offset: usize,
-        key: String,
-        byte: u8,
-    },
+    Bool { offset: u64, key: String, byte: u8 },
     #[error("at byte {offset}: general.alignment must be UINT32, found {found}")]
-    AlignmentType { offset: usize, found: String },
+    AlignmentType { offset: u64, found: String },
     #[error("at byte {offset}: general.alignment {value} is not a power of 2")]
-    Alignment { offset: usize, value: u64 },
+    Alignment { offset: u64, value: u64 },
     #[error("at byte {offset}: tensor name {name:?} is {len} bytes; GGML allows at most {}", MAX_NAME_BYTES - 1)]
     NameTooLong {
-        offset: usize,
+        offset: u64,
         name: String,
         len: usize,
     },
     #[error("at byte {offset}: tensor {name:?} appears twice (first as tensor {first})")]
     DuplicateTensor {
-        offset: usize,
+        offset: u64,
         name: String,
         first: usize,
     },
     #[error("at byte {offset}: tensor {name:?} has {n} dimensions; GGML allows at most {MAX_DIMS}")]
-    TooManyDims { offset: usize, name: String, n: u64 },
+    TooManyDims { offset: u64, name: String, n: u64 },
     #[error(
         "at byte {offset}: tensor {name:?} dimension {index} is {value}, which is negative as GGML reads it"
     )]
     NegativeDim {
-        offset: usize,
+        offset: u64,
         name: String,
         index: usize,
         value: u64,
     },
     #[error("at byte {offset}: tensor {name:?} has too many elements ({dims:?})")]
     TooManyElements {
-        offset: usize,
+        offset: u64,
         name: String,
         dims: Vec<u64>,
     },
     #[error("at byte {offset}: tensor {name:?} has type {code}, which GGML does not load")]
     TensorType {
-        offset: usize,
+        offset: u64,
         name: String,
         code: u32,
     },
@@ -527,7 +519,7 @@ pub enum Error {
         "at byte {offset}: tensor {name:?} of type {ty} has {ne0} elements per row, not a multiple of its block of {block}"
     )]
     BlockSize {
-        offset: usize,
+        offset: u64,
         name: String,
         ty: TensorType,
         ne0: u64,
@@ -537,7 +529,7 @@ pub enum Error {
         "at byte {offset}: tensor {name:?} has offset {found}; it must be {expected} (the padded sizes of the tensors before it)"
     )]
     Offset {
-        offset: usize,
+        offset: u64,
         name: String,
         found: u64,
         expected: u64,
@@ -549,10 +541,10 @@ pub enum Error {
     #[error("at byte {offset}: {extra} bytes after the end of the data")]
     Trailing { offset: u64, extra: u64 },
     #[error("at byte {offset}: the padding before the data must be zero bytes")]
-    Padding { offset: usize },
+    Padding { offset: u64 },
     #[error("at byte {offset}: {count} {what}, more than the {max} kiln reads")]
     TooMany {
-        offset: usize,
+        offset: u64,
         what: &'static str,
         count: u64,
         max: u64,
@@ -561,7 +553,7 @@ pub enum Error {
         "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
     )]
     NoMemory {
-        offset: usize,
+        offset: u64,
         what: &'static str,
         bytes: u64,
     },
@@ -571,7 +563,7 @@ impl Error {
     /// The byte offset a decode error is about.
     pub fn offset(&self) -> u64 {
         match self {
-            Error::Bytes(e) => e.offset() as u64,
+            Error::Bytes(e) => e.offset(),
             Error::Magic { .. } => 0,
             Error::Version { .. } => 4,
             Error::EmptyKey { offset, .. }
@@ -593,7 +585,7 @@ impl Error {
             | Error::Offset { offset, .. }
             | Error::TooMany { offset, .. }
             | Error::NoMemory { offset, .. }
-            | Error::Padding { offset } => *offset as u64,
+            | Error::Padding { offset } => *offset,
             Error::DataMissing { offset, .. } | Error::Trailing { offset, .. } => *offset,
         }
     }
@@ -688,7 +680,7 @@ mod tests {
         let h = decode_header(&ok, ok.len() as u64).unwrap();
         let at = h.key_at("b") as usize + 8 + 1 + 4 + 4;
         assert!(
-            matches!(e, Error::TooMany { offset, count, .. } if offset == at && count == MAX_ARRAY_STRINGS + 1),
+            matches!(e, Error::TooMany { offset, count, .. } if offset == at as u64 && count == MAX_ARRAY_STRINGS + 1),
             "{e}"
         );
     }
@@ -905,7 +897,7 @@ mod tests {
         bad[key_end..key_end + 4].copy_from_slice(&13u32.to_le_bytes());
         let e = decode_header(&bad, bad.len() as u64).unwrap_err();
         assert!(
-            matches!(e, Error::ValueType { code: 13, offset, .. } if offset == key_end),
+            matches!(e, Error::ValueType { code: 13, offset, .. } if offset == key_end as u64),
             "{e}"
         );
         let mut bad = good.clone();
@@ -954,7 +946,7 @@ mod tests {
         five[n_dims_at..n_dims_at + 4].copy_from_slice(&5u32.to_le_bytes());
         let e = decode_header(&five, five.len() as u64).unwrap_err();
         assert!(
-            matches!(e, Error::TooManyDims { n: 5, offset, .. } if offset == n_dims_at),
+            matches!(e, Error::TooManyDims { n: 5, offset, .. } if offset == n_dims_at as u64),
             "{e}"
         );
         // A dimension of 2^63 is negative as ggml reads it; 2^63 - 1 is not
@@ -1033,7 +1025,12 @@ mod tests {
         let last_pad = h.data_start as usize - 1;
         with[last_pad] = 7;
         let e = decode_header(&with, with.len() as u64).unwrap_err();
-        assert_eq!(e, Error::Padding { offset: last_pad });
+        assert_eq!(
+            e,
+            Error::Padding {
+                offset: last_pad as u64
+            }
+        );
         // A prefix asks for more; a wrong byte does not.
         let short = decode_header(&bytes[..10], bytes.len() as u64).unwrap_err();
         assert!(short.is_truncated(), "{short}");

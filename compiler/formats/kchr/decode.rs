@@ -79,13 +79,17 @@ fn read_name(c: &mut Cursor, what: &'static str) -> Result<String, Error> {
     let offset = c.offset();
     let len = c.u8(what)?;
     if len == 0 || usize::from(len) > MAX_NAME {
-        return Err(Error::NameLength { offset, what, len });
+        return Err(Error::NameLength {
+            offset: offset as u64,
+            what,
+            len,
+        });
     }
     let bytes = c.take(usize::from(len), what)?;
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_string()),
         Err(e) => Err(Error::NameUtf8 {
-            offset: offset + 1 + e.valid_up_to(),
+            offset: (offset + 1 + e.valid_up_to()) as u64,
             what,
         }),
     }
@@ -106,7 +110,7 @@ fn read_count(
     } else {
         u64::from(c.u16(what)?)
     };
-    Ok(c.count(offset, n, item_bytes, limit as u64, what)?)
+    Ok(c.count(offset as u64, n, item_bytes, limit as u64, what)?)
 }
 
 fn f32s<const N: usize>(c: &mut Cursor, what: &str) -> Result<[f32; N], Error> {
@@ -122,7 +126,7 @@ fn reserved_u16(c: &mut Cursor) -> Result<(), Error> {
     let found = c.u16("reserved")?;
     if found != 0 {
         return Err(Error::Reserved {
-            offset,
+            offset: offset as u64,
             found: u32::from(found),
         });
     }
@@ -146,7 +150,7 @@ pub fn decode(bytes: &[u8]) -> Result<Document, Error> {
     let reserved = c.u32("reserved")?;
     if reserved != 0 {
         return Err(Error::Reserved {
-            offset: offsets::RESERVED,
+            offset: (offsets::RESERVED) as u64,
             found: reserved,
         });
     }
@@ -262,12 +266,20 @@ fn read_bank(c: &mut Cursor) -> Result<(Bank, BankAt), Error> {
             let node = read_name(c, "track node name")?;
             let offset = c.offset();
             let code = c.u8("path")?;
-            let path = Path::from_code(code).ok_or(Error::PathCode { offset, code })?;
+            let path = Path::from_code(code).ok_or(Error::PathCode {
+                offset: offset as u64,
+                code,
+            })?;
             let offset = c.offset();
             let step = match c.u8("step")? {
                 0 => false,
                 1 => true,
-                code => return Err(Error::StepFlag { offset, code }),
+                code => {
+                    return Err(Error::StepFlag {
+                        offset: offset as u64,
+                        code,
+                    });
+                }
             };
             reserved_u16(c)?;
             let width = path.width();

@@ -302,7 +302,7 @@ pub enum Error {
     },
     /// A reserved field that is not zero.
     Reserved {
-        offset: usize,
+        offset: u64,
         found: u32,
     },
     /// The header's document length is not the input's length.
@@ -312,23 +312,23 @@ pub enum Error {
     },
     /// A name's length outside 1..=[`MAX_NAME`].
     NameLength {
-        offset: usize,
+        offset: u64,
         what: &'static str,
         len: u8,
     },
     /// A name that is not UTF-8 (`offset`: its first invalid byte).
     NameUtf8 {
-        offset: usize,
+        offset: u64,
         what: &'static str,
     },
     /// A track's path code other than 0, 1, 2.
     PathCode {
-        offset: usize,
+        offset: u64,
         code: u8,
     },
     /// A track's step flag other than 0 or 1.
     StepFlag {
-        offset: usize,
+        offset: u64,
         code: u8,
     },
     /// A byte-level rule of the shared cursor (cut off, a count over its
@@ -349,12 +349,12 @@ impl From<cursor::Error> for Error {
 impl Error {
     /// The byte the error is about: for [`Error::Invalid`], the first
     /// problem's (none from [`encode`](fn@encode)).
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         Some(match self {
-            Error::TooLarge { .. } => MAX_BYTES,
-            Error::Magic { .. } => offsets::MAGIC,
-            Error::Version { .. } => offsets::VERSION,
-            Error::Length { .. } => offsets::LENGTH,
+            Error::TooLarge { .. } => MAX_BYTES as u64,
+            Error::Magic { .. } => offsets::MAGIC as u64,
+            Error::Version { .. } => offsets::VERSION as u64,
+            Error::Length { .. } => offsets::LENGTH as u64,
             Error::Reserved { offset, .. }
             | Error::NameLength { offset, .. }
             | Error::NameUtf8 { offset, .. }
@@ -362,10 +362,7 @@ impl Error {
             | Error::StepFlag { offset, .. } => *offset,
             Error::Bytes(e) => e.offset(),
             Error::Invalid(p) => {
-                return p
-                    .first()
-                    .and_then(|p| p.offset)
-                    .and_then(|o| usize::try_from(o).ok());
+                return p.first().and_then(|p| p.offset);
             }
         })
     }

@@ -31,7 +31,7 @@ impl TextField for Cursor<'_> {
             Err(e) => {
                 let bad = e.valid_up_to();
                 Err(Error::TextNotUtf8 {
-                    offset: start + bad,
+                    offset: (start + bad) as u64,
                     field: what.into(),
                     byte: raw[bad],
                 })
@@ -111,7 +111,7 @@ fn read_entities(r: &mut Cursor, n_entities: usize) -> Result<Vec<Entity>, Error
     // overflow).
     if n_entities.saturating_mul(ENTITY_MIN_BYTES) > r.remaining() {
         return Err(Error::EntityTable {
-            offset: r.offset(),
+            offset: r.offset() as u64,
             entities: n_entities,
             remaining: r.remaining(),
         });
@@ -125,7 +125,7 @@ fn read_entities(r: &mut Cursor, n_entities: usize) -> Result<Vec<Entity>, Error
         rule_id(at, i, id)?;
         if let Some(first) = first_index_of.insert(id, i) {
             return Err(Error::EntityIdRepeated {
-                offset: at,
+                offset: at as u64,
                 entity: i,
                 id,
                 first,
@@ -134,7 +134,7 @@ fn read_entities(r: &mut Cursor, n_entities: usize) -> Result<Vec<Entity>, Error
         let at = r.offset();
         let code = r.u8(&what("shape"))?;
         let shape = Shape::from_code(code).ok_or(Error::Shape {
-            offset: at,
+            offset: at as u64,
             entity: i,
             code,
         })?;
@@ -142,7 +142,7 @@ fn read_entities(r: &mut Cursor, n_entities: usize) -> Result<Vec<Entity>, Error
         let pad = r.array::<3>(&what("padding"))?;
         if let Some(k) = pad.iter().position(|&b| b != 0) {
             return Err(Error::ShapePadding {
-                offset: at + k,
+                offset: (at + k) as u64,
                 entity: i,
                 byte: pad[k],
             });
@@ -173,7 +173,7 @@ fn read_poses(r: &Cursor, n_frames: usize, n_entities: usize) -> Result<Vec<Pose
         .and_then(|n| n.checked_mul(POSE_BYTES));
     if pose_bytes != Some(r.remaining()) {
         return Err(Error::PoseBytes {
-            offset: r.offset(),
+            offset: r.offset() as u64,
             frames: n_frames,
             entities: n_entities,
             remaining: r.remaining(),
@@ -184,7 +184,7 @@ fn read_poses(r: &Cursor, n_frames: usize, n_entities: usize) -> Result<Vec<Pose
     let first_pose = r.offset();
     let mut poses = crate::memory::with_capacity(rest.len() / POSE_BYTES).map_err(|e| {
         Error::Bytes(cursor::Error::NoMemory {
-            offset: first_pose,
+            offset: first_pose as u64,
             what: "poses".into(),
             bytes: e.bytes,
         })
@@ -200,7 +200,7 @@ fn read_poses(r: &Cursor, n_frames: usize, n_entities: usize) -> Result<Vec<Pose
         };
         if !pose_is_valid(&pose) {
             let at = first_pose + j * POSE_BYTES;
-            rule_pose_value(at, (j / n_entities, j % n_entities), &v, 0..7)?;
+            rule_pose_value(at as u64, (j / n_entities, j % n_entities), &v, 0..7)?;
         }
         poses.push(pose);
     }

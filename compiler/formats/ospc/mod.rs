@@ -326,47 +326,47 @@ pub enum Error {
     MetresPerUnit { bits: u64 },
     /// A text field or entity name longer than [`MAX_TEXT_BYTES`].
     TextTooLong {
-        offset: usize,
+        offset: u64,
         field: String,
         len: usize,
     },
     /// A text field or entity name that is not UTF-8 (`offset` is the
     /// first invalid byte).
     TextNotUtf8 {
-        offset: usize,
+        offset: u64,
         field: String,
         byte: u8,
     },
     /// Fewer bytes left than the entity table needs without its names.
     EntityTable {
-        offset: usize,
+        offset: u64,
         entities: usize,
         remaining: usize,
     },
     /// An entity id of 0.
-    EntityIdZero { offset: usize, entity: usize },
+    EntityIdZero { offset: u64, entity: usize },
     /// An entity id that an earlier entity has.
     EntityIdRepeated {
-        offset: usize,
+        offset: u64,
         entity: usize,
         id: u64,
         first: usize,
     },
     /// A shape code other than 0..=3.
     Shape {
-        offset: usize,
+        offset: u64,
         entity: usize,
         code: u8,
     },
     /// A non-zero byte in the three after an entity's shape.
     ShapePadding {
-        offset: usize,
+        offset: u64,
         entity: usize,
         byte: u8,
     },
     /// A size component that is not finite.
     Size {
-        offset: usize,
+        offset: u64,
         entity: usize,
         axis: usize,
         bits: u32,
@@ -374,7 +374,7 @@ pub enum Error {
     /// The bytes after the entities are not exactly frames x entities
     /// poses.
     PoseBytes {
-        offset: usize,
+        offset: u64,
         frames: usize,
         entities: usize,
         remaining: usize,
@@ -382,7 +382,7 @@ pub enum Error {
     /// A pose value (0..7: position x y z, rotation x y z w) that breaks
     /// `rules::rule_pose_value`'s rule.
     PoseValue {
-        offset: usize,
+        offset: u64,
         frame: usize,
         entity: usize,
         value: usize,
@@ -438,19 +438,19 @@ fn invalid_message(problems: &[Problem]) -> String {
 
 impl Error {
     /// The byte offset of a decode error; `None` for [`Error::Invalid`].
-    pub fn offset(&self) -> Option<usize> {
+    pub fn offset(&self) -> Option<u64> {
         Some(match self {
-            Error::FileTooLarge { .. } => MAX_FILE_BYTES,
-            Error::Magic { .. } => offsets::MAGIC,
-            Error::Version { .. } => offsets::VERSION,
-            Error::Flags { .. } => offsets::FLAGS,
-            Error::Dimensions { .. } => offsets::DIMENSIONS,
-            Error::ReservedByte { .. } => offsets::RESERVED_U8,
-            Error::ReservedU16 { .. } => offsets::RESERVED_U16,
-            Error::EntityCount { .. } => offsets::ENTITY_COUNT,
-            Error::FrameCount { .. } => offsets::FRAME_COUNT,
-            Error::StartStep { .. } => offsets::START_STEP,
-            Error::MetresPerUnit { .. } => offsets::METRES_PER_UNIT,
+            Error::FileTooLarge { .. } => MAX_FILE_BYTES as u64,
+            Error::Magic { .. } => offsets::MAGIC as u64,
+            Error::Version { .. } => offsets::VERSION as u64,
+            Error::Flags { .. } => offsets::FLAGS as u64,
+            Error::Dimensions { .. } => offsets::DIMENSIONS as u64,
+            Error::ReservedByte { .. } => offsets::RESERVED_U8 as u64,
+            Error::ReservedU16 { .. } => offsets::RESERVED_U16 as u64,
+            Error::EntityCount { .. } => offsets::ENTITY_COUNT as u64,
+            Error::FrameCount { .. } => offsets::FRAME_COUNT as u64,
+            Error::StartStep { .. } => offsets::START_STEP as u64,
+            Error::MetresPerUnit { .. } => offsets::METRES_PER_UNIT as u64,
             Error::TextTooLong { offset, .. }
             | Error::TextNotUtf8 { offset, .. }
             | Error::EntityTable { offset, .. }

@@ -50,7 +50,7 @@ pub(super) fn rule_text_len(offset: usize, field: &str, len: usize) -> Result<()
         Ok(())
     } else {
         Err(Error::TextTooLong {
-            offset,
+            offset: offset as u64,
             field: field.into(),
             len,
         })
@@ -61,7 +61,10 @@ pub(super) fn rule_id(offset: usize, entity: usize, id: u64) -> Result<(), Error
     if id != 0 {
         Ok(())
     } else {
-        Err(Error::EntityIdZero { offset, entity })
+        Err(Error::EntityIdZero {
+            offset: offset as u64,
+            entity,
+        })
     }
 }
 
@@ -71,7 +74,7 @@ pub(super) fn rule_size(offset: usize, entity: usize, size: &[f32; 3]) -> Result
     match size.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(axis) => Err(Error::Size {
-            offset: offset + 4 * axis,
+            offset: (offset + 4 * axis) as u64,
             entity,
             axis,
             bits: size[axis].to_bits(),
@@ -95,7 +98,7 @@ fn pose_value_ok(i: usize, v: f32) -> bool {
 /// The first value of a pose that breaks [`pose_value_ok`] in values
 /// `range`, as its error (`offset` is the pose's first byte).
 pub(super) fn rule_pose_value(
-    offset: usize,
+    offset: u64,
     (frame, entity): (usize, usize),
     values: &[f32; 7],
     range: std::ops::Range<usize>,
@@ -103,7 +106,7 @@ pub(super) fn rule_pose_value(
     match range.into_iter().find(|&k| !pose_value_ok(k, values[k])) {
         None => Ok(()),
         Some(value) => Err(Error::PoseValue {
-            offset: offset + 4 * value,
+            offset: offset + (4 * value) as u64,
             frame,
             entity,
             value,

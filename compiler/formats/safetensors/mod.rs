@@ -424,7 +424,7 @@ pub enum Error {
 impl Error {
     pub fn offset(&self) -> u64 {
         match self {
-            Error::Bytes(e) => e.offset() as u64,
+            Error::Bytes(e) => e.offset(),
             Error::HeaderTooLong { .. } | Error::HeaderPastEnd { .. } => 0,
             Error::Json { offset, .. }
             | Error::DuplicateName { offset, .. }
