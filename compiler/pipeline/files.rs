@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use super::input;
-use super::sources::MAX_CGEO_SECTION_BYTES;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::describe::{
@@ -25,23 +24,23 @@ use crate::import::gltf;
 /// Decodes every snapshot of a CGeo file, one at a time, reading each
 /// snapshot's sections when it comes to them (memory: one snapshot).
 fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
+    use std::os::unix::fs::FileExt;
     let (file, meta) =
         input::open_regular(file, cgeo::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
-    let mut source = CgeoFileSource {
-        file,
-        len: meta.len(),
-        failed: None,
-    };
-    let result = read_cgeo(&mut source);
-    match (result, source.failed) {
-        (Ok(f), _) => Ok(f),
-        (Err(_), Some(read_error)) => Err(read_error),
-        (Err(e), None) => Err(e),
-    }
+    let len = meta.len();
+    let mut pieces = input::Pieces::new(len, |offset, buf: &mut [u8]| {
+        file.read_exact_at(buf, offset)
+            .map_err(|e| format!("reading {} bytes at byte {offset}: {e}", buf.len()))
+    });
+    let result = read_cgeo(&mut pieces, len);
+    pieces.settle(result, |failed| match failed {
+        input::PieceFailed::Read(message) => message,
+        input::PieceFailed::Limit(limit) => limit.to_string(),
+    })
 }
 
-fn read_cgeo(source: &mut CgeoFileSource) -> Result<CgeoFile, String> {
-    let bytes = source.len as usize;
+fn read_cgeo(source: impl cgeo::Source, len: u64) -> Result<CgeoFile, String> {
+    let bytes = len as usize;
     let invalid = |e: cgeo::Error| format!("invalid CGeo: {e}");
     let mut reader = cgeo::Reader::open(source, false).map_err(invalid)?;
     let triangles = reader.first().triangles.len();
@@ -85,46 +84,6 @@ fn read_cgeo(source: &mut CgeoFileSource) -> Result<CgeoFile, String> {
         bytes,
         snapshots,
     })
-}
-
-/// A CGeo file read by positional reads, for `inspect` and `verify`.
-struct CgeoFileSource {
-    file: std::fs::File,
-    len: u64,
-    /// Why the last read failed.
-    failed: Option<String>,
-}
-
-impl cgeo::Source for CgeoFileSource {
-    fn size(&self) -> u64 {
-        self.len
-    }
-
-    fn read(
-        &mut self,
-        offset: u64,
-        len: usize,
-    ) -> Result<std::borrow::Cow<'_, [u8]>, cgeo::SourceFailed> {
-        use std::io::{Read, Seek, SeekFrom};
-        if len > MAX_CGEO_SECTION_BYTES {
-            self.failed = Some(format!(
-                "a section of {len} bytes at byte {offset} is more than the {MAX_CGEO_SECTION_BYTES} bytes kiln reads at once"
-            ));
-            return Err(cgeo::SourceFailed);
-        }
-        let mut buf = vec![0; len];
-        let read = self
-            .file
-            .seek(SeekFrom::Start(offset))
-            .and_then(|_| self.file.read_exact(&mut buf));
-        match read {
-            Ok(()) => Ok(std::borrow::Cow::Owned(buf)),
-            Err(e) => {
-                self.failed = Some(format!("reading {len} bytes at byte {offset}: {e}"));
-                Err(cgeo::SourceFailed)
-            }
-        }
-    }
 }
 
 /// Largest `level.json` read beside an entry.

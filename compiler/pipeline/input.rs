@@ -16,12 +16,14 @@
 //! The caller picks the limit: the format's own (`MAX_MANIFEST_BYTES`,
 //! `ospc::MAX_FILE_BYTES`, `gltf::MAX_FILE_BYTES`).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::path::Path;
 
 use super::paths::FileSig;
+use crate::formats::cgeo;
 use crate::memory;
 
 /// Why a file could not be read.
@@ -268,6 +270,106 @@ fn held_still(file: &File, sig: FileSig) -> bool {
         .is_ok_and(|after| FileSig::of(&after) == sig)
 }
 
+/// The largest piece of a file kiln reads at once for a format read a
+/// piece at a time (a CGeo section, by a job or by `inspect` and
+/// `verify`): 1 GiB (a snapshot of 16 million vertices with normals and a
+/// map channel is 600 MB). Such files are read a snapshot at a time, so
+/// this bounds their memory.
+pub const MAX_PIECE_BYTES: usize = 1 << 30;
+
+/// Why a [`Pieces`] read failed.
+#[derive(Debug)]
+pub enum PieceFailed<E> {
+    /// The piece was beyond what kiln reads at once.
+    Limit(PieceLimit),
+    /// The positional read's own error.
+    Read(E),
+}
+
+/// A piece kiln would not read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum PieceLimit {
+    /// The format asked for more than [`MAX_PIECE_BYTES`] at once.
+    TooLarge { offset: u64, len: usize },
+    /// The memory for the piece could not be had.
+    Memory { offset: u64, len: usize },
+}
+
+impl fmt::Display for PieceLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PieceLimit::TooLarge { offset, len } => write!(
+                f,
+                "a section of {len} bytes at byte {offset} is more than the {MAX_PIECE_BYTES} bytes kiln reads at once"
+            ),
+            PieceLimit::Memory { offset, len } => write!(
+                f,
+                "the {len} bytes at byte {offset} need more memory than could be had: give kiln more memory"
+            ),
+        }
+    }
+}
+
+/// A file read a piece at a time through a positional read (`read(offset,
+/// buf)` fills `buf` with the bytes at `offset`: a job's `InputFile`, or a
+/// file `inspect` opened): the one adapter from the pipeline's reads to a
+/// format's [`cgeo::Source`]. Each piece is at most [`MAX_PIECE_BYTES`],
+/// allocated fallibly. The format's reader only learns that a read failed;
+/// the read's own error is kept, and [`Pieces::settle`] gives it in place
+/// of the reader's.
+pub struct Pieces<E, R> {
+    len: u64,
+    read: R,
+    failed: Option<PieceFailed<E>>,
+}
+
+impl<E, R: FnMut(u64, &mut [u8]) -> Result<(), E>> Pieces<E, R> {
+    /// A file of `len` bytes read through `read`.
+    pub fn new(len: u64, read: R) -> Pieces<E, R> {
+        Pieces {
+            len,
+            read,
+            failed: None,
+        }
+    }
+
+    /// `result` of reading through these pieces, with a failed read's own
+    /// error (through `map`) in place of the reader's "could not read".
+    pub fn settle<T, X>(
+        self,
+        result: Result<T, X>,
+        map: impl FnOnce(PieceFailed<E>) -> X,
+    ) -> Result<T, X> {
+        match (result, self.failed) {
+            (Err(_), Some(failed)) => Err(map(failed)),
+            (result, _) => result,
+        }
+    }
+}
+
+impl<E, R: FnMut(u64, &mut [u8]) -> Result<(), E>> cgeo::Source for Pieces<E, R> {
+    fn size(&self) -> u64 {
+        self.len
+    }
+
+    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, cgeo::SourceFailed> {
+        let piece = if len > MAX_PIECE_BYTES {
+            Err(PieceFailed::Limit(PieceLimit::TooLarge { offset, len }))
+        } else {
+            memory::zeroed(len)
+                .map_err(|_| PieceFailed::Limit(PieceLimit::Memory { offset, len }))
+                .and_then(|mut buf| match (self.read)(offset, &mut buf) {
+                    Ok(()) => Ok(buf),
+                    Err(e) => Err(PieceFailed::Read(e)),
+                })
+        };
+        piece.map(Cow::Owned).map_err(|failed| {
+            self.failed = Some(failed);
+            cgeo::SourceFailed
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,5 +428,73 @@ mod tests {
             e,
             "at byte 9: the file is 10 bytes, more than the 9 bytes kiln reads of this kind of file"
         );
+    }
+
+    /// A source over `bytes` that counts its reads and fails at `bad`.
+    fn pieces_of(
+        bytes: &[u8],
+        bad: u64,
+        reads: &mut usize,
+    ) -> Pieces<String, impl FnMut(u64, &mut [u8]) -> Result<(), String>> {
+        Pieces::new(bytes.len() as u64, move |offset, buf: &mut [u8]| {
+            *reads += 1;
+            if offset == bad {
+                return Err(format!("no bytes at {offset}"));
+            }
+            let at = offset as usize;
+            buf.copy_from_slice(&bytes[at..at + buf.len()]);
+            Ok(())
+        })
+    }
+
+    #[test]
+    fn pieces_read_at_offsets_and_keep_the_first_failure() {
+        use cgeo::Source;
+        let bytes: Vec<u8> = (0..100).collect();
+        let mut reads = 0;
+        let mut p = pieces_of(&bytes, 50, &mut reads);
+        assert_eq!(p.size(), 100);
+        assert_eq!(&*p.read(10, 3).unwrap(), &[10, 11, 12]);
+        assert_eq!(p.read(50, 1), Err(cgeo::SourceFailed));
+        // A read's own error replaces the reader's; an Ok stays.
+        let settled = p.settle(Err::<(), _>("could not read".to_string()), |f| match f {
+            PieceFailed::Read(m) => m,
+            PieceFailed::Limit(l) => l.to_string(),
+        });
+        assert_eq!(settled, Err("no bytes at 50".to_string()));
+        assert_eq!(reads, 2);
+        let p = pieces_of(&bytes, 50, &mut reads);
+        assert_eq!(p.settle(Ok::<u8, String>(7), |_| unreachable!()), Ok(7));
+        // With no failed read, the reader's own error is the answer.
+        let p = pieces_of(&bytes, 50, &mut reads);
+        assert_eq!(
+            p.settle(Err::<(), _>("bad tag".to_string()), |_| unreachable!()),
+            Err("bad tag".to_string())
+        );
+    }
+
+    #[test]
+    fn a_piece_over_the_limit_is_refused_before_any_memory_or_read() {
+        use cgeo::Source;
+        let mut reads = 0;
+        let mut p = pieces_of(&[], u64::MAX, &mut reads);
+        assert!(p.read(8, MAX_PIECE_BYTES + 1).is_err());
+        let failed = p.failed.take().expect("the failure is kept");
+        let PieceFailed::Limit(limit) = failed else {
+            panic!("not a limit: {failed:?}")
+        };
+        assert_eq!(
+            limit,
+            PieceLimit::TooLarge {
+                offset: 8,
+                len: MAX_PIECE_BYTES + 1
+            }
+        );
+        assert_eq!(
+            limit.to_string(),
+            "a section of 1073741825 bytes at byte 8 is more than the 1073741824 bytes kiln reads at once"
+        );
+        drop(p);
+        assert_eq!(reads, 0);
     }
 }

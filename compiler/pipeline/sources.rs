@@ -15,12 +15,6 @@ use crate::pipeline::job::{InputFile, JobError, JobIo};
 use crate::pipeline::manifest::Pos;
 use crate::pipeline::paths::RelPath;
 
-/// The largest section of a CGeo file kiln reads at once (a job, or
-/// `inspect` and `verify`): 1 GiB (a snapshot of 16 million vertices with
-/// normals and a map channel is 600 MB). Files are read a snapshot at a
-/// time, so this bounds their memory.
-pub const MAX_CGEO_SECTION_BYTES: usize = 1 << 30;
-
 /// An opened safetensors file and its header.
 pub struct Checkpoint {
     pub input: InputFile,

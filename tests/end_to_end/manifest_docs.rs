@@ -173,8 +173,8 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::bake::cgeo_sequence::MAX_FRAMES as f64,
         ),
         (
-            "sources::MAX_CGEO_SECTION_BYTES",
-            kiln::pipeline::sources::MAX_CGEO_SECTION_BYTES as f64,
+            "input::MAX_PIECE_BYTES",
+            kiln::pipeline::input::MAX_PIECE_BYTES as f64,
         ),
         (
             "gguf::MAX_STRING_BYTES",

@@ -12,7 +12,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use std::borrow::Cow;
 
 use crate::bake::cgeo_poses;
 use crate::bake::pose_cache::{self as bake, ClipRef, EntitySet, Settings};
@@ -22,7 +21,8 @@ use crate::pipeline::job::{InputFile, JobError, JobIo, Outputs};
 use crate::pipeline::manifest::{At, Pos};
 use crate::pipeline::paths::RelPath;
 use crate::pipeline::planner::Planner;
-use crate::pipeline::sources::{self, MAX_CGEO_SECTION_BYTES};
+use crate::pipeline::input::{PieceFailed, Pieces};
+use crate::pipeline::sources;
 
 pub const KIND: &str = "pose_cache";
 
@@ -443,24 +443,21 @@ fn fit_file(
     input: InputFile,
     tolerance_m: f64,
 ) -> Result<(cgeo_poses::Track, InputFile), JobError> {
-    let mut source = CgeoInput {
-        input,
-        pos: e.source.pos,
-        failed: None,
-    };
-    let result = fit_from(e, file, &mut source, tolerance_m);
-    match (result, source.failed) {
-        (Ok(track), _) => Ok((track, source.input)),
-        // The read that failed says why, not the reader's "could not read".
-        (Err(_), Some(read_error)) => Err(read_error),
-        (Err(err), None) => Err(err),
-    }
+    let mut input = input;
+    let path = input.path().clone();
+    let mut pieces = Pieces::new(input.len(), |offset, buf: &mut [u8]| input.read_exact_at(offset, buf));
+    let result = fit_from(e, file, &mut pieces, tolerance_m);
+    let track = pieces.settle(result, |failed| match failed {
+        PieceFailed::Read(err) => err,
+        PieceFailed::Limit(limit) => JobError::at(e.source.pos, format!("{path}: {limit}")),
+    })?;
+    Ok((track, input))
 }
 
 fn fit_from(
     e: &Entry,
     file: &RelPath,
-    source: &mut CgeoInput,
+    source: impl cgeo::Source,
     tolerance_m: f64,
 ) -> Result<cgeo_poses::Track, JobError> {
     let invalid = |err: cgeo::Error| JobError::at(e.source.pos, format!("{file}: invalid CGeo: {err}"));
@@ -523,40 +520,6 @@ fn file_stem(name: &str) -> &str {
 /// The last part of a glob (`debris-*.cgeo`), for the cache's scene.
 fn glob_file_name(pattern: &str) -> &str {
     pattern.rsplit('/').next().unwrap_or(pattern)
-}
-
-/// A CGeo file read through the job's positional reads: memory is the
-/// sections being read, never the file.
-struct CgeoInput {
-    input: InputFile,
-    /// The setting that named the file.
-    pos: Pos,
-    /// Why the last read failed.
-    failed: Option<JobError>,
-}
-
-impl cgeo::Source for CgeoInput {
-    fn size(&self) -> u64 {
-        self.input.len()
-    }
-
-    fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, cgeo::SourceFailed> {
-        if len > MAX_CGEO_SECTION_BYTES {
-            self.failed = Some(JobError::at(self.pos, format!(
-                "{}: a section of {len} bytes at byte {offset} is more than the {MAX_CGEO_SECTION_BYTES} bytes kiln reads at once",
-                self.input.path()
-            )));
-            return Err(cgeo::SourceFailed);
-        }
-        let mut buf = vec![0; len];
-        match self.input.read_exact_at(offset, &mut buf) {
-            Ok(()) => Ok(Cow::Owned(buf)),
-            Err(err) => {
-                self.failed = Some(err);
-                Err(cgeo::SourceFailed)
-            }
-        }
-    }
 }
 
 /// Encodes the baked cache and writes it as the job's output.
