@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each target uses one function
 
 use kiln::bake::atlas::Settings;
+use kiln::bake::atlas::material_stage;
 use kiln::bake::character::{self as bake, ClipSettings, NodeMap, Tolerance};
 use kiln::formats::action_result;
 use kiln::formats::cgeo;
@@ -22,7 +23,7 @@ use kiln::import::gltf::{self, Asset};
 use kiln::import::image;
 use kiln::pipeline::paths::Resolver;
 use kiln::pipeline::plan::{self, ManifestText};
-use kiln::pipeline::sources::material_stage;
+use kiln::pipeline::sources::IMAGES;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -76,7 +77,7 @@ pub fn atlas_stage(bytes: &[u8]) {
         max_size: 256,
         ..Settings::default()
     };
-    if let Ok(a) = material_stage(&meshes, &prims, &settings) {
+    if let Ok(a) = material_stage(&meshes, &prims, &settings, &IMAGES) {
         assert!(a.image.width <= 256 && a.image.height <= 256);
         assert!(a.image.pixels.chunks_exact(4).all(|p| p[3] == 255));
         for p in &a.primitives {
@@ -162,7 +163,7 @@ pub fn characters_compile(bytes: &[u8]) {
         max_size: 128,
         ..Settings::default()
     };
-    let Ok(atlas) = material_stage(&meshes, &prims, &atlas_settings) else {
+    let Ok(atlas) = material_stage(&meshes, &prims, &atlas_settings, &IMAGES) else {
         return;
     };
     let Ok((names, animated)) = bake::bind(

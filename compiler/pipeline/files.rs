@@ -439,7 +439,7 @@ pub fn atlas_of(file: &Path, settings: &atlas::Settings) -> Result<Atlas, String
     if primitives.is_empty() {
         return Err("the asset has no mesh that a node instantiates".into());
     }
-    super::sources::material_stage(&meshes, &primitives, settings)
+    atlas::material_stage(&meshes, &primitives, settings, &super::sources::IMAGES)
 }
 
 /// A decoded QOI image as the RGBA8 the PNG writer takes.

@@ -1,15 +1,16 @@
 //! Source files more than one job kind reads, read the same way through
 //! `JobIo`: a safetensors file opened with its header (checkpoints, clip
 //! files), and a glTF asset imported with the buffer files beside it. No
-//! kind is named here; each kind blames its own setting (`pos`). And the
-//! material stage's recipe ([`material_stage`]), which `kiln inspect` and
-//! the compiled characters share.
+//! kind is named here; each kind blames its own setting (`pos`). And
+//! [`IMAGES`], the importer's image decoders as the material stage
+//! (`bake::atlas::material_stage`) takes them, for `kiln build` and
+//! `kiln inspect` alike.
 
-use crate::bake::atlas::{self, Atlas};
+use crate::bake::atlas::{self};
 use crate::formats::safetensors;
 use crate::import::{gltf, image};
 use crate::model::Scene;
-use crate::model::material::{EncodedImage, ImageOrigin, Meshes, Primitive, Rgba8};
+use crate::model::material::Meshes;
 use crate::pipeline::input;
 use crate::pipeline::job::{InputFile, JobError, JobIo};
 use crate::pipeline::manifest::Pos;
@@ -193,159 +194,26 @@ fn read_beside(
     Ok(files)
 }
 
-/// Most texels the images one model shows may hold together, decoded
-/// (4 bytes each: 1 GiB): one image of the largest side, or four of 8,192.
-/// Checked from their headers before any is decoded.
-pub const MAX_MODEL_TEXELS: u64 = 1 << 28;
+/// The importer's PNG and JPEG decoders, as the material stage reads
+/// images.
+pub const IMAGES: atlas::ImageReader = atlas::ImageReader {
+    claimed_texels: image::claimed_texels,
+    header_sides: image::header_sides,
+    complete_len: image::complete_len,
+    decode: decode_image,
+};
 
-/// Most texels the images of a level's models may hold together: the
-/// decoding work of one job (the models are compiled one at a time, so
-/// memory is bounded by [`MAX_MODEL_TEXELS`]).
-pub const MAX_LEVEL_TEXELS: u64 = 1 << 30;
-
-/// The images the materials of `primitives` show, each once, ascending.
-fn shown_images(meshes: &Meshes, primitives: &[&Primitive]) -> Vec<usize> {
-    let mut shown: Vec<usize> = primitives
-        .iter()
-        .filter_map(|p| meshes.materials.get(p.material?)?.base_color_texture)
-        .map(|t| t.image)
-        .collect();
-    shown.sort_unstable();
-    shown.dedup();
-    shown
-}
-
-/// The texels the images that `primitives` show claim in their headers
-/// ([`image::claimed_texels`]), summed, before any is decoded.
-pub fn shown_texels(meshes: &Meshes, primitives: &[&Primitive]) -> u64 {
-    shown_images(meshes, primitives)
-        .into_iter()
-        .filter_map(|i| meshes.images.get(i)?.as_ref())
-        .map(|im| image::claimed_texels(&im.bytes))
-        .sum()
-}
-
-/// The material stage for `primitives` of `meshes`: lays the atlas out
-/// from the sides the shown images' headers give (their texels together
-/// at most [`MAX_MODEL_TEXELS`], checked before any is decoded), then
-/// paints it, decoding each image once and holding one at a time. Errors name the image (`images[2] "Skin"`) or the
-/// stage's rule.
-pub fn material_stage(
-    meshes: &Meshes,
-    primitives: &[&Primitive],
-    settings: &atlas::Settings,
-) -> Result<Atlas, String> {
-    let texels = shown_texels(meshes, primitives);
-    if texels > MAX_MODEL_TEXELS {
-        return Err(format!(
-            "the images its materials show ({}) hold {texels} texels together, more than the {MAX_MODEL_TEXELS} a model's images may ({} GiB decoded); make them smaller",
-            shown_images(meshes, primitives)
-                .iter()
-                .map(|i| format!("images[{i}]"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            (MAX_MODEL_TEXELS * 4) >> 30
-        ));
-    }
-    // The sides from each shown image's header; an image whose header
-    // cannot be read is decoded for the decoder's own words.
-    let mut sides: Vec<Option<[u32; 2]>> = vec![None; meshes.images.len()];
-    for i in shown_images(meshes, primitives) {
-        let Some(encoded) = &meshes.images[i] else {
-            return Err(format!("images[{i}] was not read"));
-        };
-        sides[i] = Some(match image::header_sides(&encoded.bytes) {
-            Some(s) => s,
-            None => {
-                let (im, _) = decode_image(meshes, i)?;
-                [im.width, im.height]
-            }
-        });
-    }
-    let layout = atlas::layout(primitives, &meshes.materials, &sides, settings)
-        .map_err(|e| e.to_string())?;
-    let mut padded = Vec::new();
-    let mut atlas = atlas::paint(&layout, primitives, |i| {
-        let (image, after) = decode_image(meshes, i).map_err(atlas::Error::new)?;
-        padded.extend(after);
-        Ok(image)
+fn decode_image(bytes: &[u8]) -> Result<crate::model::material::Rgba8, atlas::ImageError> {
+    image::decode(bytes).map_err(|e| atlas::ImageError {
+        offset: e.offset,
+        rule: e.what,
     })
-    .map_err(|e| {
-        match e
-            .image
-            .and_then(|i| Some((i, meshes.images.get(i)?.as_ref()?)))
-        {
-            // About an image: at its first byte.
-            Some((i, encoded)) => image_error(
-                &image_label(i, encoded),
-                encoded,
-                &image::Error {
-                    offset: 0,
-                    what: e.message,
-                },
-            ),
-            None => e.message,
-        }
-    })?;
-    atlas.warnings.extend(padded);
-    Ok(atlas)
-}
-
-/// Image `i` of `meshes`, decoded; an error names it (`images[2] "Skin"`)
-/// and the byte. The image is someone else's file inside a source: bytes
-/// after a complete PNG or JPEG (padding some exporters leave) are left
-/// out, with a warning naming the image and the byte (the second value);
-/// everything inside the image is held to the decoder's rules.
-fn decode_image(meshes: &Meshes, i: usize) -> Result<(Rgba8, Option<String>), String> {
-    let Some(encoded) = &meshes.images[i] else {
-        return Err(format!("images[{i}] was not read"));
-    };
-    let what = image_label(i, encoded);
-    let bytes = &encoded.bytes;
-    let end = image::complete_len(bytes).unwrap_or(bytes.len());
-    let decoded = image::decode(&bytes[..end]).map_err(|e| image_error(&what, encoded, &e))?;
-    let after = (end < bytes.len()).then(|| {
-        let e = image::Error {
-            offset: end as u64,
-            what: format!(
-                "{} byte(s) after the end of the image are ignored",
-                bytes.len() - end
-            ),
-        };
-        image_error(&what, encoded, &e)
-    });
-    Ok((decoded, after))
-}
-
-/// How an error names image `i`: `images[2] "Skin"`.
-fn image_label(i: usize, image: &EncodedImage) -> String {
-    match &image.name {
-        Some(n) => format!("images[{i}] {n:?}"),
-        None => format!("images[{i}]"),
-    }
-}
-
-/// An image's decode error at the byte of the file it is about: the
-/// glTF file's own byte when the image is in it, the byte of the file
-/// beside it that holds the image, or, for bytes decoded from the file
-/// (a `data:` URI, a compressed view), the image's JSON and the byte of
-/// the decoded image.
-fn image_error(what: &str, image: &EncodedImage, e: &image::Error) -> String {
-    match &image.origin {
-        ImageOrigin::InFile { at } => format!("at byte {}: {what}: {}", at + e.offset, e.what),
-        ImageOrigin::Beside { name, at } => {
-            format!("{what}, in {name}: at byte {}: {}", at + e.offset, e.what)
-        }
-        ImageOrigin::Decoded { json_at } => format!(
-            "at byte {json_at}: {what}, decoded from a data: uri or a compressed view: at byte {} of the image: {}",
-            e.offset, e.what
-        ),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::material::{Primitive, Rgba8};
     use crate::pipeline::job::Outputs;
     use crate::pipeline::job::tests::{place, rel};
 
@@ -400,7 +268,8 @@ mod tests {
         .unwrap();
         assert_eq!(meshes.images[0].as_ref().unwrap().bytes, png);
         let prims: Vec<&Primitive> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
-        let atlas = material_stage(&meshes, &prims, &atlas::Settings::default()).unwrap();
+        let atlas =
+            atlas::material_stage(&meshes, &prims, &atlas::Settings::default(), &IMAGES).unwrap();
         assert_eq!(atlas.image.texel(4, 4), [10, 20, 30, 255]);
         let (reads, _) = io.complete().unwrap();
         let mut read: Vec<String> = reads.iter().map(|r| r.path.to_string()).collect();

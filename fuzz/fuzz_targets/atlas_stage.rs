@@ -1,5 +1,5 @@
 //! Fuzz the material stage from glTF bytes: `import::gltf::import_meshes`
-//! then `pipeline::sources::material_stage` (image decoding and
+//! then `bake::atlas::material_stage` (image decoding and
 //! `bake::atlas`) must never panic, and an atlas they make is opaque and
 //! every UV lies inside it.
 //!

@@ -1,5 +1,5 @@
 //! The material stage (`bake::atlas`, through `pipeline::sources::
-//! material_stage`): for every vertex of the corpus characters and of
+//! material_stage` with the importer's decoders): for every vertex of the corpus characters and of
 //! fixtures written here (REPEAT over several tiles, MIRRORED_REPEAT,
 //! CLAMP_TO_EDGE, a rotated texture transform, vertex colours), sampling
 //! the original material at the original UV equals sampling the atlas at
@@ -21,7 +21,17 @@ use serde_json::json;
 use kiln::bake::atlas::{self, Atlas, RegionKind, Settings};
 use kiln::import::{gltf, image};
 use kiln::model::material::{Material, Meshes, Primitive, Rgba8, Wrap};
-use kiln::pipeline::sources::material_stage;
+use kiln::pipeline::sources::IMAGES;
+
+/// The material stage with the importer's image decoders, as a build
+/// runs it.
+fn material_stage(
+    meshes: &Meshes,
+    prims: &[&Primitive],
+    settings: &Settings,
+) -> Result<Atlas, String> {
+    atlas::material_stage(meshes, prims, settings, &IMAGES)
+}
 
 /// Tolerance in sRGB units (0..255) at a region of scale 1: the atlas
 /// stores each texel rounded to 8 bits once (half a unit), and bilinear

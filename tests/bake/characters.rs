@@ -91,7 +91,12 @@ fn compile_bytes(bytes: &[u8], bank: kchr::Bank, map: &NodeMap) -> Result<Compil
     )
     .map_err(|e| e.to_string())?;
     let prims = bake::primitives(&scene, &sel, &meshes);
-    let atlas = sources::material_stage(&meshes, &prims, &atlas::Settings::default())?;
+    let atlas = atlas::material_stage(
+        &meshes,
+        &prims,
+        &atlas::Settings::default(),
+        &sources::IMAGES,
+    )?;
     let (names, animated) = bake::bind(&names, &bank.id, &bake::bank_animated(&bank), map)
         .map_err(|e| e.to_string())?;
     let compiled =

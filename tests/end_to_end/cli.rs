@@ -853,7 +853,13 @@ fn inspect_draws_the_atlas_and_reads_qoi() {
     )
     .unwrap();
     let prims: Vec<_> = meshes.meshes.iter().flat_map(|m| &m.primitives).collect();
-    let a = kiln::pipeline::sources::material_stage(&meshes, &prims, &Default::default()).unwrap();
+    let a = kiln::bake::atlas::material_stage(
+        &meshes,
+        &prims,
+        &Default::default(),
+        &kiln::pipeline::sources::IMAGES,
+    )
+    .unwrap();
     fs::write(p.path("fox.qoi"), kiln::bake::atlas::encode_qoi(&a.image)).unwrap();
     let out = p.kiln(&["inspect", "fox.qoi"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -153,12 +153,12 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::import::gltf::MAX_DECODED_BYTES as f64,
         ),
         (
-            "sources::MAX_MODEL_TEXELS",
-            kiln::pipeline::sources::MAX_MODEL_TEXELS as f64,
+            "atlas::MAX_MODEL_TEXELS",
+            kiln::bake::atlas::MAX_MODEL_TEXELS as f64,
         ),
         (
-            "sources::MAX_LEVEL_TEXELS",
-            kiln::pipeline::sources::MAX_LEVEL_TEXELS as f64,
+            "atlas::MAX_LEVEL_TEXELS",
+            kiln::bake::atlas::MAX_LEVEL_TEXELS as f64,
         ),
         (
             "cgeo::MAX_SECTION_DECODED_BYTES",

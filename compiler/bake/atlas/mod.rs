@@ -55,10 +55,14 @@ use crate::model::material::{Material, Primitive, Rgba8, Wrap};
 mod pack;
 mod render;
 mod resolve;
+mod stage;
 
 use pack::{Place, pack};
 use render::render;
 use resolve::{group, resolve, size};
+pub use stage::{
+    ImageError, ImageReader, MAX_LEVEL_TEXELS, MAX_MODEL_TEXELS, material_stage, shown_texels,
+};
 
 /// Largest atlas side: 2,048 (the compiled character format's texture
 /// limit).

@@ -7,7 +7,7 @@
 //! names made once) -> banks: each clip of each file, selected and renamed,
 //! compiled (`bake::character::clip`) -> models: select the skin and mesh
 //! instances -> import their meshes, materials and images -> the material
-//! stage (`sources::material_stage`) -> the model (`bake::character::model`)
+//! stage (`atlas::material_stage`) -> the model (`bake::character::model`)
 //! -> bind it to its bank by node name (`bake::character::bind`) -> encode
 //! (validates the document) -> write the entry, then `level.json`.
 
@@ -563,19 +563,19 @@ fn compile_model(
         padding: a.value.padding,
         max_tile_repeat: a.value.max_tile_repeat,
     });
-    *texels += sources::shown_texels(&meshes, &prims);
-    if *texels > sources::MAX_LEVEL_TEXELS {
+    *texels += atlas::shown_texels(&meshes, &prims, &sources::IMAGES);
+    if *texels > atlas::MAX_LEVEL_TEXELS {
         return Err(JobError::at(
             m.source.pos,
             format!(
                 "model {:?}: {path}: with its images the level's models show {} texels, more than the {} a level's images may hold together; make them smaller",
                 m.id.value,
                 *texels,
-                sources::MAX_LEVEL_TEXELS
+                atlas::MAX_LEVEL_TEXELS
             ),
         ));
     }
-    let atlas = sources::material_stage(&meshes, &prims, &settings).map_err(|err| {
+    let atlas = atlas::material_stage(&meshes, &prims, &settings, &sources::IMAGES).map_err(|err| {
         let pos = m.atlas.as_ref().map_or(m.source.pos, |a| a.pos);
         JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
     })?;
