@@ -13,10 +13,9 @@ use std::fmt;
 use crate::memory::{self, NoMemory};
 
 /// A byte-level rule broken at `offset`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// `need` bytes of `what` were wanted at `offset`; `have` were left.
-    #[error("at byte {offset}: {need} bytes of {what}, found {} before the end of the input", bytes(*.have))]
     Truncated {
         offset: u64,
         what: String,
@@ -24,7 +23,6 @@ pub enum Error {
         have: usize,
     },
     /// A count read from the input is above the format's limit.
-    #[error("at byte {offset}: {what} is {count}, more than the limit of {limit}")]
     TooMany {
         offset: u64,
         what: String,
@@ -33,10 +31,6 @@ pub enum Error {
     },
     /// `count` items of at least `item_bytes` each cannot fit in the bytes
     /// left.
-    #[error(
-        "at byte {offset}: {count} {what} of at least {item_bytes} bytes each need more than the {} left",
-        bytes(*.have)
-    )]
     PastEnd {
         offset: u64,
         what: String,
@@ -45,22 +39,60 @@ pub enum Error {
         have: usize,
     },
     /// Bytes after the end of what the format describes.
-    #[error("at byte {offset}: {} after the end of the {what}", bytes(*.extra))]
     Trailing {
         offset: u64,
         what: String,
         extra: usize,
     },
     /// The values of `what` need more memory than could be had.
-    #[error(
-        "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
-    )]
     NoMemory {
         offset: u64,
         what: String,
         bytes: u64,
     },
 }
+
+impl Error {
+    /// The rule broken, without the byte it was found at ([`Error::offset`]).
+    pub fn rule(&self) -> String {
+        match self {
+            Error::Truncated {
+                what, need, have, ..
+            } => format!(
+                "{need} bytes of {what}, found {} before the end of the input",
+                bytes(*have)
+            ),
+            Error::TooMany {
+                what, count, limit, ..
+            } => format!("{what} is {count}, more than the limit of {limit}"),
+            Error::PastEnd {
+                what,
+                count,
+                item_bytes,
+                have,
+                ..
+            } => format!(
+                "{count} {what} of at least {item_bytes} bytes each need more than the {} left",
+                bytes(*have)
+            ),
+            Error::Trailing { what, extra, .. } => {
+                format!("{} after the end of the {what}", bytes(*extra))
+            }
+            Error::NoMemory { what, bytes, .. } => format!(
+                "the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
+            ),
+        }
+    }
+}
+
+/// `at byte N: ` and the rule.
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset(), self.rule())
+    }
+}
+
+impl std::error::Error for Error {}
 
 impl Error {
     pub fn offset(&self) -> u64 {

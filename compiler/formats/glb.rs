@@ -109,27 +109,19 @@ impl<'a> Glb<'a> {
 
 /// Why [`decode`] or [`validate`] failed. Every decode error has the byte
 /// offset of the field that broke the rule ([`Error::offset`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// Fewer than [`HEADER_BYTES`] bytes.
-    #[error("at byte 0: a glb starts with a 12-byte header, the file has only {len} bytes")]
     TooShort { len: usize },
     /// The first four bytes are not [`MAGIC`].
-    #[error("at byte 0: glb magic must be \"glTF\", found {}", show_magic(.found))]
     Magic { found: [u8; 4] },
     /// The version is not [`VERSION`].
-    #[error("at byte 4: glb version is {found}, only version 2 is supported")]
     Version { found: u32 },
     /// The header's total length is not the input's length.
-    #[error("at byte 8: glb header length {declared} differs from the file's {len} bytes")]
     Length { declared: u32, len: usize },
     /// A byte-level rule of the shared cursor: a chunk header cut off.
-    #[error(transparent)]
-    Bytes(#[from] cursor::Error),
+    Bytes(cursor::Error),
     /// Chunk `index`'s data runs past the end of the input.
-    #[error(
-        "at byte {offset}: glb chunk {index} of {length} bytes overruns the file's {len} bytes"
-    )]
     ChunkOverrun {
         offset: u64,
         index: usize,
@@ -137,31 +129,80 @@ pub enum Error {
         len: usize,
     },
     /// Chunk `index`'s length is not a multiple of [`ALIGNMENT`].
-    #[error("at byte {offset}: glb chunk {index} length {length} is not a multiple of 4")]
     ChunkUnaligned {
         offset: u64,
         index: usize,
         length: u32,
     },
     /// The first chunk is not [`CHUNK_JSON`].
-    #[error("at byte {offset}: the first glb chunk must be JSON, found type 0x{kind:08x}")]
     FirstNotJson { offset: u64, kind: u32 },
     /// A second JSON chunk.
-    #[error("at byte {offset}: a glb may hold only one JSON chunk")]
     SecondJson { offset: u64 },
     /// A BIN chunk that is not the second chunk (a second BIN, or one after
     /// a chunk of another type).
-    #[error(
-        "at byte {offset}: the BIN chunk must be the second glb chunk, and only one is allowed"
-    )]
     MisplacedBin { offset: u64 },
     /// A header and no chunk at all.
-    #[error("at byte 12: glb has no JSON chunk")]
     NoJson,
     /// [`validate`]: the chunks would make a GLB longer than
     /// [`MAX_FILE_BYTES`].
-    #[error("a glb of these chunks would exceed the limit of {MAX_FILE_BYTES} bytes")]
     TooLarge,
+}
+
+impl Error {
+    /// The rule broken, without the byte it was found at ([`Error::offset`]).
+    pub fn rule(&self) -> String {
+        match self {
+            Error::TooShort { len } => {
+                format!("a glb starts with a 12-byte header, the file has only {len} bytes")
+            }
+            Error::Magic { found } => {
+                format!("glb magic must be \"glTF\", found {}", show_magic(found))
+            }
+            Error::Version { found } => {
+                format!("glb version is {found}, only version 2 is supported")
+            }
+            Error::Length { declared, len } => {
+                format!("glb header length {declared} differs from the file's {len} bytes")
+            }
+            Error::Bytes(e) => e.rule(),
+            Error::ChunkOverrun {
+                index, length, len, ..
+            } => format!("glb chunk {index} of {length} bytes overruns the file's {len} bytes"),
+            Error::ChunkUnaligned { index, length, .. } => {
+                format!("glb chunk {index} length {length} is not a multiple of 4")
+            }
+            Error::FirstNotJson { kind, .. } => {
+                format!("the first glb chunk must be JSON, found type 0x{kind:08x}")
+            }
+            Error::SecondJson { .. } => "a glb may hold only one JSON chunk".to_string(),
+            Error::MisplacedBin { .. } => {
+                "the BIN chunk must be the second glb chunk, and only one is allowed".to_string()
+            }
+            Error::NoJson => "glb has no JSON chunk".to_string(),
+            Error::TooLarge => {
+                format!("a glb of these chunks would exceed the limit of {MAX_FILE_BYTES} bytes")
+            }
+        }
+    }
+}
+
+/// `at byte N: ` and the rule (the rule alone for a file too large to
+/// read, which has no byte).
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.offset() {
+            Some(offset) => write!(f, "at byte {offset}: {}", self.rule()),
+            None => f.write_str(&self.rule()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<cursor::Error> for Error {
+    fn from(e: cursor::Error) -> Error {
+        Error::Bytes(e)
+    }
 }
 
 fn show_magic(found: &[u8; 4]) -> String {

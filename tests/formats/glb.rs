@@ -264,6 +264,7 @@ fn every_proper_prefix_is_rejected() {
                     let at = e.offset().unwrap();
                     assert!(at <= n as u64, "{e} (prefix {n})");
                     assert!(n != json_end, "{e}");
+                    assert_eq!(e.to_string(), format!("at byte {at}: {}", e.rule()));
                 }
             }
         }

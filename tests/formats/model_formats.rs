@@ -75,6 +75,12 @@ fn every_gguf_truncation_and_every_trailing_byte_is_refused() {
         let e = r.expect_err("a prefix was accepted");
         assert!(e.offset() <= n as u64, "{e} (prefix {n})");
         assert!(largest < SMALL, "prefix {n}: {largest} bytes allocated");
+        // One shape: the byte, then the rule.
+        assert_eq!(
+            e.to_string(),
+            format!("at byte {}: {}", e.offset(), e.rule())
+        );
+        assert!(!e.rule().starts_with("at byte"), "{e}");
     }
     let mut longer = TINY.to_vec();
     longer.extend_from_slice(&[0; 3]);
@@ -129,8 +135,13 @@ fn the_edge_case_safetensors_file_reads_with_every_dtype_it_holds() {
 fn every_safetensors_truncation_trailing_byte_and_huge_length_is_refused() {
     for n in 0..EDGE.len() {
         let (r, largest) = largest_alloc_in(|| safetensors::decode(&EDGE[..n]));
-        assert!(r.is_err(), "prefix {n} accepted");
+        let e = r.expect_err("a prefix was accepted");
         assert!(largest < SMALL, "prefix {n}: {largest} bytes");
+        assert_eq!(
+            e.to_string(),
+            format!("at byte {}: {}", e.offset(), e.rule())
+        );
+        assert!(!e.rule().starts_with("at byte"), "{e}");
     }
     let mut longer = EDGE.to_vec();
     longer.push(0);

@@ -437,87 +437,87 @@ impl Header {
 
 /// Why a GGUF file (or a header to write) is refused. Decode errors carry
 /// the byte offset of what broke the rule.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Error {
-    #[error(transparent)]
-    Bytes(#[from] cursor::Error),
-    #[error("at byte 0: the magic must be \"GGUF\", found {found:?}")]
-    Magic { found: String },
-    #[error("at byte 4: GGUF version {found}; kiln reads version 3")]
-    Version { found: u32 },
-    #[error("at byte {offset}: metadata key {index} is empty")]
-    EmptyKey { offset: u64, index: u64 },
+    Bytes(cursor::Error),
+    Magic {
+        found: String,
+    },
+    Version {
+        found: u32,
+    },
+    EmptyKey {
+        offset: u64,
+        index: u64,
+    },
     /// ggml compares names as C strings: `a` and `a\0b` would be one.
-    #[error(
-        "at byte {offset}: {what} {name:?} holds a NUL byte, which ggml's loader reads as its end"
-    )]
     NulInName {
         offset: u64,
         what: &'static str,
         name: String,
     },
-    #[error("at byte {offset}: metadata key {key:?} appears twice (first as key {first})")]
     DuplicateKey {
         offset: u64,
         key: String,
         first: usize,
     },
-    #[error(
-        "at byte {offset}: metadata key {key:?} has value type {code}, which is not a GGUF type"
-    )]
-    ValueType { offset: u64, key: String, code: u32 },
-    #[error(
-        "at byte {offset}: metadata key {key:?} is an array of arrays, which GGUF does not allow"
-    )]
-    NestedArray { offset: u64, key: String },
-    #[error("at byte {offset}: {what} is not UTF-8")]
-    Utf8 { offset: u64, what: String },
-    #[error(
-        "at byte {offset}: metadata key {key:?} has the boolean byte {byte}; it must be 0 or 1"
-    )]
-    Bool { offset: u64, key: String, byte: u8 },
-    #[error("at byte {offset}: general.alignment must be UINT32, found {found}")]
-    AlignmentType { offset: u64, found: String },
-    #[error("at byte {offset}: general.alignment {value} is not a power of 2")]
-    Alignment { offset: u64, value: u64 },
-    #[error("at byte {offset}: tensor name {name:?} is {len} bytes; GGML allows at most {}", MAX_NAME_BYTES - 1)]
+    ValueType {
+        offset: u64,
+        key: String,
+        code: u32,
+    },
+    NestedArray {
+        offset: u64,
+        key: String,
+    },
+    Utf8 {
+        offset: u64,
+        what: String,
+    },
+    Bool {
+        offset: u64,
+        key: String,
+        byte: u8,
+    },
+    AlignmentType {
+        offset: u64,
+        found: String,
+    },
+    Alignment {
+        offset: u64,
+        value: u64,
+    },
     NameTooLong {
         offset: u64,
         name: String,
         len: usize,
     },
-    #[error("at byte {offset}: tensor {name:?} appears twice (first as tensor {first})")]
     DuplicateTensor {
         offset: u64,
         name: String,
         first: usize,
     },
-    #[error("at byte {offset}: tensor {name:?} has {n} dimensions; GGML allows at most {MAX_DIMS}")]
-    TooManyDims { offset: u64, name: String, n: u64 },
-    #[error(
-        "at byte {offset}: tensor {name:?} dimension {index} is {value}, which is negative as GGML reads it"
-    )]
+    TooManyDims {
+        offset: u64,
+        name: String,
+        n: u64,
+    },
     NegativeDim {
         offset: u64,
         name: String,
         index: usize,
         value: u64,
     },
-    #[error("at byte {offset}: tensor {name:?} has too many elements ({dims:?})")]
     TooManyElements {
         offset: u64,
         name: String,
         dims: Vec<u64>,
     },
-    #[error("at byte {offset}: tensor {name:?} has type {code}, which GGML does not load")]
     TensorType {
         offset: u64,
         name: String,
         code: u32,
     },
-    #[error(
-        "at byte {offset}: tensor {name:?} of type {ty} has {ne0} elements per row, not a multiple of its block of {block}"
-    )]
     BlockSize {
         offset: u64,
         name: String,
@@ -525,38 +525,133 @@ pub enum Error {
         ne0: u64,
         block: u64,
     },
-    #[error(
-        "at byte {offset}: tensor {name:?} has offset {found}; it must be {expected} (the padded sizes of the tensors before it)"
-    )]
     Offset {
         offset: u64,
         name: String,
         found: u64,
         expected: u64,
     },
-    #[error(
-        "at byte {offset}: the data needs {need} bytes to the end of the file, which has {have}"
-    )]
-    DataMissing { offset: u64, need: u64, have: u64 },
-    #[error("at byte {offset}: {extra} bytes after the end of the data")]
-    Trailing { offset: u64, extra: u64 },
-    #[error("at byte {offset}: the padding before the data must be zero bytes")]
-    Padding { offset: u64 },
-    #[error("at byte {offset}: {count} {what}, more than the {max} kiln reads")]
+    DataMissing {
+        offset: u64,
+        need: u64,
+        have: u64,
+    },
+    Trailing {
+        offset: u64,
+        extra: u64,
+    },
+    Padding {
+        offset: u64,
+    },
     TooMany {
         offset: u64,
         what: &'static str,
         count: u64,
         max: u64,
     },
-    #[error(
-        "at byte {offset}: the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
-    )]
     NoMemory {
         offset: u64,
         what: &'static str,
         bytes: u64,
     },
+}
+
+impl Error {
+    /// The rule broken, without the byte it was found at ([`Error::offset`]).
+    pub fn rule(&self) -> String {
+        match self {
+            Error::Bytes(e) => e.rule(),
+            Error::Magic { found } => format!("the magic must be \"GGUF\", found {found:?}"),
+            Error::Version { found } => format!("GGUF version {found}; kiln reads version 3"),
+            Error::EmptyKey { index, .. } => format!("metadata key {index} is empty"),
+            Error::NulInName { what, name, .. } => {
+                format!("{what} {name:?} holds a NUL byte, which ggml's loader reads as its end")
+            }
+            Error::DuplicateKey { key, first, .. } => {
+                format!("metadata key {key:?} appears twice (first as key {first})")
+            }
+            Error::ValueType { key, code, .. } => {
+                format!("metadata key {key:?} has value type {code}, which is not a GGUF type")
+            }
+            Error::NestedArray { key, .. } => {
+                format!("metadata key {key:?} is an array of arrays, which GGUF does not allow")
+            }
+            Error::Utf8 { what, .. } => format!("{what} is not UTF-8"),
+            Error::Bool { key, byte, .. } => {
+                format!("metadata key {key:?} has the boolean byte {byte}; it must be 0 or 1")
+            }
+            Error::AlignmentType { found, .. } => {
+                format!("general.alignment must be UINT32, found {found}")
+            }
+            Error::Alignment { value, .. } => {
+                format!("general.alignment {value} is not a power of 2")
+            }
+            Error::NameTooLong { name, len, .. } => format!(
+                "tensor name {name:?} is {len} bytes; GGML allows at most {}",
+                MAX_NAME_BYTES - 1
+            ),
+            Error::DuplicateTensor { name, first, .. } => {
+                format!("tensor {name:?} appears twice (first as tensor {first})")
+            }
+            Error::TooManyDims { name, n, .. } => {
+                format!("tensor {name:?} has {n} dimensions; GGML allows at most {MAX_DIMS}")
+            }
+            Error::NegativeDim {
+                name, index, value, ..
+            } => format!(
+                "tensor {name:?} dimension {index} is {value}, which is negative as GGML reads it"
+            ),
+            Error::TooManyElements { name, dims, .. } => {
+                format!("tensor {name:?} has too many elements ({dims:?})")
+            }
+            Error::TensorType { name, code, .. } => {
+                format!("tensor {name:?} has type {code}, which GGML does not load")
+            }
+            Error::BlockSize {
+                name,
+                ty,
+                ne0,
+                block,
+                ..
+            } => format!(
+                "tensor {name:?} of type {ty} has {ne0} elements per row, not a multiple of its block of {block}"
+            ),
+            Error::Offset {
+                name,
+                found,
+                expected,
+                ..
+            } => format!(
+                "tensor {name:?} has offset {found}; it must be {expected} (the padded sizes of the tensors before it)"
+            ),
+            Error::DataMissing { need, have, .. } => {
+                format!("the data needs {need} bytes to the end of the file, which has {have}")
+            }
+            Error::Trailing { extra, .. } => format!("{extra} bytes after the end of the data"),
+            Error::Padding { .. } => "the padding before the data must be zero bytes".to_string(),
+            Error::TooMany {
+                what, count, max, ..
+            } => format!("{count} {what}, more than the {max} kiln reads"),
+            Error::NoMemory { what, bytes, .. } => format!(
+                "the {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
+            ),
+        }
+    }
+}
+
+/// `at byte N: ` and the rule.
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset(), self.rule())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<cursor::Error> for Error {
+    fn from(e: cursor::Error) -> Error {
+        Error::Bytes(e)
+    }
 }
 
 impl Error {

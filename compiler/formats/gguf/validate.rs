@@ -12,12 +12,7 @@ use super::{DEFAULT_ALIGNMENT, Error, KEY_ALIGNMENT, TensorDesc, Value};
 /// [`encode_header`](super::encode_header) stops at the first, at its byte.
 pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Problem> {
     // The rule of an error without its byte (there is none yet).
-    let rule = |e: Error| {
-        let text = e.to_string();
-        let prefix = format!("at byte {}: ", e.offset());
-        text.strip_prefix(&prefix)
-            .map_or(text.clone(), str::to_string)
-    };
+    let rule = |e: Error| e.rule();
     let mut problems = Vec::new();
     let mut keys = FirstIndex::default();
     for (i, (key, _)) in metadata.iter().enumerate() {

@@ -325,35 +325,35 @@ fn name_of<'a>(names: &'a str, e: &Entry) -> &'a str {
 
 /// Why a safetensors file is refused. Every variant has the byte offset
 /// it is about.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
-    #[error(transparent)]
-    Bytes(#[from] cursor::Error),
+    Bytes(cursor::Error),
     /// The header length is above [`MAX_HEADER_BYTES`].
-    #[error(
-        "at byte 0: the header length is {len} bytes, more than the {MAX_HEADER_BYTES} a safetensors header may have"
-    )]
-    HeaderTooLong { len: u64 },
+    HeaderTooLong {
+        len: u64,
+    },
     /// The header length runs past the end of the file.
-    #[error("at byte 0: the header length is {len} bytes, but only {have} bytes follow it")]
-    HeaderPastEnd { len: u64, have: u64 },
+    HeaderPastEnd {
+        len: u64,
+        have: u64,
+    },
     /// The header is not a JSON object of the schema.
-    #[error("at byte {offset}: header: {message}")]
-    Json { offset: u64, message: String },
+    Json {
+        offset: u64,
+        message: String,
+    },
     /// A tensor name appears twice.
-    #[error("at byte {offset}: tensor {name:?} is named twice")]
-    DuplicateName { offset: u64, name: String },
+    DuplicateName {
+        offset: u64,
+        name: String,
+    },
     /// A dtype the format does not define.
-    #[error(
-        "at byte {offset}: tensor {name:?} has dtype {dtype:?}, which safetensors does not define (kiln reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I64, I32, I16, I8, U64, U32, U16, U8 and BOOL)"
-    )]
     UnknownDtype {
         offset: u64,
         name: String,
         dtype: String,
     },
     /// A dtype the format defines that kiln refuses ([`REFUSED_DTYPES`]).
-    #[error("at byte {offset}: tensor {name:?} has dtype {dtype}: {reason}")]
     RefusedDtype {
         offset: u64,
         name: String,
@@ -361,9 +361,6 @@ pub enum Error {
         reason: &'static str,
     },
     /// `data_offsets` with its end before its begin.
-    #[error(
-        "at byte {offset}: tensor {name:?} has data_offsets [{begin}, {end}], which end before they begin"
-    )]
     Reversed {
         offset: u64,
         name: String,
@@ -371,16 +368,12 @@ pub enum Error {
         end: u64,
     },
     /// Shape × dtype size does not fit in 64 bits.
-    #[error("at byte {offset}: tensor {name:?}'s shape {shape:?} is too large")]
     ShapeOverflow {
         offset: u64,
         name: String,
         shape: Vec<u64>,
     },
     /// The byte range is not shape × dtype size.
-    #[error(
-        "at byte {offset}: tensor {name:?} ({dtype} {shape:?}) needs {expected} bytes, its data_offsets give {found}"
-    )]
     SizeMismatch {
         offset: u64,
         name: String,
@@ -390,17 +383,18 @@ pub enum Error {
         found: u64,
     },
     /// A tensor starts before the previous one (in offset order) ends.
-    #[error("at byte {offset}: tensor {name:?} overlaps tensor {previous:?}")]
     Overlap {
         offset: u64,
         name: String,
         previous: String,
     },
     /// Bytes between two tensors (or before the first) belong to none.
-    #[error("at byte {offset}: {gap} bytes before tensor {name:?} belong to no tensor")]
-    Hole { offset: u64, name: String, gap: u64 },
+    Hole {
+        offset: u64,
+        name: String,
+        gap: u64,
+    },
     /// The data is shorter than the tensors say.
-    #[error("at byte {offset}: tensor {name:?} ends at byte {end} of the file, which has {len}")]
     PastEnd {
         offset: u64,
         name: String,
@@ -408,17 +402,90 @@ pub enum Error {
         len: u64,
     },
     /// Bytes after the last tensor.
-    #[error("at byte {offset}: {extra} bytes after the last tensor belong to no tensor")]
-    Trailing { offset: u64, extra: u64 },
+    Trailing {
+        offset: u64,
+        extra: u64,
+    },
     /// The header's tensors need more memory than could be had.
-    #[error(
-        "at byte {offset}: the header's {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
-    )]
     NoMemory {
         offset: u64,
         what: &'static str,
         bytes: u64,
     },
+}
+
+impl Error {
+    /// The rule broken, without the byte it was found at ([`Error::offset`]).
+    pub fn rule(&self) -> String {
+        match self {
+            Error::Bytes(e) => e.rule(),
+            Error::HeaderTooLong { len } => format!(
+                "the header length is {len} bytes, more than the {MAX_HEADER_BYTES} a safetensors header may have"
+            ),
+            Error::HeaderPastEnd { len, have } => {
+                format!("the header length is {len} bytes, but only {have} bytes follow it")
+            }
+            Error::Json { message, .. } => format!("header: {message}"),
+            Error::DuplicateName { name, .. } => format!("tensor {name:?} is named twice"),
+            Error::UnknownDtype { name, dtype, .. } => format!(
+                "tensor {name:?} has dtype {dtype:?}, which safetensors does not define (kiln reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I64, I32, I16, I8, U64, U32, U16, U8 and BOOL)"
+            ),
+            Error::RefusedDtype {
+                name,
+                dtype,
+                reason,
+                ..
+            } => format!("tensor {name:?} has dtype {dtype}: {reason}"),
+            Error::Reversed {
+                name, begin, end, ..
+            } => format!(
+                "tensor {name:?} has data_offsets [{begin}, {end}], which end before they begin"
+            ),
+            Error::ShapeOverflow { name, shape, .. } => {
+                format!("tensor {name:?}'s shape {shape:?} is too large")
+            }
+            Error::SizeMismatch {
+                name,
+                dtype,
+                shape,
+                expected,
+                found,
+                ..
+            } => format!(
+                "tensor {name:?} ({dtype} {shape:?}) needs {expected} bytes, its data_offsets give {found}"
+            ),
+            Error::Overlap { name, previous, .. } => {
+                format!("tensor {name:?} overlaps tensor {previous:?}")
+            }
+            Error::Hole { name, gap, .. } => {
+                format!("{gap} bytes before tensor {name:?} belong to no tensor")
+            }
+            Error::PastEnd { name, end, len, .. } => {
+                format!("tensor {name:?} ends at byte {end} of the file, which has {len}")
+            }
+            Error::Trailing { extra, .. } => {
+                format!("{extra} bytes after the last tensor belong to no tensor")
+            }
+            Error::NoMemory { what, bytes, .. } => format!(
+                "the header's {what} need {bytes} bytes of memory, which could not be had: give kiln more memory"
+            ),
+        }
+    }
+}
+
+/// `at byte N: ` and the rule.
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {}: {}", self.offset(), self.rule())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<cursor::Error> for Error {
+    fn from(e: cursor::Error) -> Error {
+        Error::Bytes(e)
+    }
 }
 
 impl Error {
