@@ -1380,6 +1380,17 @@ fn a_sharded_checkpoint_reads_as_one_through_its_index() {
         err.contains("the index puts tensor \"c\" in s-1.safetensors, which does not hold it"),
         "{err}"
     );
+    // An index that is not the schema is refused at its byte.
+    fs::write(
+        p.path("sources/weights/model.safetensors.index.json"),
+        r#"{"weight_map": {"a": 1}}"#,
+    )
+    .unwrap();
+    let err = stderr(&p.kiln(&["build"]));
+    assert!(
+        err.contains("sources/weights/model.safetensors.index.json: at byte 21: shard index: invalid type: integer `1`, expected a string"),
+        "{err}"
+    );
 }
 
 /// SHA-256 of a file, hex.

@@ -5,7 +5,8 @@ use crate::formats::gguf::{Array, Value};
 use std::collections::BTreeMap;
 
 use super::tokens::{
-    CONTROL, NORMAL, UNUSED, USER_DEFINED, check_token_count, config_special_ids, tokens_by_id,
+    CONTROL, NORMAL, UNUSED, USER_DEFINED, check_token_count, config_special_ids,
+    config_vocab_size, tokens_by_id,
 };
 
 /// GPT-2's byte-to-character map, by which a byte-level BPE writes bytes
@@ -54,10 +55,7 @@ pub fn bpe(
         .get("vocab")
         .and_then(|v| v.as_object())
         .ok_or("tokenizer.json: model.vocab is not an object of token: id")?;
-    let mut n = vocab.len();
-    if let Some(size) = config.get("vocab_size").and_then(|s| s.as_u64()) {
-        n = n.max(usize::try_from(size).unwrap_or(usize::MAX));
-    }
+    let mut n = vocab.len().max(config_vocab_size(config)?.unwrap_or(0));
     let added = tokenizer.get("added_tokens").and_then(|a| a.as_array());
     for t in added.into_iter().flatten() {
         if let Some(id) = t.get("id").and_then(|i| i.as_u64()) {

@@ -539,6 +539,63 @@ mod tests {
         );
     }
 
+    /// `vocab_size` is read one way by every tokenizer: absent, null or
+    /// 0 leaves the tokenizer's own count; anything but a whole number is
+    /// refused with the same words.
+    #[test]
+    fn every_tokenizer_reads_vocab_size_the_same_way() {
+        use crate::formats::sentencepiece::{Model, Piece};
+        let bpe_json = serde_json::json!({
+            "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false, "use_regex": true},
+            "model": {"type": "BPE", "vocab": {"a": 0, "b": 1}, "merges": []}
+        });
+        let wp_json = serde_json::json!({
+            "model": {"type": "WordPiece", "unk_token": "[UNK]", "vocab": {"[UNK]": 0, "a": 1}}
+        });
+        let spm_model = Model {
+            pieces: ["<unk>", "a"]
+                .map(|p| Piece {
+                    piece: p.into(),
+                    ..Piece::default()
+                })
+                .to_vec(),
+            ..Model::default()
+        };
+        let count = |md: BTreeMap<String, Value>| match &md["tokenizer.ggml.tokens"] {
+            Value::Array(Array::String(t)) => t.len(),
+            other => panic!("{other:?}"),
+        };
+        let all = |config: serde_json::Value| {
+            [
+                bpe(&bpe_json, &config).map(count),
+                wordpiece(&wp_json, &config).map(count),
+                sentencepiece(&spm_model, &config).map(count),
+            ]
+        };
+        for absent in [
+            serde_json::json!({}),
+            serde_json::json!({"vocab_size": null}),
+            serde_json::json!({"vocab_size": 0}),
+        ] {
+            assert_eq!(all(absent.clone()), [Ok(2), Ok(2), Ok(2)], "{absent}");
+        }
+        assert_eq!(
+            all(serde_json::json!({"vocab_size": 3})),
+            [Ok(3), Ok(3), Ok(3)]
+        );
+        for bad in [
+            serde_json::json!("32"),
+            serde_json::json!(-1),
+            serde_json::json!(2.5),
+        ] {
+            let want = Err(format!("config.json: vocab_size is {bad}; a whole number"));
+            assert_eq!(
+                all(serde_json::json!({"vocab_size": bad})),
+                [want.clone(), want.clone(), want]
+            );
+        }
+    }
+
     #[test]
     fn a_pre_tokenizer_is_named_by_its_rule_or_refused() {
         let byte_level = |regex: serde_json::Value| {

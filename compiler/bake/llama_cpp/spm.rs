@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::tokens::{
     BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, check_token_count, config_special_ids,
+    config_vocab_size,
 };
 
 /// A SentencePiece `tokenizer.model` as llama.cpp's converter writes it
@@ -22,14 +23,7 @@ pub fn sentencepiece(
 ) -> Result<BTreeMap<String, Value>, String> {
     use crate::formats::sentencepiece::PieceType;
     let pieces = model.pieces.len();
-    let n = match config.get("vocab_size") {
-        None | Some(serde_json::Value::Null) => pieces,
-        Some(v) => match v.as_u64().and_then(|v| usize::try_from(v).ok()) {
-            Some(0) => pieces,
-            Some(v) => v,
-            None => return Err(format!("config.json: vocab_size is {v}; a whole number")),
-        },
-    };
+    let n = config_vocab_size(config)?.unwrap_or(pieces);
     check_token_count(n)?;
     if pieces > n {
         return Err(format!(

@@ -49,6 +49,21 @@ pub(super) fn config_special_ids(
 /// Most tokens a vocabulary may hold (gguf's string-array limit).
 pub const MAX_TOKENS: usize = crate::formats::gguf::MAX_ARRAY_STRINGS as usize;
 
+/// `config.json`'s `vocab_size`, the rows of the model's embedding:
+/// `None` when it is absent, null or 0 (the tokenizer's own count then
+/// stands); anything but a whole number is refused. Every tokenizer reads
+/// it here.
+pub(super) fn config_vocab_size(config: &serde_json::Value) -> Result<Option<usize>, String> {
+    match config.get("vocab_size") {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(0) => Ok(None),
+            Some(n) => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+            None => Err(format!("config.json: vocab_size is {v}; a whole number")),
+        },
+    }
+}
+
 /// A vocabulary of `n` tokens is at most [`MAX_TOKENS`].
 pub(super) fn check_token_count(n: usize) -> Result<(), String> {
     if n > MAX_TOKENS {

@@ -6,7 +6,8 @@ use crate::formats::gguf::{Array, Value};
 use std::collections::BTreeMap;
 
 use super::tokens::{
-    CONTROL, MAX_TOKENS, NORMAL, UNUSED, USER_DEFINED, check_token_count, tokens_by_id,
+    CONTROL, MAX_TOKENS, NORMAL, UNUSED, USER_DEFINED, check_token_count, config_vocab_size,
+    tokens_by_id,
 };
 
 /// A BERT's `vocab.txt` (one WordPiece token a line, its id the line's
@@ -115,13 +116,7 @@ fn wordpiece_vocab<'a>(
         .get("vocab")
         .and_then(|v| v.as_object())
         .ok_or("tokenizer.json: model.vocab is not an object of token: id")?;
-    let mut n = vocab.len();
-    if let Some(size) = config.get("vocab_size") {
-        let size = size
-            .as_u64()
-            .ok_or_else(|| format!("config.json: vocab_size is {size}; a whole number"))?;
-        n = n.max(usize::try_from(size).unwrap_or(usize::MAX));
-    }
+    let n = vocab.len().max(config_vocab_size(config)?.unwrap_or(0));
     check_token_count(n)?;
     Ok((model, vocab, n))
 }

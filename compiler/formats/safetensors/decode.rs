@@ -471,7 +471,7 @@ fn parse_json(json: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-fn first_sentence(message: &str) -> String {
+pub(super) fn first_sentence(message: &str) -> String {
     match message.find(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

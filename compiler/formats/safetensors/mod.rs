@@ -342,6 +342,12 @@ pub enum Error {
         offset: u64,
         message: String,
     },
+    /// A shard index (`model.safetensors.index.json`) is not a JSON
+    /// object of its schema.
+    IndexJson {
+        offset: u64,
+        message: String,
+    },
     /// A tensor name appears twice.
     DuplicateName {
         offset: u64,
@@ -426,6 +432,7 @@ impl Error {
                 format!("the header length is {len} bytes, but only {have} bytes follow it")
             }
             Error::Json { message, .. } => format!("header: {message}"),
+            Error::IndexJson { message, .. } => format!("shard index: {message}"),
             Error::DuplicateName { name, .. } => format!("tensor {name:?} is named twice"),
             Error::UnknownDtype { name, dtype, .. } => format!(
                 "tensor {name:?} has dtype {dtype:?}, which safetensors does not define (kiln reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, F8_E4M3FNUZ, F8_E5M2FNUZ, I64, I32, I16, I8, U64, U32, U16, U8 and BOOL)"
@@ -494,6 +501,7 @@ impl Error {
             Error::Bytes(e) => e.offset(),
             Error::HeaderTooLong { .. } | Error::HeaderPastEnd { .. } => 0,
             Error::Json { offset, .. }
+            | Error::IndexJson { offset, .. }
             | Error::DuplicateName { offset, .. }
             | Error::UnknownDtype { offset, .. }
             | Error::RefusedDtype { offset, .. }
@@ -809,6 +817,17 @@ mod tests {
         let json = br#"{"metadata":{"total_size":8},"weight_map":{"b":"m-2.safetensors","a":"m-1.safetensors","c":"m-2.safetensors"}}"#;
         let index = decode_index(json).unwrap();
         assert_eq!(index.shards(), ["m-1.safetensors", "m-2.safetensors"]);
-        assert!(decode_index(br#"{"weight_map":{"a":1}}"#).is_err());
+        // A refusal names the byte of the index file and the rule.
+        let bad = br#"{"weight_map":{"a":1}}"#;
+        let e = decode_index(bad).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "at byte 19: shard index: invalid type: integer `1`, expected a string"
+        );
+        assert_eq!(bad[e.offset() as usize], b'1');
+        // On the third line: the byte counts the lines before it.
+        let cut = b"{\n  \"weight_map\": {\n  \"a\": [";
+        let e = decode_index(cut).unwrap_err();
+        assert_eq!((e.offset(), cut[e.offset() as usize]), (27, b'['), "{e}");
     }
 }

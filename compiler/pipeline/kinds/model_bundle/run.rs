@@ -279,7 +279,7 @@ fn run_generic(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         let path = rel(source)?;
         let text = io.read(&path, pos, MAX_INDEX_BYTES)?;
         let index = safetensors::decode_index(&text)
-            .map_err(|m| JobError::at(pos, format!("{path}: invalid shard index: {m}")))?;
+            .map_err(|e| JobError::at(pos, format!("{path}: {e}")))?;
         let shards = index
             .shards()
             .iter()
