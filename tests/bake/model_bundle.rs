@@ -131,6 +131,10 @@ fn a_full_size_synthetic_bundle_converts_and_gguf_py_reads_it_as_the_spec_says()
             "out/models/mb/manifest.json"
         ]
     );
+    // The bundle's bytes are guarded like the demo's: a change needs a new
+    // model_bundle VERSION (the extraction is 730 MB, too large for the
+    // demo, so it is generated here from its seed).
+    golden_bundle(&p.path("out/models/mb"), &files);
     oracle(&[
         "bundle",
         p.path("out/models/mb").to_str().unwrap(),
@@ -1391,6 +1395,33 @@ fn a_sharded_checkpoint_reads_as_one_through_its_index() {
         err.contains("sources/weights/model.safetensors.index.json: at byte 21: shard index: invalid type: integer `1`, expected a string"),
         "{err}"
     );
+}
+
+/// Compares the SHA-256 of each of `files` (`out/models/mb/...`) with
+/// tests/golden/synthetic-bundle.sha256, headed by the model_bundle
+/// VERSION; `KILN_BLESS=1` rewrites it, but never under the same VERSION.
+fn golden_bundle(dir: &Path, files: &[&str]) {
+    let version = kiln::pipeline::kinds::OUTPUTS
+        .iter()
+        .find(|(kind, ..)| *kind == "model_bundle")
+        .map(|&(_, _, v)| v)
+        .unwrap();
+    let mut actual = format!("# model_bundle VERSION {version}\n");
+    for f in files {
+        let name = f.rsplit('/').next().unwrap();
+        actual.push_str(&format!("{}  {name}\n", sha256_file(&dir.join(name))));
+    }
+    let golden = Path::new(REPO).join("tests/golden/synthetic-bundle.sha256");
+    let old = fs::read_to_string(&golden).unwrap_or_default();
+    if std::env::var_os("KILN_BLESS").is_some() && old != actual {
+        assert!(
+            !old.starts_with(actual.lines().next().unwrap()),
+            "the synthetic bundle's bytes changed under the same VERSION: bump model_bundle's VERSION, then bless"
+        );
+        fs::write(&golden, &actual).unwrap();
+    }
+    let expected = fs::read_to_string(&golden).expect("golden file (bless with KILN_BLESS=1)");
+    assert_eq!(actual, expected, "the synthetic bundle (seed 7)");
 }
 
 /// SHA-256 of a file, hex.
