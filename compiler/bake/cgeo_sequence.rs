@@ -44,7 +44,9 @@ pub const MAX_FRAMES: u64 = 108_000;
 /// default material).
 pub const DEFAULT_MATERIAL_ID: u16 = u16::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The manifest's `up_axis` (`y` or `z`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum UpAxis {
     /// glTF's: Y up.
     Y,

@@ -51,8 +51,10 @@ pub const UNIT_NAME: &str = "metre";
 /// Module id written into every cache kiln bakes.
 pub const MODULE_ID: &str = "kiln";
 
-/// Which nodes become entities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which nodes become entities (the manifest's `entities`: `joints` or
+/// `nodes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum EntitySet {
     /// The joints of the skins, in skin order then palette order, each once.
     Joints,

@@ -282,7 +282,9 @@ pose_caches:
 
     #[test]
     fn parses_entries_with_positions_and_defaults_without() {
-        use crate::pipeline::kinds::pose_cache::{Animation, Entities, ShapeName};
+        use crate::bake::pose_cache::EntitySet;
+        use crate::formats::ospc::Shape;
+        use crate::pipeline::kinds::pose_cache::Animation;
         let m = parse(GOOD).unwrap();
         assert_eq!(m.pose_caches.len(), 2);
         assert_eq!(m.pose_caches[0].pos, Pos { line: 2, column: 5 });
@@ -294,14 +296,73 @@ pose_caches:
             Animation::Name("Run".into())
         );
         assert_eq!(a.animation.as_ref().unwrap().pos.line, 4);
-        assert_eq!(a.entities, At::unwritten(Entities::Joints));
+        assert_eq!(a.entities, At::unwritten(EntitySet::Joints));
         assert_eq!(a.dimensions, At::unwritten(3));
         let b = &m.pose_caches[1].value;
         assert_eq!(b.animation.as_ref().unwrap().value, Animation::Index(0));
-        assert_eq!(b.shape.value, ShapeName::Capsule);
+        assert_eq!(b.shape.value, Shape::Capsule);
         assert_eq!(b.shape.pos.line, 10);
         assert_eq!(b.size.as_ref().unwrap().value, [0.1, 0.2, 0.0]);
         assert_eq!(b.rate_hz.as_ref().unwrap().value, 30.5);
+    }
+
+    /// The baker's settings are the manifest's: `atlas` reads into
+    /// `atlas::Settings` (defaults for what is left out) and a value out
+    /// of its range is refused as the manifest is read, at its line.
+    #[test]
+    fn atlas_settings_are_read_once_with_their_ranges() {
+        use crate::bake::atlas::Settings;
+        let level = |atlas: &str| {
+            format!(
+                "characters:\n  - level: l\n    banks: [{{ id: b }}]\n    models:\n      - {{ id: m, source: m.glb, bank: b, atlas: {atlas} }}\n"
+            )
+        };
+        let m = parse(&level("{ padding: 8 }")).unwrap();
+        let model = &m.characters[0].value.models.value[0].value;
+        assert_eq!(
+            model.atlas.as_ref().unwrap().value,
+            Settings {
+                padding: 8,
+                ..Settings::default()
+            }
+        );
+        for (atlas, rule) in [
+            (
+                "{ max_size: 0 }",
+                "atlas max_size must be 1 to 2048, found 0",
+            ),
+            (
+                "{ max_size: 2049 }",
+                "atlas max_size must be 1 to 2048, found 2049",
+            ),
+            (
+                "{ padding: 65 }",
+                "atlas padding must be at most 64, found 65",
+            ),
+            (
+                "{ max_tile_repeat: 0 }",
+                "atlas max_tile_repeat must be 1 to 64, found 0",
+            ),
+            (
+                "{ max_tile_repeat: 65 }",
+                "atlas max_tile_repeat must be 1 to 64, found 65",
+            ),
+            (
+                "{ max_size: 4294967296 }",
+                "atlas max_size must be 1 to 2048, found 4294967296",
+            ),
+        ] {
+            let e = parse(&level(atlas)).unwrap_err();
+            assert_eq!((e.pos.line, e.message.as_str()), (5, rule), "{atlas}");
+        }
+        for edge in [
+            "{ max_size: 1, padding: 0, max_tile_repeat: 1 }",
+            "{ max_size: 2048, padding: 64, max_tile_repeat: 64 }",
+        ] {
+            assert!(parse(&level(edge)).is_ok(), "{edge}");
+        }
+        let e = parse(&level("{ size: 3 }")).unwrap_err();
+        assert!(e.message.contains("unknown field `size`"), "{}", e.message);
     }
 
     #[test]

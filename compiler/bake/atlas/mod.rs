@@ -79,15 +79,60 @@ pub const CELL_SIDE: u32 = 8;
 /// no fraction left to place a texel with).
 pub const MAX_UV: f64 = 16_777_216.0;
 
-/// The manifest's `atlas` settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The manifest's `atlas` settings, each left out taking its default;
+/// a value out of its range is refused as the manifest is read, at its
+/// line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct Settings {
-    /// Largest side of the atlas (at most [`MAX_ATLAS_SIDE`]).
+    /// Largest side of the atlas (1 to [`MAX_ATLAS_SIDE`]).
+    #[serde(deserialize_with = "max_size")]
     pub max_size: u32,
-    /// Texels of edge extension around every region.
+    /// Texels of edge extension around every region (at most
+    /// [`MAX_PADDING`]).
+    #[serde(deserialize_with = "padding")]
     pub padding: u32,
-    /// Most tiles of a repeating texture a region holds per side.
+    /// Most tiles of a repeating texture a region holds per side (1 to
+    /// [`MAX_TILE_REPEAT`]).
+    #[serde(deserialize_with = "max_tile_repeat")]
     pub max_tile_repeat: u32,
+}
+
+/// A whole number of `range`, or the rule in the settings' words.
+fn ranged<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    range: std::ops::RangeInclusive<u32>,
+    rule: &str,
+) -> Result<u32, D::Error> {
+    let v = <u64 as serde::Deserialize>::deserialize(d)?;
+    match u32::try_from(v) {
+        Ok(v) if range.contains(&v) => Ok(v),
+        _ => Err(serde::de::Error::custom(format!("{rule}, found {v}"))),
+    }
+}
+
+fn max_size<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    ranged(
+        d,
+        1..=MAX_ATLAS_SIDE,
+        &format!("atlas max_size must be 1 to {MAX_ATLAS_SIDE}"),
+    )
+}
+
+fn padding<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    ranged(
+        d,
+        0..=MAX_PADDING,
+        &format!("atlas padding must be at most {MAX_PADDING}"),
+    )
+}
+
+fn max_tile_repeat<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    ranged(
+        d,
+        1..=MAX_TILE_REPEAT,
+        &format!("atlas max_tile_repeat must be 1 to {MAX_TILE_REPEAT}"),
+    )
 }
 
 impl Default for Settings {

@@ -10,8 +10,9 @@ use super::reach::{Reach, chain_worst, reach};
 use super::reduce::reduce;
 use super::{Error, err};
 
-/// Key reduction's tolerances.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Key reduction's tolerances (a bank's `tolerance` in the manifest).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Tolerance {
     /// World-space error of any joint, in metres.
     pub position_m: f64,

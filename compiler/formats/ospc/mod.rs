@@ -107,7 +107,9 @@ pub const TEXT_NAMES: [&str; 6] = [
     "label",
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// An entity's shape (also the manifest's `shape`, by its lowercase name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Shape {
     Point,
     Sphere,

@@ -51,18 +51,11 @@ pub struct Entry {
     pub compressed: At<bool>,
     /// `y` (glTF's axes, the default) or `z` (Z up, as 3ds Max has it).
     #[serde(default = "default_up_axis")]
-    pub up_axis: At<UpAxisName>,
+    pub up_axis: At<UpAxis>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum UpAxisName {
-    Y,
-    Z,
-}
-
-fn default_up_axis() -> At<UpAxisName> {
-    At::unwritten(UpAxisName::Y)
+fn default_up_axis() -> At<UpAxis> {
+    At::unwritten(UpAxis::Y)
 }
 
 fn output_of(id: &str) -> Result<RelPath, String> {
@@ -107,10 +100,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     let settings = Settings {
         rate_hz: e.rate_hz.value,
         compressed: e.compressed.value,
-        up_axis: match e.up_axis.value {
-            UpAxisName::Y => UpAxis::Y,
-            UpAxisName::Z => UpAxis::Z,
-        },
+        up_axis: e.up_axis.value,
     };
     let object = object_name(&scene, &source);
     let prepared = bake::prepare(

@@ -82,7 +82,7 @@ pub struct BankEntry {
     pub resample: At<Resample>,
     /// Key reduction; default: none (keys stay as they are).
     #[serde(default)]
-    pub tolerance: Option<At<ToleranceEntry>>,
+    pub tolerance: Option<At<Tolerance>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -90,14 +90,6 @@ pub struct BankEntry {
 pub enum Resample {
     Cubic,
     All,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct ToleranceEntry {
-    pub position_m: f64,
-    pub rotation_deg: f64,
-    pub scale: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -124,21 +116,10 @@ pub struct ModelEntry {
     pub skin: Option<At<u64>>,
     /// The material stage's settings.
     #[serde(default)]
-    pub atlas: Option<At<AtlasEntry>>,
+    pub atlas: Option<At<atlas::Settings>>,
     /// How the bank's track names find this model's nodes.
     #[serde(default)]
     pub node_map: Option<At<NodeMapEntry>>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct AtlasEntry {
-    #[serde(default = "default_max_size")]
-    pub max_size: u32,
-    #[serde(default = "default_padding")]
-    pub padding: u32,
-    #[serde(default = "default_max_tile_repeat")]
-    pub max_tile_repeat: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -158,18 +139,6 @@ fn default_resample_hz() -> At<f64> {
 
 fn default_resample() -> At<Resample> {
     At::unwritten(Resample::Cubic)
-}
-
-fn default_max_size() -> u32 {
-    atlas::Settings::default().max_size
-}
-
-fn default_padding() -> u32 {
-    atlas::Settings::default().padding
-}
-
-fn default_max_tile_repeat() -> u32 {
-    atlas::Settings::default().max_tile_repeat
 }
 
 fn entry_path(level: &str) -> Result<RelPath, String> {
@@ -241,18 +210,6 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
         if !bank_ids.contains(&m.bank.value) {
             let known: Vec<&String> = bank_ids.iter().collect();
             p.fail(m.bank.pos, format!("no bank {:?} in this level (banks: {known:?})", m.bank.value));
-        }
-        if let Some(a) = &m.atlas {
-            let v = a.value;
-            if !(1..=atlas::MAX_ATLAS_SIDE).contains(&v.max_size) {
-                p.fail(a.pos, format!("atlas max_size must be 1 to {}, found {}", atlas::MAX_ATLAS_SIDE, v.max_size));
-            }
-            if v.padding > atlas::MAX_PADDING {
-                p.fail(a.pos, format!("atlas padding must be at most {}, found {}", atlas::MAX_PADDING, v.padding));
-            }
-            if !(1..=atlas::MAX_TILE_REPEAT).contains(&v.max_tile_repeat) {
-                p.fail(a.pos, format!("atlas max_tile_repeat must be 1 to {}, found {}", atlas::MAX_TILE_REPEAT, v.max_tile_repeat));
-            }
         }
     }
     let level = &e.id.value;
@@ -467,11 +424,7 @@ fn clip_settings(b: &BankEntry) -> ClipSettings {
     ClipSettings {
         resample_hz: b.resample_hz.value,
         resample_all: b.resample.value == Resample::All,
-        tolerance: b.tolerance.as_ref().map(|t| Tolerance {
-            position_m: t.value.position_m,
-            rotation_deg: t.value.rotation_deg,
-            scale: t.value.scale,
-        }),
+        tolerance: b.tolerance.as_ref().map(|t| t.value),
     }
 }
 
@@ -558,11 +511,7 @@ fn compile_model(
     let json = src.json.take();
     let meshes = sources::import_meshes(io, &path, m.source.pos, &src.file, json, Some(&sel.meshes))?;
     let prims = bake::primitives(&src.scene, &sel, &meshes);
-    let settings = m.atlas.as_ref().map_or(atlas::Settings::default(), |a| atlas::Settings {
-        max_size: a.value.max_size,
-        padding: a.value.padding,
-        max_tile_repeat: a.value.max_tile_repeat,
-    });
+    let settings = m.atlas.as_ref().map_or(atlas::Settings::default(), |a| a.value);
     *texels += atlas::shown_texels(&meshes, &prims, &sources::IMAGES);
     if *texels > atlas::MAX_LEVEL_TEXELS {
         return Err(JobError::at(

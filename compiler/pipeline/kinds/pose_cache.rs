@@ -60,10 +60,10 @@ pub struct Entry {
     pub rate_hz: Option<At<f64>>,
     /// Which nodes become entities. Default: the joints of every skin.
     #[serde(default = "default_entities")]
-    pub entities: At<Entities>,
+    pub entities: At<EntitySet>,
     /// Every entity's shape. Default: a point.
     #[serde(default = "default_shape")]
-    pub shape: At<ShapeName>,
+    pub shape: At<Shape>,
     /// The shape's size: required for sphere, box and capsule, refused for
     /// a point (which has none).
     #[serde(default)]
@@ -111,12 +111,12 @@ fn source_kind(source: &str) -> SourceKind {
     }
 }
 
-fn default_entities() -> At<Entities> {
-    At::unwritten(Entities::Joints)
+fn default_entities() -> At<EntitySet> {
+    At::unwritten(EntitySet::Joints)
 }
 
-fn default_shape() -> At<ShapeName> {
-    At::unwritten(ShapeName::Point)
+fn default_shape() -> At<Shape> {
+    At::unwritten(Shape::Point)
 }
 
 fn default_dimensions() -> At<u8> {
@@ -140,22 +140,6 @@ impl Animation {
             Animation::Index(i) => ClipRef::Index(usize::try_from(*i).unwrap_or(usize::MAX)),
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Entities {
-    Joints,
-    Nodes,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ShapeName {
-    Point,
-    Sphere,
-    Box,
-    Capsule,
 }
 
 fn output_of(id: &str) -> Result<RelPath, String> {
@@ -182,8 +166,8 @@ pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     match (&e.size, e.shape.value) {
         // A CGeo box takes its size from the bounds: `plan_cgeo` refuses one.
         _ if kind == SourceKind::Cgeo => {}
-        (None, ShapeName::Point) => {}
-        (Some(s), ShapeName::Point) => p.fail(
+        (None, Shape::Point) => {}
+        (Some(s), Shape::Point) => p.fail(
             s.pos,
             "size is only for sphere, box and capsule shapes; a point has none",
         ),
@@ -332,7 +316,7 @@ fn plan_cgeo(e: &Entry, p: &mut Planner) {
     if let Some(s) = &e.size {
         refuse(p, s.pos, "size", "a box takes its size from the first snapshot's bounds");
     }
-    if !matches!(e.shape.value, ShapeName::Point | ShapeName::Box) {
+    if !matches!(e.shape.value, Shape::Point | Shape::Box) {
         p.fail(
             e.shape.pos,
             "a .cgeo source's entities are a point or a box (from the first snapshot's bounds)",
@@ -413,7 +397,7 @@ fn run_cgeo(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     }
     let settings = cgeo_poses::Settings {
         shape: match e.shape.value {
-            ShapeName::Box => cgeo_poses::ShapeKind::Box,
+            Shape::Box => cgeo_poses::ShapeKind::Box,
             _ => cgeo_poses::ShapeKind::Point,
         },
         rate_hz: e.rate_hz.as_ref().map(|r| r.value),
@@ -536,20 +520,11 @@ fn write_cache(e: &Entry, io: &mut JobIo, cache: &ospc::PoseCache) -> Result<(),
 
 /// The baker's settings, from the entry's.
 fn settings_of(e: &Entry, source: &RelPath) -> Settings {
-    let shape = match e.shape.value {
-        ShapeName::Point => Shape::Point,
-        ShapeName::Sphere => Shape::Sphere,
-        ShapeName::Box => Shape::Box,
-        ShapeName::Capsule => Shape::Capsule,
-    };
     Settings {
         // Planning required it for glTF; a replay does not use it.
         rate_hz: e.rate_hz.as_ref().map_or(0.0, |r| r.value),
-        entities: match e.entities.value {
-            Entities::Joints => EntitySet::Joints,
-            Entities::Nodes => EntitySet::Nodes,
-        },
-        shape,
+        entities: e.entities.value,
+        shape: e.shape.value,
         size: e.size.as_ref().map_or([0.0; 3], |s| s.value),
         dimensions: e.dimensions.value,
         start_step: e.start_step.value,
