@@ -25,7 +25,7 @@ use crate::formats::cgeo::Mesh;
 use crate::formats::ospc::{self, Entity, Pose, PoseCache, Shape};
 use crate::model::math::{self, Quat, Vec3};
 
-use super::pose_cache::{MAX_RATE_HZ, MODULE_ID, entity_id, frame_count};
+use super::pose_cache::{MODULE_ID, entity_id, frame_count, rate_rule};
 use super::rigid;
 
 /// One file's object, fitted.
@@ -177,8 +177,9 @@ pub enum Error {
         entities: usize,
         max_mib: usize,
     },
-    #[error("rate_hz must be above 0 and at most {MAX_RATE_HZ}, found {0}")]
-    Rate(f64),
+    /// [`rate_rule`](super::pose_cache::rate_rule)'s words.
+    #[error("{0}")]
+    Rate(String),
 }
 
 /// Fits one file's snapshots against its snapshot 0.
@@ -347,9 +348,7 @@ pub fn clock(tracks: &[Track], rate_hz: Option<f64>) -> Result<Clock, Error> {
         hint,
     };
     if let Some(rate_hz) = rate_hz {
-        if !(rate_hz.is_finite() && rate_hz > 0.0 && rate_hz <= MAX_RATE_HZ) {
-            return Err(Error::Rate(rate_hz));
-        }
+        rate_rule(rate_hz).map_err(Error::Rate)?;
         let duration_s = (end - i128::from(origin)) as f64 / 1e6;
         let frames = frame_count(duration_s, rate_hz);
         if frames > u64::from(ospc::MAX_FRAMES) {

@@ -41,6 +41,19 @@ use crate::model::{Clip, Scene};
 /// clips up to 419 s.
 pub const MAX_RATE_HZ: f64 = 10_000.0;
 
+/// Whether `rate_hz` is a sampling rate (above 0, at most
+/// [`MAX_RATE_HZ`]); the rule in words if not. Every kind that samples at
+/// a `rate_hz` (pose caches, CGeo sequences) keeps this one rule.
+pub fn rate_rule(rate_hz: f64) -> Result<(), String> {
+    if rate_hz.is_finite() && rate_hz > 0.0 && rate_hz <= MAX_RATE_HZ {
+        Ok(())
+    } else {
+        Err(format!(
+            "rate_hz must be a number above 0 and at most {MAX_RATE_HZ}, found {rate_hz}"
+        ))
+    }
+}
+
 /// Most node evaluations one bake may take (frames × evaluated nodes and
 /// channels, see the module's cost model): 2^31 is about a minute of work,
 /// and far beyond a real clip (60 joints at 10 kHz for 60 s is 36 million).
@@ -571,4 +584,32 @@ pub fn bake_replay(
         })
         .collect();
     Ok(assemble(entities, poses, settings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_rule_takes_what_is_above_0_and_at_most_the_limit() {
+        for ok in [f64::MIN_POSITIVE, 1e-9, 30.0, MAX_RATE_HZ] {
+            assert_eq!(rate_rule(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            0.0,
+            -0.0,
+            -30.0,
+            MAX_RATE_HZ.next_up(),
+            f64::INFINITY,
+            f64::NAN,
+        ] {
+            assert_eq!(
+                rate_rule(bad),
+                Err(format!(
+                    "rate_hz must be a number above 0 and at most 10000, found {bad}"
+                )),
+                "{bad}"
+            );
+        }
+    }
 }

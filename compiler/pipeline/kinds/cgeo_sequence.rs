@@ -11,7 +11,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::bake::cgeo_sequence::{self as bake, Settings, UpAxis};
-use crate::bake::pose_cache::MAX_RATE_HZ;
+use crate::bake::pose_cache::rate_rule;
 use crate::formats::cgeo;
 use crate::pipeline::job::{JobError, JobIo, Outputs, Unit};
 use crate::pipeline::kinds::pose_cache::Animation;
@@ -65,12 +65,8 @@ fn output_of(id: &str) -> Result<RelPath, String> {
 pub fn plan(e: &Entry, p: &mut Planner) -> Option<Outputs> {
     p.check_id(&e.id);
     p.input(&e.source, "source");
-    let r = e.rate_hz.value;
-    if !(r.is_finite() && r > 0.0 && r <= MAX_RATE_HZ) {
-        p.fail(
-            e.rate_hz.pos,
-            format!("rate_hz must be a number above 0 and at most {MAX_RATE_HZ}, found {r}"),
-        );
+    if let Err(rule) = rate_rule(e.rate_hz.value) {
+        p.fail(e.rate_hz.pos, rule);
     }
     if let Animation::Index(i) = e.animation.value
         && usize::try_from(i).is_err()

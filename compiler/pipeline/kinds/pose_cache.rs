@@ -253,15 +253,8 @@ fn refuse(p: &mut Planner, pos: Pos, key: &str, source: &str, why: &str) {
 
 /// `rate_hz` in (0, MAX_RATE_HZ].
 fn check_rate(p: &mut Planner, r: &At<f64>) {
-    if !(r.value.is_finite() && r.value > 0.0 && r.value <= bake::MAX_RATE_HZ) {
-        p.fail(
-            r.pos,
-            format!(
-                "rate_hz must be a number above 0 and at most {}, found {}",
-                bake::MAX_RATE_HZ,
-                r.value
-            ),
-        );
+    if let Err(rule) = bake::rate_rule(r.value) {
+        p.fail(r.pos, rule);
     }
 }
 
