@@ -177,7 +177,7 @@ pub enum Error {
         entities: usize,
         max_mib: usize,
     },
-    /// [`rate_rule`](super::pose_cache::rate_rule)'s words.
+    /// [`rate_rule`]'s words.
     #[error("{0}")]
     Rate(String),
 }
