@@ -85,14 +85,7 @@ impl Error {
     }
 }
 
-/// `at byte N: ` and the rule.
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset(), self.rule())
-    }
-}
-
-impl std::error::Error for Error {}
+super::at_byte_error!(Error);
 
 impl Error {
     pub fn offset(&self) -> u64 {

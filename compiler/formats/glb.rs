@@ -186,18 +186,7 @@ impl Error {
     }
 }
 
-/// `at byte N: ` and the rule (the rule alone for a file too large to
-/// read, which has no byte).
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.offset() {
-            Some(offset) => write!(f, "at byte {offset}: {}", self.rule()),
-            None => f.write_str(&self.rule()),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
+super::at_byte_error!(Error);
 
 impl From<cursor::Error> for Error {
     fn from(e: cursor::Error) -> Error {

@@ -23,6 +23,26 @@ pub mod qoi;
 pub mod safetensors;
 pub mod sentencepiece;
 
+/// The one `Display` of a format's error: `at byte N: ` then its rule,
+/// from the error's `offset()` (a `u64`, or an `Option<u64>` when some
+/// rules have no byte: then the rule alone) and `rule()`; and
+/// `std::error::Error`.
+macro_rules! at_byte_error {
+    ($error:ty) => {
+        impl std::fmt::Display for $error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match Option::<u64>::from(self.offset()) {
+                    Some(offset) => write!(f, "at byte {offset}: {}", self.rule()),
+                    None => f.write_str(&self.rule()),
+                }
+            }
+        }
+
+        impl std::error::Error for $error {}
+    };
+}
+pub(crate) use at_byte_error;
+
 /// Lowercase hex of `bytes` (hashes in metadata, manifests and reports).
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

@@ -639,14 +639,7 @@ impl Error {
     }
 }
 
-/// `at byte N: ` and the rule.
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at byte {}: {}", self.offset(), self.rule())
-    }
-}
-
-impl std::error::Error for Error {}
+crate::formats::at_byte_error!(Error);
 
 impl From<cursor::Error> for Error {
     fn from(e: cursor::Error) -> Error {
