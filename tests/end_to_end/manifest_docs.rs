@@ -42,6 +42,40 @@ fn every_key_is_documented_and_nothing_else() {
     assert_eq!(documented_keys(), schema);
 }
 
+/// The text under a "### `key`" heading, to the next heading.
+fn section_of(key: &str) -> Option<&'static str> {
+    let heading = format!("### `{key}`\n");
+    let start = DOC.find(&heading)? + heading.len();
+    let rest = &DOC[start..];
+    Some(&rest[..rest.find("\n#").unwrap_or(rest.len())])
+}
+
+/// Every key below an entry's own (a bank's `tolerance.scale`, a model's
+/// `atlas.padding`) is named in its entry key's section: as `` `name` ``,
+/// or in a `{a, b, c: [x, y]}` list.
+#[test]
+fn every_nested_key_is_documented_in_its_entry_keys_section() {
+    let nested = kinds::nested_manifest_keys();
+    assert!(nested.len() >= 20, "{nested:?}");
+    let mut missing = Vec::new();
+    for key in &nested {
+        let parts: Vec<&str> = key.split('.').collect();
+        let (entry_key, field) = (parts[..2].join("."), parts[parts.len() - 1]);
+        let text = section_of(&entry_key).unwrap_or_else(|| panic!("no section for {entry_key}"));
+        let listed = text.split(['{', '}']).skip(1).step_by(2).any(|list| {
+            list.split(',')
+                .any(|f| f.split(':').next().unwrap().trim().trim_matches('`') == field)
+        });
+        if !(listed || text.contains(&format!("`{field}`"))) {
+            missing.push(key.as_str());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "nested keys docs/manifest.md does not name: {missing:?}"
+    );
+}
+
 #[test]
 fn every_example_parses_and_uses_only_known_keys() {
     let examples = yaml_examples();

@@ -109,6 +109,16 @@ macro_rules! kinds {
             }
         }
 
+        /// The structs below `section`'s entries and their fields, by the
+        /// path of field names that reaches each (empty for an unknown
+        /// section).
+        pub fn entry_nested(section: &str) -> Vec<(Vec<&'static str>, &'static [&'static str])> {
+            match section {
+                $(stringify!($section) => super::schema::nested_fields::<$module::Entry>(),)*
+                _ => Vec::new(),
+            }
+        }
+
         /// Every kind: (section, kind name).
         pub const ALL: &[(&str, &str)] = &[$((stringify!($section), $module::KIND),)*];
 
@@ -140,6 +150,20 @@ pub fn manifest_keys() -> Vec<String> {
         keys.push(section.to_string());
         for field in entry_fields(section) {
             keys.push(format!("{section}.{field}"));
+        }
+    }
+    keys
+}
+
+/// Every key below an entry's own (`characters.banks.tolerance.scale`):
+/// the fields of the structs the entries hold, found the same way.
+pub fn nested_manifest_keys() -> Vec<String> {
+    let mut keys = Vec::new();
+    for section in super::schema::fields_of::<Sections>() {
+        for (route, fields) in entry_nested(section) {
+            for field in fields {
+                keys.push(format!("{section}.{}.{field}", route.join(".")));
+            }
         }
     }
     keys
