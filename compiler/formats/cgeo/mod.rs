@@ -327,11 +327,8 @@ impl fmt::Display for Error {
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // The cursor's message names its own offset: keep the rule.
-            Rule::Bytes(e) => {
-                let text = e.to_string();
-                f.write_str(text.split_once(": ").map_or(&text, |(_, rule)| rule))
-            }
+            // The error names the offset itself (the cursor's): its rule.
+            Rule::Bytes(e) => f.write_str(&e.rule()),
             Rule::FileTooLarge(n) => write!(f, "{n} bytes is more than the {MAX_FILE_BYTES}-byte limit"),
             Rule::Magic(b) => write!(f, "the first byte is 0x{b:02X}, not CGeo's 0x43"),
             Rule::HeaderLength(n) => write!(f, "a header of {n} bytes (1 to {MAX_HEADER_BYTES})"),
