@@ -977,6 +977,45 @@ fn the_sample_is_valid() {
     assert_eq!(kchr::validate(&sample()), vec![]);
 }
 
+/// `ImageCheck::Header` (for atlases the caller just encoded) leaves out
+/// exactly the rules that need the pixels decoded (a whole body, opaque,
+/// canonical bytes); every other rule, the QOI header's included, still
+/// refuses.
+#[test]
+fn a_header_check_skips_only_the_rules_of_decoded_pixels() {
+    use kchr::ImageCheck;
+    let pixel_rules = [
+        "malformed QOI",
+        "QOI not opaque",
+        "QOI not the canonical encoding",
+    ];
+    let mut skipped = 0;
+    for case in CASES {
+        let mut doc = sample();
+        (case.mutate)(&mut doc);
+        let full = kchr::encode(&doc);
+        let header = kchr::encode_with(&doc, ImageCheck::Header);
+        assert_eq!(
+            full,
+            kchr::encode_with(&doc, ImageCheck::Full),
+            "{}",
+            case.rule
+        );
+        if pixel_rules.contains(&case.rule) {
+            assert!(full.is_err(), "{}", case.rule);
+            assert!(header.is_ok(), "{}: {header:?}", case.rule);
+            skipped += 1;
+        } else {
+            assert_eq!(header, full, "{}", case.rule);
+        }
+    }
+    assert_eq!(skipped, pixel_rules.len());
+    assert_eq!(
+        kchr::encode_with(&sample(), ImageCheck::Header).unwrap(),
+        kchr::encode(&sample()).unwrap()
+    );
+}
+
 #[test]
 fn every_rule_rejects_its_violation_by_path_in_validate_encode_and_decode() {
     let mut broken = Vec::new();

@@ -176,7 +176,7 @@ pub fn decode(bytes: &[u8]) -> Result<Document, Error> {
         at.banks.push(bank_at);
     }
     c.finish("document")?;
-    let problems = check(&doc, &|loc| at.offset(loc));
+    let problems = check(&doc, &|loc| at.offset(loc), super::ImageCheck::Full);
     if problems.is_empty() {
         Ok(doc)
     } else {

@@ -29,7 +29,7 @@ mod validate_bank;
 mod validate_model;
 
 pub use decode::decode;
-pub use encode::encode;
+pub use encode::{encode, encode_with};
 pub use validate::{broken_name_rule, validate};
 
 /// The first four bytes.
@@ -136,6 +136,21 @@ pub struct Node {
     /// x, y, z, w.
     pub rotation: [f32; 4],
     pub scale: [f32; 3],
+}
+
+/// How far [`encode_with`] checks a document's atlases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageCheck {
+    /// Every rule: each atlas decoded, opaque, and the reference
+    /// encoder's bytes for its pixels ([`encode`](fn@encode), [`validate`](fn@validate),
+    /// [`decode`](fn@decode) and `kiln verify`).
+    Full,
+    /// The sides, the length and the QOI header, not the pixels: for
+    /// atlases the caller has just encoded with the reference encoder
+    /// from opaque pixels (the characters kind's, from the material
+    /// stage), where decoding them again would only repeat that encoder's
+    /// own tests.
+    Header,
 }
 
 /// The opaque albedo atlas: its declared dimensions and its QOI bytes.

@@ -6,19 +6,22 @@ use crate::formats::problem::Problem;
 use super::validate_bank::{check_bank, check_binding};
 use super::validate_model::check_model;
 use super::{
-    Document, Loc, MAX_BANKS, MAX_BYTES, MAX_MODELS, MAX_NAME, MAX_PROBLEMS, Node, UNIT_TOLERANCE,
+    Document, ImageCheck, Loc, MAX_BANKS, MAX_BYTES, MAX_MODELS, MAX_NAME, MAX_PROBLEMS, Node,
+    UNIT_TOLERANCE,
 };
 
 /// Every problem of `doc` (at most [`MAX_PROBLEMS`], then one saying more
 /// were found), each with its path; empty when it is valid.
 pub fn validate(doc: &Document) -> Vec<Problem> {
-    check(doc, &|_| None)
+    check(doc, &|_| None, ImageCheck::Full)
 }
 
 pub(super) struct Problems<'a> {
     list: Vec<Problem>,
     more: usize,
     offset: &'a dyn Fn(Loc) -> Option<usize>,
+    /// How far the atlases are checked.
+    pub(super) images: ImageCheck,
 }
 
 impl Problems<'_> {
@@ -40,11 +43,16 @@ impl Problems<'_> {
     }
 }
 
-pub(super) fn check(doc: &Document, offset: &dyn Fn(Loc) -> Option<usize>) -> Vec<Problem> {
+pub(super) fn check(
+    doc: &Document,
+    offset: &dyn Fn(Loc) -> Option<usize>,
+    images: ImageCheck,
+) -> Vec<Problem> {
     let mut p = Problems {
         list: Vec::new(),
         more: 0,
         offset,
+        images,
     };
     check_document(doc, &mut p);
     for (m, model) in doc.models.iter().enumerate() {

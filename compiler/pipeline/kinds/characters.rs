@@ -311,7 +311,10 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
         reports.push(report);
     }
     let doc = kchr::Document { models, banks };
-    let bytes = kchr::encode(&doc).map_err(|err| {
+    // The atlases are the material stage's, just encoded by the reference
+    // QOI encoder from opaque pixels: every rule but decoding them again
+    // (`kiln verify` does that).
+    let bytes = kchr::encode_with(&doc, kchr::ImageCheck::Header).map_err(|err| {
         JobError::at(e.id.pos, format!("level {:?}: the compiled characters are not valid: {err}", e.id.value))
     })?;
     let level = &e.id.value;
