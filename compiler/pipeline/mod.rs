@@ -25,6 +25,7 @@ pub mod select;
 pub mod shared_cache;
 pub mod sources;
 pub mod state;
+pub mod watch;
 
 pub use engine::{
     BuildError, CleanReport, DryJob, Event, JobReport, Options, Report, Status, build, clean,
