@@ -62,6 +62,49 @@ pub enum Work {
     Replan,
 }
 
+impl Index {
+    /// Records that `job` reads each of `files` (its declared inputs, and
+    /// the files its last build read beside them) and has the `globs`
+    /// (`folder/pattern`).
+    pub fn add_job<'a>(
+        &mut self,
+        job: &JobKey,
+        files: impl IntoIterator<Item = &'a str>,
+        globs: impl IntoIterator<Item = &'a str>,
+    ) {
+        for file in files {
+            self.readers
+                .entry(file.to_string())
+                .or_default()
+                .insert(job.clone());
+        }
+        for glob in globs {
+            self.globs.push((glob.to_string(), job.clone()));
+        }
+    }
+
+    /// The folders to watch (root-relative; `""` is the root): each one
+    /// that holds an input, a manifest or a glob's matches, and
+    /// `manifests/`. Folders, never single files: an editor that renames
+    /// a file away and writes a new one would leave a watch on the file
+    /// watching the old one. The output folder is never among them.
+    pub fn folders(&self) -> BTreeSet<String> {
+        let parent = |path: &str| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let mut folders: BTreeSet<String> = self
+            .readers
+            .keys()
+            .chain(&self.manifests)
+            .chain(self.globs.iter().map(|(glob, _)| glob))
+            .map(|path| parent(path))
+            .collect();
+        folders.insert(MANIFESTS.to_string());
+        if let Some(out) = &self.out {
+            folders.retain(|f| !is_within(f, out));
+        }
+        folders
+    }
+}
+
 impl Work {
     /// Both: a re-plan covers any jobs; jobs add up.
     pub fn merge(self, other: Work) -> Work {
@@ -357,6 +400,48 @@ mod tests {
         batch.push(Seen::Rescan);
         assert_eq!(decide(&i, &batch), Work::Replan);
         assert_eq!(decide(&Index::default(), &[Seen::Rescan]), Work::Replan);
+    }
+
+    #[test]
+    fn the_index_is_built_job_by_job_and_watches_folders_not_files() {
+        let mut i = Index {
+            manifests: ["manifests/poses.yaml".to_string()].into(),
+            out: Some("out".to_string()),
+            ..Index::default()
+        };
+        i.add_job(&job("fox"), ["sources/fox.glb"], []);
+        i.add_job(
+            &job("walk"),
+            [
+                "sources/fox.glb",
+                "sources/rig/walk.gltf",
+                "sources/rig/walk.bin",
+            ],
+            [],
+        );
+        i.add_job(
+            &job("debris"),
+            [
+                "sources/seq/debris-crate.cgeo",
+                "sources/seq/debris-rock.cgeo",
+            ],
+            ["sources/seq/debris-*.cgeo"],
+        );
+        i.add_job(&job("top"), ["top.glb"], []);
+        // (An input kiln wrote itself never comes from a plan; it is
+        // still not watched.)
+        i.add_job(&job("odd"), ["out/old.glb"], []);
+        let mut want = index();
+        want.manifests = ["manifests/poses.yaml".to_string()].into();
+        want.add_job(&job("top"), ["top.glb"], []);
+        want.add_job(&job("odd"), ["out/old.glb"], []);
+        assert_eq!(i, want);
+        assert_eq!(
+            i.folders(),
+            ["", "manifests", "sources", "sources/rig", "sources/seq"]
+                .map(String::from)
+                .into()
+        );
     }
 
     #[test]
