@@ -57,7 +57,8 @@ pub enum Work {
     /// what changed.
     Jobs(BTreeSet<JobKey>),
     /// A manifest, the set of manifests, a glob's matches or a folder of
-    /// inputs may have changed: plan again (a build from the start, whose
+    /// inputs may have changed (and with a folder, the folders to watch):
+    /// plan again (a build from the start, whose
     /// no-op path keeps an unchanged project cheap).
     Replan,
 }
@@ -155,23 +156,20 @@ fn decide_path(index: &Index, path: &str) -> Work {
     if index.manifests.iter().any(|m| is_within(m, path)) {
         return Work::Replan;
     }
-    let mut jobs = BTreeSet::new();
-    if let Some(readers) = index.readers.get(path) {
-        jobs.extend(readers.iter().cloned());
-    }
-    // A folder of inputs renamed or removed: every input under it.
+    // A folder of inputs renamed or removed: the plan's files moved, and
+    // the folders to watch are not those any more.
     let folder = format!("{path}/");
-    for (_, readers) in index
+    if index
         .readers
         .range(folder.clone()..)
-        .take_while(|(file, _)| file.starts_with(&folder))
+        .next()
+        .is_some_and(|(file, _)| file.starts_with(&folder))
     {
-        jobs.extend(readers.iter().cloned());
+        return Work::Replan;
     }
-    if jobs.is_empty() {
-        Work::Nothing
-    } else {
-        Work::Jobs(jobs)
+    match index.readers.get(path) {
+        Some(readers) => Work::Jobs(readers.clone()),
+        None => Work::Nothing,
     }
 }
 
@@ -385,11 +383,17 @@ mod tests {
         );
     }
 
+    /// A folder of inputs renamed or removed re-plans: the jobs' files
+    /// moved (the plan says which are missing, at their manifest lines),
+    /// and the watched folders must be renewed.
     #[test]
-    fn a_folder_of_inputs_renamed_rebuilds_every_job_under_it() {
+    fn a_folder_of_inputs_renamed_replans() {
         let i = index();
-        assert_eq!(decide(&i, &paths(&["sources/rig"])), jobs(&["walk"]));
-        assert_eq!(decide(&i, &paths(&["sources/rig/"])), jobs(&["walk"]));
+        assert_eq!(decide(&i, &paths(&["sources/rig"])), Work::Replan);
+        assert_eq!(decide(&i, &paths(&["sources/rig/"])), Work::Replan);
+        // Not a folder of inputs: a name that only starts like one.
+        assert_eq!(decide(&i, &paths(&["sources/ri"])), Work::Nothing);
+        assert_eq!(decide(&i, &paths(&["sources/rig2"])), Work::Nothing);
     }
 
     #[test]
