@@ -4,15 +4,14 @@ use crate::formats::problem::Problem;
 
 use super::decode::{FirstIndex, alignment_of, no_nul};
 use super::encode::describe;
-use super::{DEFAULT_ALIGNMENT, Error, KEY_ALIGNMENT, TensorDesc, Value};
+use super::{DEFAULT_ALIGNMENT, KEY_ALIGNMENT, TensorDesc, Value};
 
 /// Every problem [`encode_header`](super::encode_header) would refuse in `metadata` and
 /// `tensors` (empty: they encode), each named by its entry
-/// (`metadata[3]`, `tensors[7]`), with no byte: they are not written yet.
+/// (`metadata[3]`, `tensors[7]`), with no byte (they are not written
+/// yet): each error's `rule()`.
 /// [`encode_header`](super::encode_header) stops at the first, at its byte.
 pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Problem> {
-    // The rule of an error without its byte (there is none yet).
-    let rule = |e: Error| e.rule();
     let mut problems = Vec::new();
     let mut keys = FirstIndex::default();
     for (i, (key, _)) in metadata.iter().enumerate() {
@@ -22,7 +21,7 @@ pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Pro
             continue;
         }
         if let Err(e) = no_nul(key, 0, "metadata key") {
-            problems.push(Problem::of(path.clone(), rule(e)));
+            problems.push(Problem::of(path.clone(), e.rule()));
         }
         if let Some(first) = keys.insert(key, i) {
             problems.push(Problem::of(
@@ -35,7 +34,7 @@ pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Pro
         let i = metadata.iter().position(|(k, _)| k == KEY_ALIGNMENT);
         problems.push(Problem::of(
             format!("metadata[{}]", i.unwrap_or(0)),
-            rule(e),
+            e.rule(),
         ));
         DEFAULT_ALIGNMENT
     });
@@ -53,7 +52,7 @@ pub fn validate(metadata: &[(String, Value)], tensors: &[TensorDesc]) -> Vec<Pro
                     format!("tensor {:?}: the data so far passes 2^64 bytes", t.name),
                 )),
             },
-            Err((e, _)) => problems.push(Problem::of(path.clone(), rule(e))),
+            Err((e, _)) => problems.push(Problem::of(path.clone(), e.rule())),
         }
         if let Some(first) = names.insert(t.name, i) {
             problems.push(Problem::of(
