@@ -405,6 +405,7 @@ fn report_json(report: &Report, remote: Option<&pipeline::engine::RemoteCache>) 
             "interrupted": report.count(Status::Interrupted),
             "time_ms": millis(report.time),
             "planned": report.planned,
+            "manifests_planned": report.manifests_planned,
         },
         "interrupted": report.interrupted,
     });

@@ -103,7 +103,10 @@ pub struct ManifestText {
 
 /// Parses and checks every manifest; the jobs in build order, or every
 /// problem found.
-pub fn plan(resolver: &Resolver, manifests: &[ManifestText]) -> Result<Vec<Job>, Vec<Diagnostic>> {
+pub fn plan<'m>(
+    resolver: &Resolver,
+    manifests: impl IntoIterator<Item = &'m ManifestText>,
+) -> Result<Vec<Job>, Vec<Diagnostic>> {
     let mut jobs = Vec::new();
     let mut problems = Vec::new();
     for m in manifests {

@@ -351,8 +351,9 @@ pub struct Planned {
 }
 
 /// The last plan made from a given set of manifest texts: with it, a build
-/// whose manifests are unchanged can decide that every job is fresh without
-/// planning at all (see `engine::freshness::try_noop`).
+/// whose manifests are unchanged decides freshness without planning, and
+/// plans only the manifests of the jobs that are not fresh (see
+/// `engine::summary`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanSummary {
     /// `manifests_hash` of the manifests the plan was made from.

@@ -214,3 +214,91 @@ fn a_failed_job_leaves_no_folder_it_made() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(p.path("out/levels/broken/@world/characters").is_file());
 }
+
+/// Each job's output hashes in a report, by id.
+fn output_hashes(report: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let jobs = report["jobs"].as_array().unwrap();
+    jobs.iter()
+        .map(|j| {
+            let hashes = j["outputs"].as_array().unwrap().iter();
+            let hashes = hashes.map(|o| o["sha256"].as_str().unwrap().to_string());
+            (j["id"].as_str().unwrap().to_string(), hashes.collect())
+        })
+        .collect()
+}
+
+#[test]
+fn a_changed_source_plans_only_the_manifests_of_its_jobs() {
+    // The cost of a build after one source changed follows the change:
+    // the manifests unchanged, only those holding a job that reads the
+    // source are parsed and planned (counted in the report), only those
+    // jobs run, and what they write is what a full build writes.
+    let p = Project::demo();
+    let all = fs::read_dir(p.path("manifests")).unwrap().count();
+    let first = p.builds(&[]);
+    assert_eq!(first["totals"]["manifests_planned"], all);
+    let noop = p.builds(&[]);
+    assert_eq!(noop["totals"]["manifests_planned"], 0);
+    assert_eq!(noop["totals"]["planned"], false);
+
+    // robot.yaml's robot-dance-meshopt and a level of levels.yaml read it.
+    let source = "sources/characters/RobotExpressive.cc.glb";
+    let bytes = fs::read(p.path(source)).unwrap();
+    let at = bytes
+        .windows(12)
+        .position(|w| w == b"gltfpack 1.3")
+        .unwrap();
+    let mut changed = bytes.clone();
+    changed[at + 11] = b'4';
+    p.write_bytes(source, &changed);
+    let report = p.builds(&[]);
+    assert_eq!(report["totals"]["planned"], true);
+    assert_eq!(report["totals"]["manifests_planned"], 2, "{report}");
+    let built: Vec<&serde_json::Value> = report["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["status"] == "built")
+        .collect();
+    let mut manifests: Vec<&str> = built
+        .iter()
+        .map(|j| j["manifest"].as_str().unwrap())
+        .collect();
+    manifests.sort();
+    assert_eq!(manifests, ["manifests/levels.yaml", "manifests/robot.yaml"]);
+    assert!(built.iter().any(|j| j["id"] == "robot-dance-meshopt"));
+    assert_eq!(
+        ids_with(&report, "fresh").len(),
+        report["jobs"].as_array().unwrap().len() - 2
+    );
+    // What it wrote (and kept) is what a full build writes.
+    let forced = p.builds(&["--force"]);
+    assert_eq!(forced["totals"]["manifests_planned"], all);
+    assert_eq!(output_hashes(&report), output_hashes(&forced));
+    // And it left a state the next build finds fresh.
+    p.write_bytes(source, &bytes);
+    let back = p.builds(&[]);
+    assert_eq!(back["totals"]["manifests_planned"], 2);
+    assert_eq!(p.builds(&[])["totals"]["manifests_planned"], 0);
+
+    // A job that fails on this path fails as on the planned one, and the
+    // next save is tried again.
+    p.write_bytes(source, &bytes[..bytes.len() / 2]);
+    let (report, out) = p.build_json(&[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(report["totals"]["manifests_planned"], 2);
+    assert_eq!(report["totals"]["failed"], 2, "{report}");
+    let err = stderr(&out);
+    assert!(err.contains("RobotExpressive.cc.glb"), "{err}");
+    // The file put back: the failure committed nothing, so the last good
+    // outputs are those of these bytes, fresh.
+    p.write_bytes(source, &bytes);
+    assert_eq!(p.builds(&[])["totals"]["fresh"], report["totals"]["jobs"]);
+    p.write_bytes(source, &changed);
+    let report = p.builds(&[]);
+    assert_eq!(report["totals"]["built"], 2, "{report}");
+    assert_eq!(output_hashes(&report), output_hashes(&forced));
+    // A manifest edited: every manifest is planned again.
+    p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
+    assert_eq!(p.builds(&[])["totals"]["manifests_planned"], all);
+}

@@ -1,21 +1,19 @@
 //! Which jobs are fresh: decided from the journal (or, on the no-op path,
 //! from the last plan's summary) and the hash cache.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
 use crate::pipeline::fingerprint::{self, KeyParts};
-use crate::pipeline::job::{self, Stop};
-use crate::pipeline::out_dir::{EntryKind, Folder, OutTree};
+use crate::pipeline::job;
+use crate::pipeline::out_dir::{EntryKind, OutTree};
 use crate::pipeline::paths::Resolver;
 use crate::pipeline::plan::Job;
 use crate::pipeline::state::{
     self, HashCache, Journal, OutputRecord, PlanSummary, Planned, Record,
 };
 
-use super::out_folder::{check_out_dir, display_base, existing_state, lock};
-use super::{BuildError, Dirty, Event, JobReport, OutputReport, Place, Slots, Start, Status};
+use super::{Dirty, JobReport, OutputReport, Place, Slots, Status};
 
 /// Freshness of every selected job, in plan order: a report for each fresh
 /// one, and the dirty ones with why.
@@ -62,104 +60,6 @@ pub(super) fn decide(
     }
     dirty.sort_by_key(|(i, _)| *i);
     (slots, dirty)
-}
-
-/// The no-op path: when the manifests are exactly those of the last plan,
-/// check freshness from the plan summary without parsing or planning. Any
-/// job not fresh means "not a no-op": `None`, and the caller plans for real.
-pub(super) fn try_noop(
-    start: &Start,
-    manifests_hash: &[u8; 32],
-    stop: &Stop,
-    on_event: &(dyn Fn(Event) + Sync),
-) -> Result<Option<Vec<JobReport>>, BuildError> {
-    let Start {
-        root,
-        resolver,
-        selection,
-        out,
-        ..
-    } = start;
-    let Some(state_dir) = existing_state(out) else {
-        return Ok(None);
-    };
-    let Some(plan) = PlanSummary::load(&state_dir) else {
-        return Ok(None);
-    };
-    if plan.manifests != *manifests_hash {
-        return Ok(None);
-    }
-    selection
-        .check_targets(plan.jobs.iter().map(|p| (p.kind.as_str(), p.id.as_str())))
-        .map_err(BuildError::Usage)?;
-    // A glob that matches differently now changes its job's digest.
-    let globs = plan.jobs.iter().flat_map(|p| &p.globs);
-    if globs.into_iter().any(|g| {
-        crate::pipeline::planner::expand_glob(resolver, &g.pattern).as_ref() != Ok(&g.matches)
-    }) {
-        return Ok(None);
-    }
-    // (Anything but a file at a state file's name: the full build says so.)
-    if state::check_state_files(&state_dir).is_err() {
-        return Ok(None);
-    }
-    let _lock = lock(&state_dir, stop, on_event)?;
-    let Some(out_folder) = Folder::open_out(out).ok().flatten() else {
-        return Ok(None);
-    };
-    let outputs = OutTree::new(out_folder);
-    let journal = Journal::load(&state_dir);
-    let named = journal.records().values().flat_map(|r| r.inputs.iter());
-    check_out_dir(root, out, named.map(|(path, _)| path.as_str()))?;
-    let mut hashes = HashCache::load(&state_dir);
-    let display_out = display_base(root, outputs.root().path());
-    let mut reports = Vec::with_capacity(plan.jobs.len());
-    let mut all_fresh = true;
-    let selected = plan
-        .jobs
-        .iter()
-        .filter(|p| selection.selects(&p.kind, &p.id, &p.manifest));
-    for p in selected {
-        match freshness(p, resolver, &outputs, &journal, &mut hashes) {
-            // A refreshed record is written by the planned path.
-            Ok(Fresh {
-                record,
-                refreshed: None,
-            }) => reports.push(fresh_report(p, record, &display_out)),
-            _ => {
-                all_fresh = false;
-                break;
-            }
-        }
-    }
-    hashes
-        .save(&state_dir)
-        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))?;
-    if !all_fresh {
-        return Ok(None);
-    }
-    // What a killed build left (the planned path does this as it prepares
-    // the output folders): the temporaries beside every output any job
-    // declares, in the root, and in `.kiln/`. The lock is held, so no build
-    // is writing one now.
-    let dirs: BTreeSet<&str> = plan
-        .jobs
-        .iter()
-        .flat_map(|p| &p.outputs)
-        .filter_map(|o| o.as_str().rsplit_once('/').map(|(dir, _)| dir))
-        .collect();
-    for dir in dirs {
-        if let Ok(Some(folder)) = outputs.open_dir(dir) {
-            folder.remove_stale_temps();
-        }
-    }
-    outputs.root().remove_stale_temps();
-    state_dir.remove_stale_temps();
-    on_event(Event::Running {
-        total: reports.len(),
-        dirty: 0,
-    });
-    Ok(Some(reports))
 }
 
 pub(super) fn planned(job: &Job) -> Planned {
@@ -264,8 +164,8 @@ pub(super) fn freshness<'j>(
 /// A fresh job's record, and the same record with new output signatures
 /// when some output was put back with the same bytes (to be journalled).
 pub(super) struct Fresh<'j> {
-    record: &'j Record,
-    refreshed: Option<Record>,
+    pub(super) record: &'j Record,
+    pub(super) refreshed: Option<Record>,
 }
 
 pub(super) fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Vec<OutputReport> {
@@ -279,7 +179,7 @@ pub(super) fn output_reports(outputs: &[OutputRecord], display_out: &Path) -> Ve
         .collect()
 }
 
-fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport {
+pub(super) fn fresh_report(job: &Planned, record: &Record, display_out: &Path) -> JobReport {
     JobReport {
         id: job.id.clone(),
         kind: job.kind.clone(),

@@ -10,8 +10,10 @@
 //!    waits for it), then load the journal and the hash cache.
 //! 3. Decide freshness job by job, in plan order (see `fingerprint`). When
 //!    the manifests are byte for byte those of the last plan, steps 1 to 3
-//!    run from the plan summary instead (`try_noop`), and a build where every
-//!    job is fresh stops there; anything dirty falls back to planning.
+//!    run from the plan summary instead (`summary`): a build where every
+//!    job is fresh stops there, and one where some are not plans only the
+//!    manifests that hold them and runs those jobs (steps 4 and 5; step 6
+//!    has nothing to remove).
 //! 4. Run the dirty jobs on a pool of `threads` workers. Results land in
 //!    slots indexed by job, so the report's order (and every output byte)
 //!    is the same whatever the thread count. A failing job does not stop
@@ -45,11 +47,12 @@ mod freshness;
 mod manifests;
 mod out_folder;
 mod run;
+mod summary;
 
 use clean::remove_gone_jobs;
 pub use clean::{CleanReport, MAX_KEPT_LISTED, clean};
 pub use commit::{UNCHANGED_CHECK_BYTES, commit};
-use freshness::{Stale, decide, explain_settings, freshness, planned, try_noop};
+use freshness::{Stale, decide, explain_settings, freshness, planned};
 use manifests::read_manifests;
 pub use out_folder::check_out_dir;
 use out_folder::{
@@ -161,9 +164,13 @@ pub struct Report {
     /// Outputs removed because their jobs are gone from the manifests
     /// (as `OutputReport::path` shows paths).
     pub removed: Vec<PathBuf>,
-    /// The manifests were parsed and planned (false: the no-op path decided
+    /// Manifests were parsed and planned (false: the no-op path decided
     /// from the last plan's summary that every job is fresh).
     pub planned: bool,
+    /// How many: every manifest, or (the manifests unchanged since the
+    /// last plan) only those holding a job that was not fresh; 0 on the
+    /// no-op path.
+    pub manifests_planned: usize,
     /// The build was asked to stop ([`Options::stop`]) before it finished:
     /// the jobs it did not build are `Interrupted`, and the outputs of jobs
     /// gone from the manifests were not removed.
@@ -184,6 +191,7 @@ impl Report {
             jobs,
             removed: Vec::new(),
             planned: false,
+            manifests_planned: 0,
             interrupted: false,
             state_error: None,
             time,
@@ -245,9 +253,12 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let manifests_hash =
         state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
     if !opts.force
-        && let Some(jobs) = try_noop(&start, &manifests_hash, &opts.stop, on_event)?
+        && let Some(report) = summary::from_summary(&start, &manifests_hash, opts, on_event)?
     {
-        return Ok(Report::unplanned(jobs, started.elapsed()));
+        return Ok(Report {
+            time: started.elapsed(),
+            ..report
+        });
     }
     let jobs = plan_jobs(&start)?;
     let selected: Vec<bool> = jobs
@@ -291,24 +302,17 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     });
 
     let claimed: BTreeSet<&RelPath> = jobs.iter().flat_map(|j| &j.outputs.files).collect();
-    let cache = opts.remote_cache.as_ref().map(open_cache).transpose()?;
-    let shared = Shared {
-        cache: cache.as_ref(),
-        cache_strict: opts.remote_cache.as_ref().is_some_and(|rc| rc.strict),
+    let Ran {
+        results,
+        journal_error,
+    } = run_recorded(
+        opts,
         place,
+        &claimed,
+        (&jobs, dirty),
+        (&mut journal, &mut hashes),
         on_event,
-        claimed: &claimed,
-        journal: Mutex::new(&mut journal),
-        journal_error: Mutex::new(None),
-        hashes: Mutex::new(&mut hashes),
-        stop: &opts.stop,
-        max_output_bytes: opts.max_output_bytes,
-    };
-    let results = run_dirty(dirty, &jobs, &shared, opts.threads, on_event)?;
-    let journal_error = shared
-        .journal_error
-        .into_inner()
-        .expect("no panics while held");
+    )?;
     for (i, report) in results {
         slots[i] = Some(report);
     }
@@ -343,6 +347,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
             .map(|p| display_out.join(p.as_str()))
             .collect(),
         planned: true,
+        manifests_planned: manifests.len(),
         interrupted,
         time: started.elapsed(),
     })
@@ -501,6 +506,48 @@ fn selected_reports(slots: Slots, selected: &[bool]) -> Vec<JobReport> {
         .filter(|(_, selected)| **selected)
         .map(|(s, _)| s.expect("every selected job reported"))
         .collect()
+}
+
+/// Runs the `dirty` jobs (indices into `jobs`) with the build's remote
+/// cache, recording each built one in the journal and the hash cache: the
+/// results, with their indices, and the first failure to record a job.
+fn run_recorded(
+    opts: &Options,
+    place: Place,
+    claimed: &BTreeSet<&RelPath>,
+    (jobs, dirty): (&[Job], Vec<Dirty>),
+    (journal, hashes): (&mut Journal, &mut HashCache),
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Ran, BuildError> {
+    let cache = opts.remote_cache.as_ref().map(open_cache).transpose()?;
+    let shared = Shared {
+        cache: cache.as_ref(),
+        cache_strict: opts.remote_cache.as_ref().is_some_and(|rc| rc.strict),
+        place,
+        on_event,
+        claimed,
+        journal: Mutex::new(journal),
+        journal_error: Mutex::new(None),
+        hashes: Mutex::new(hashes),
+        stop: &opts.stop,
+        max_output_bytes: opts.max_output_bytes,
+    };
+    let results = run_dirty(dirty, jobs, &shared, opts.threads, on_event)?;
+    let journal_error = shared
+        .journal_error
+        .into_inner()
+        .expect("no panics while held");
+    Ok(Ran {
+        results,
+        journal_error,
+    })
+}
+
+/// What [`run_recorded`] did: each dirty job's report with its index, and
+/// the first failure to record a built job (the job stands).
+struct Ran {
+    results: Vec<(usize, JobReport)>,
+    journal_error: Option<String>,
 }
 
 /// The remote cache a build uses, as its settings say.

@@ -1,0 +1,331 @@
+//! Building from the last plan's summary: when the manifests are byte for
+//! byte those the summary was made from (and every glob still matches as
+//! it did), the summary says what every job is, and freshness is decided
+//! from it and the journal without parsing a manifest. Every job fresh:
+//! the no-op, which writes nothing. Some not: only the manifests that hold
+//! them are parsed and planned, and only those jobs run, so a build after
+//! one source changed costs the no-op and that job, not the project.
+//!
+//! Anything this path does not cover goes back to the planned path (the
+//! caller plans every manifest): a record of a job gone from the plan
+//! (its outputs must be removed), an output put back with the same bytes
+//! (its record is renewed there), a manifest that no longer plans, or a
+//! planned job that is not the summary's.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::pipeline::fingerprint;
+use crate::pipeline::out_dir::{Folder, OutTree};
+use crate::pipeline::paths::RelPath;
+use crate::pipeline::plan::{self, Job, ManifestText};
+use crate::pipeline::planner::expand_glob;
+use crate::pipeline::state::{self, HashCache, JobKey, Journal, PlanSummary};
+
+use super::freshness::{Fresh, Stale, explain_settings, fresh_report, freshness};
+use super::out_folder::{
+    check_out_dir, display_base, existing_state, lock, prepare_output_dirs, remove_unused_new_dirs,
+};
+use super::{
+    BuildError, Dirty, Event, Options, Place, Report, Slots, Start, run_recorded, selected_reports,
+};
+
+/// The build, when the summary can decide it: `None` sends the caller to
+/// plan every manifest.
+pub(super) fn from_summary(
+    start: &Start,
+    manifests_hash: &[u8; 32],
+    opts: &Options,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Option<Report>, BuildError> {
+    let Some((state_dir, plan)) = usable_summary(start, manifests_hash)? else {
+        return Ok(None);
+    };
+    let _lock = lock(&state_dir, &opts.stop, on_event)?;
+    let Some(out_folder) = Folder::open_out(&start.out).ok().flatten() else {
+        return Ok(None);
+    };
+    let outputs = OutTree::new(out_folder);
+    let mut journal = Journal::load(&state_dir);
+    let named = journal.records().values().flat_map(|r| r.inputs.iter());
+    check_out_dir(
+        &start.root,
+        &start.out,
+        named.map(|(path, _)| path.as_str()),
+    )?;
+    let mut hashes = HashCache::load(&state_dir);
+    let summary = Summary {
+        plan: &plan,
+        state_dir: &state_dir,
+        outputs: &outputs,
+        display_out: &display_base(&start.root, outputs.root().path()),
+        selected: plan
+            .jobs
+            .iter()
+            .map(|p| start.selection.selects(&p.kind, &p.id, &p.manifest))
+            .collect(),
+    };
+    let decided = summary.decide(start, &journal, &mut hashes);
+    save_hashes(&hashes, &state_dir)?;
+    let Some((slots, stale)) = decided else {
+        return Ok(None);
+    };
+    summary.remove_stale_temps();
+    if stale.is_empty() {
+        on_event(Event::Running {
+            total: summary.selected_count(),
+            dirty: 0,
+        });
+        let jobs = selected_reports(slots, &summary.selected);
+        return Ok(Some(Report::unplanned(jobs, Default::default())));
+    }
+    if has_gone_records(&plan, &journal) {
+        return Ok(None);
+    }
+    let Some(replanned) = plan_stale(start, &plan, stale, &mut journal, &state_dir) else {
+        return Ok(None);
+    };
+    let state = (&mut journal, &mut hashes);
+    summary
+        .build_stale(start, opts, on_event, slots, replanned, state)
+        .map(Some)
+}
+
+/// The summary of the last plan, when it can decide this build: made from
+/// these manifests, its globs matching as they did.
+fn usable_summary(
+    start: &Start,
+    manifests_hash: &[u8; 32],
+) -> Result<Option<(Folder, PlanSummary)>, BuildError> {
+    let Some(state_dir) = existing_state(&start.out) else {
+        return Ok(None);
+    };
+    let Some(plan) = PlanSummary::load(&state_dir) else {
+        return Ok(None);
+    };
+    if plan.manifests != *manifests_hash {
+        return Ok(None);
+    }
+    start
+        .selection
+        .check_targets(plan.jobs.iter().map(|p| (p.kind.as_str(), p.id.as_str())))
+        .map_err(BuildError::Usage)?;
+    // A glob that matches differently now changes its job's digest.
+    let globs = plan.jobs.iter().flat_map(|p| &p.globs);
+    if globs
+        .into_iter()
+        .any(|g| expand_glob(&start.resolver, &g.pattern).as_ref() != Ok(&g.matches))
+    {
+        return Ok(None);
+    }
+    // (Anything but a file at a state file's name: the full build says so.)
+    if state::check_state_files(&state_dir).is_err() {
+        return Ok(None);
+    }
+    Ok(Some((state_dir, plan)))
+}
+
+/// What the summary path works in.
+struct Summary<'a> {
+    plan: &'a PlanSummary,
+    state_dir: &'a Folder,
+    outputs: &'a OutTree,
+    /// The output folder as reports show it.
+    display_out: &'a std::path::Path,
+    /// Whether the command line selected each job of the plan.
+    selected: Vec<bool>,
+}
+
+impl Summary<'_> {
+    fn selected_count(&self) -> usize {
+        self.selected.iter().filter(|s| **s).count()
+    }
+
+    /// Each selected job's freshness: the fresh ones' reports in their
+    /// slots, and the others with why. `None` when an output was put back
+    /// with the same bytes: its record is renewed on the planned path.
+    fn decide(
+        &self,
+        start: &Start,
+        journal: &Journal,
+        hashes: &mut HashCache,
+    ) -> Option<(Slots, Vec<(usize, Stale)>)> {
+        let mut slots: Slots = vec![None; self.plan.jobs.len()];
+        let mut stale = Vec::new();
+        let jobs = self.plan.jobs.iter().enumerate();
+        for (i, p) in jobs.filter(|(i, _)| self.selected[*i]) {
+            match freshness(p, &start.resolver, self.outputs, journal, hashes) {
+                Ok(Fresh {
+                    record,
+                    refreshed: None,
+                }) => slots[i] = Some(fresh_report(p, record, self.display_out)),
+                Ok(Fresh {
+                    refreshed: Some(_), ..
+                }) => return None,
+                Err(why) => stale.push((i, why)),
+            }
+        }
+        Some((slots, stale))
+    }
+
+    /// Runs the replanned jobs, as the planned path runs its dirty ones,
+    /// and saves the state; the plan is unchanged and no job is gone.
+    fn build_stale(
+        &self,
+        start: &Start,
+        opts: &Options,
+        on_event: &(dyn Fn(Event) + Sync),
+        mut slots: Slots,
+        replanned: Replanned,
+        (journal, hashes): (&mut Journal, &mut HashCache),
+    ) -> Result<Report, BuildError> {
+        let Replanned {
+            jobs,
+            dirty,
+            at,
+            manifests,
+        } = replanned;
+        let inputs = jobs.iter().flat_map(|j| &j.inputs);
+        check_out_dir(&start.root, &start.out, inputs.map(RelPath::as_str))?;
+        let made_dirs = prepare_output_dirs(self.outputs, self.state_dir, &jobs)?;
+        on_event(Event::Running {
+            total: self.selected_count(),
+            dirty: dirty.len(),
+        });
+        let claimed: BTreeSet<&RelPath> = self.plan.jobs.iter().flat_map(|p| &p.outputs).collect();
+        let place = Place {
+            resolver: &start.resolver,
+            outputs: self.outputs,
+            state_dir: self.state_dir,
+            display_out: self.display_out,
+        };
+        let state = (&mut *journal, &mut *hashes);
+        let ran = run_recorded(opts, place, &claimed, (&jobs, dirty), state, on_event)?;
+        let mut state_error = ran.journal_error;
+        for (k, report) in ran.results {
+            slots[at[k]] = Some(report);
+        }
+        plan::quote(
+            slots.iter_mut().flatten().filter_map(|r| r.error.as_mut()),
+            &start.manifests,
+        );
+        remove_unused_new_dirs(self.outputs, &made_dirs);
+        let saved = save_hashes(hashes, self.state_dir).and_then(|()| {
+            journal.compact_if_large(self.state_dir).map_err(|e| {
+                BuildError::Io(format!(
+                    "saving {}: {e}",
+                    state::state_file(self.state_dir, state::JOURNAL)
+                ))
+            })
+        });
+        if let Err(e) = saved {
+            state_error.get_or_insert(e.to_string());
+        }
+        Ok(Report {
+            jobs: selected_reports(slots, &self.selected),
+            removed: Vec::new(),
+            planned: true,
+            manifests_planned: manifests,
+            interrupted: opts.stop.requested().is_some(),
+            state_error,
+            time: Default::default(),
+        })
+    }
+
+    /// Removes what a killed build left (the planned path does this as it
+    /// prepares the output folders): the temporaries beside every output
+    /// any job declares, in the root, and in `.kiln/`. The lock is held,
+    /// so no build is writing one now.
+    fn remove_stale_temps(&self) {
+        let dirs: BTreeSet<&str> = self
+            .plan
+            .jobs
+            .iter()
+            .flat_map(|p| &p.outputs)
+            .filter_map(|o| o.as_str().rsplit_once('/').map(|(dir, _)| dir))
+            .collect();
+        for dir in dirs {
+            if let Ok(Some(folder)) = self.outputs.open_dir(dir) {
+                folder.remove_stale_temps();
+            }
+        }
+        self.outputs.root().remove_stale_temps();
+        self.state_dir.remove_stale_temps();
+    }
+}
+
+fn save_hashes(hashes: &HashCache, state_dir: &Folder) -> Result<(), BuildError> {
+    hashes
+        .save(state_dir)
+        .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))
+}
+
+/// Whether the journal holds a record of a job the plan no longer has:
+/// its outputs are removed on the planned path.
+fn has_gone_records(plan: &PlanSummary, journal: &Journal) -> bool {
+    let records = journal.records();
+    let known = plan
+        .jobs
+        .iter()
+        .filter(|p| records.contains_key(&(p.kind.clone(), p.id.clone())))
+        .count();
+    known != records.len()
+}
+
+/// The jobs that are not fresh, planned from their manifests only.
+struct Replanned {
+    jobs: Vec<Job>,
+    /// Each with why it runs (indices into `jobs`).
+    dirty: Vec<Dirty>,
+    /// The plan index of each.
+    at: Vec<usize>,
+    /// How many manifests were planned.
+    manifests: usize,
+}
+
+/// Plans the jobs that are not fresh from their manifests only; `None`
+/// when those manifests no longer plan, or plan a job other than the
+/// summary's (the planned path then says why).
+fn plan_stale(
+    start: &Start,
+    plan: &PlanSummary,
+    stale: Vec<(usize, Stale)>,
+    journal: &mut Journal,
+    state_dir: &Folder,
+) -> Option<Replanned> {
+    let files: BTreeSet<&str> = stale
+        .iter()
+        .map(|(i, _)| plan.jobs[*i].manifest.as_str())
+        .collect();
+    let some: Vec<&ManifestText> = start
+        .manifests
+        .iter()
+        .filter(|m| files.contains(m.file.as_str()))
+        .collect();
+    let mut planned: BTreeMap<JobKey, Job> = plan::plan(&start.resolver, some.iter().copied())
+        .ok()?
+        .into_iter()
+        .map(|j| ((j.kind().to_string(), j.id.clone()), j))
+        .collect();
+    let (mut jobs, mut dirty, mut at) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, stale) in stale {
+        let p = &plan.jobs[i];
+        let key = (p.kind.clone(), p.id.clone());
+        let job = planned.remove(&key)?;
+        if fingerprint::digest(&job) != p.digest {
+            return None;
+        }
+        let why = match stale {
+            Stale::Because(why) => why,
+            Stale::Settings => explain_settings(journal.parts(state_dir, &key), &job),
+        };
+        dirty.push((jobs.len(), why));
+        jobs.push(job);
+        at.push(i);
+    }
+    Some(Replanned {
+        jobs,
+        dirty,
+        at,
+        manifests: some.len(),
+    })
+}
