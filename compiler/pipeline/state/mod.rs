@@ -24,8 +24,7 @@
 //! Losing or corrupting any of these only costs a rebuild.
 
 use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -37,6 +36,11 @@ use super::job::Glob;
 use super::out_dir::{EntryKind, Folder, describe_kind};
 use super::paths::{FileSig, RelPath};
 
+mod log;
+
+use log::FrameLog;
+pub use log::MAX_FRAME_BYTES;
+
 pub const STATE_DIR: &str = ".kiln";
 pub const JOURNAL: &str = "journal";
 pub const FILES: &str = "files";
@@ -46,11 +50,13 @@ pub const PLAN: &str = "plan";
 // a lone carriage return ends a manifest line (a plan made before could be
 // of a manifest read wrongly).
 // 4: records keep the job's warnings and notes (shown again when fresh).
-const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN5";
+// 6 (and details 2): a frame ends with its length again, so a log's last
+// frame is checked from the end without reading the others.
+const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN6";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN3";
 const DETAILS: &str = "details";
-const DETAILS_MAGIC: &[u8; 8] = b"KILNDET1";
+const DETAILS_MAGIC: &[u8; 8] = b"KILNDET2";
 /// The lock file's name.
 pub const LOCK: &str = "lock";
 /// Every file kiln keeps in its state folder (what `clean` may remove);
@@ -457,158 +463,6 @@ pub struct Detail {
     pub parts: KeyParts,
 }
 
-/// A value kept in a frame log, by job.
-trait Keyed {
-    fn job_key(&self) -> JobKey;
-}
-
-impl Keyed for Record {
-    fn job_key(&self) -> JobKey {
-        Record::job_key(self)
-    }
-}
-
-impl Keyed for Detail {
-    fn job_key(&self) -> JobKey {
-        (self.kind.clone(), self.id.clone())
-    }
-}
-
-/// A value framed for a log: length, checksum, body.
-fn frame<T: Serialize>(value: &T) -> Vec<u8> {
-    let body = encode(value);
-    let mut frame = Vec::with_capacity(body.len() + 8);
-    frame.extend_from_slice(
-        &u32::try_from(body.len())
-            .expect("a frame under 4 GiB")
-            .to_le_bytes(),
-    );
-    frame.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
-    frame.extend_from_slice(&body);
-    frame
-}
-
-/// An append-only file of framed values, one or more per job, the last
-/// one of a job winning; compacted when a quarter of it is stale.
-struct FrameLog<T> {
-    name: &'static str,
-    magic: &'static [u8; 8],
-    entries: BTreeMap<JobKey, T>,
-    n_frames: usize,
-    /// False when the file is missing, from another kiln version, or ends
-    /// in a torn frame: the first append then rewrites it whole.
-    appendable: bool,
-    /// The file held bytes that are not frames of this kiln (a torn or
-    /// corrupt tail, another version's file): the next save rewrites it.
-    bad_tail: bool,
-    file: Option<File>,
-}
-
-impl<T: Keyed + Serialize + for<'a> Deserialize<'a>> FrameLog<T> {
-    /// Loads every frame, streamed a frame at a time (memory for the
-    /// records, not the file); reading stops at the first frame that is
-    /// torn, corrupt, or longer than [`MAX_FRAME_BYTES`], and that tail is
-    /// dropped (the next save rewrites the file without it).
-    fn load(state_dir: &Folder, name: &'static str, magic: &'static [u8; 8]) -> FrameLog<T> {
-        let mut log = FrameLog {
-            name,
-            magic,
-            entries: BTreeMap::new(),
-            n_frames: 0,
-            appendable: false,
-            bad_tail: false,
-            file: None,
-        };
-        let Some(file) = state_dir.open_read(name, MAX_STATE_BYTES) else {
-            return log;
-        };
-        let mut r = BufReader::with_capacity(64 << 10, file);
-        let want = header(magic);
-        let mut got = vec![0; want.len()];
-        if r.read_exact(&mut got).is_err() || got != want {
-            log.bad_tail = true;
-            return log;
-        }
-        log.appendable = true;
-        loop {
-            match r.fill_buf() {
-                Ok([]) => break,
-                Ok(_) => {}
-                Err(_) => {
-                    log.appendable = false;
-                    break;
-                }
-            }
-            match read_frame::<T>(&mut r) {
-                Some(value) => {
-                    log.n_frames += 1;
-                    log.entries.insert(value.job_key(), value);
-                }
-                None => {
-                    log.appendable = false;
-                    log.bad_tail = true;
-                    break;
-                }
-            }
-        }
-        log
-    }
-
-    fn append(&mut self, state_dir: &Folder, value: T) -> io::Result<()> {
-        let bytes = frame(&value);
-        self.entries.insert(value.job_key(), value);
-        if !self.appendable {
-            // Start over with every frame we trust.
-            self.file = None;
-            self.rewrite(state_dir)?;
-            self.appendable = true;
-            return Ok(());
-        }
-        if self.file.is_none() {
-            match state_dir.open_append(self.name)? {
-                Some(file) => self.file = Some(file),
-                // Hard-linked from elsewhere: a new file of kiln's own
-                // takes its place, the other name keeps the old bytes.
-                None => return self.rewrite(state_dir),
-            }
-        }
-        self.file
-            .as_mut()
-            .expect("opened above")
-            .write_all(&bytes)?;
-        self.n_frames += 1;
-        Ok(())
-    }
-
-    fn drop_keys(&mut self, state_dir: &Folder, keys: &[JobKey]) -> io::Result<()> {
-        for key in keys {
-            self.entries.remove(key);
-        }
-        self.file = None;
-        self.rewrite(state_dir)?;
-        self.appendable = true;
-        Ok(())
-    }
-
-    /// A quarter of its frames are superseded, or it holds bytes that are
-    /// not frames: time to rewrite it.
-    fn is_large(&self) -> bool {
-        self.bad_tail || self.n_frames > self.entries.len() + self.entries.len() / 4 + 16
-    }
-
-    fn rewrite(&mut self, state_dir: &Folder) -> io::Result<()> {
-        self.file = None;
-        let mut file = header(self.magic);
-        for value in self.entries.values() {
-            file.extend_from_slice(&frame(value));
-        }
-        state_dir.write_atomic(self.name, &file)?;
-        self.n_frames = self.entries.len();
-        self.bad_tail = false;
-        Ok(())
-    }
-}
-
 /// The job records (`journal`, read by every build) and what each job was
 /// (`details`, read only to explain a rebuild).
 pub struct Journal {
@@ -629,9 +483,14 @@ impl Journal {
         &self.log.entries
     }
 
+    /// The details, read (every frame): to explain a job, to drop some,
+    /// or to compact them.
     fn details(&mut self, state_dir: &Folder) -> &mut FrameLog<Detail> {
-        self.details
-            .get_or_insert_with(|| FrameLog::load(state_dir, DETAILS, DETAILS_MAGIC))
+        if !self.details.as_ref().is_some_and(|d| d.loaded) {
+            // An append-only log's frames are all in the file: read them.
+            self.details = Some(FrameLog::load(state_dir, DETAILS, DETAILS_MAGIC));
+        }
+        self.details.as_mut().expect("loaded above")
     }
 
     /// What the job of `key` was when it was last built, if known.
@@ -655,7 +514,11 @@ impl Journal {
             id: record.id.clone(),
             parts,
         };
-        self.details(state_dir).append(state_dir, detail)?;
+        // Appended without reading the log (a build that changed one job
+        // touches one job's details).
+        self.details
+            .get_or_insert_with(|| FrameLog::open_tail(state_dir, DETAILS, DETAILS_MAGIC))
+            .append(state_dir, detail)?;
         self.log.append(state_dir, record)
     }
 
@@ -676,37 +539,18 @@ impl Journal {
     }
 
     /// Rewrites the journal (and the details) with one frame per job when
-    /// a quarter of its frames are superseded.
+    /// a quarter of its frames are superseded. The details gain a frame
+    /// only with a record, so compacting them with the journal keeps them
+    /// as small (they are read then, and only then, unless asked for).
     pub fn compact_if_large(&mut self, state_dir: &Folder) -> io::Result<()> {
         if self.log.is_large() {
             self.log.rewrite(state_dir)?;
-        }
-        if self.details.as_ref().is_some_and(FrameLog::is_large) {
+            self.details(state_dir).rewrite(state_dir)?;
+        } else if self.details.as_ref().is_some_and(FrameLog::is_large) {
             self.details(state_dir).rewrite(state_dir)?;
         }
         Ok(())
     }
-}
-
-/// Longest frame a log's reader takes: one job's record (a job of 100,000
-/// glob matches is about 10 MB). A longer length is a corrupt frame.
-pub const MAX_FRAME_BYTES: usize = 64 << 20;
-
-/// The next frame of a log, if it is whole, intact and decodes.
-fn read_frame<T: for<'a> Deserialize<'a>>(r: &mut impl Read) -> Option<T> {
-    let mut head = [0u8; 8];
-    r.read_exact(&mut head).ok()?;
-    let len = usize::try_from(u32::from_le_bytes(head[..4].try_into().ok()?)).ok()?;
-    let crc = u32::from_le_bytes(head[4..].try_into().ok()?);
-    if len > MAX_FRAME_BYTES {
-        return None;
-    }
-    let mut body = crate::memory::zeroed(len).ok()?;
-    r.read_exact(&mut body).ok()?;
-    if crc32fast::hash(&body) != crc {
-        return None;
-    }
-    decode(&body)
 }
 
 /// Lowercase hex (one implementation, in `formats`).
@@ -716,6 +560,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::log::frame;
     use super::*;
     use std::fs;
 
@@ -782,6 +627,118 @@ mod tests {
         assert!(j.details.is_none());
         assert_eq!(j.parts(&state, &key("one")).unwrap().settings[0].1, "1");
         assert_eq!(j.parts(&state, &key("none")), None);
+    }
+
+    /// A journal of `n` jobs (`j0`, `j1`, ...), each with its details, each
+    /// job's settings its number.
+    fn journal_of(state: &Folder, n: usize) -> Journal {
+        let mut j = Journal::load(state);
+        for i in 0..n {
+            let mut p = parts();
+            p.settings[0].1 = i.to_string();
+            j.append(state, rec(&format!("j{i}")), p).unwrap();
+        }
+        j
+    }
+
+    fn setting(j: &mut Journal, state: &Folder, id: &str) -> Option<String> {
+        j.parts(state, &key(id)).map(|p| p.settings[0].1.clone())
+    }
+
+    #[test]
+    fn appending_reads_no_details() {
+        // A build that records one job touches one job's details: the
+        // log is appended to after a look at its header and last frame.
+        let dir = tempfile::tempdir().unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
+        drop(journal_of(&state, 3));
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("new"), parts()).unwrap();
+        let details = j.details.as_ref().unwrap();
+        assert!(!details.loaded && details.appendable);
+        assert_eq!(details.entries.len(), 1, "only the frame appended");
+        // Every frame is there for the next reader, this one included.
+        let mut j = Journal::load(&state);
+        assert_eq!(setting(&mut j, &state, "j2").as_deref(), Some("2"));
+        assert_eq!(setting(&mut j, &state, "new").as_deref(), Some("1"));
+        // Asked to explain after appending, the log is read whole.
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("j0"), parts()).unwrap();
+        assert_eq!(setting(&mut j, &state, "j0").as_deref(), Some("1"));
+        assert_eq!(setting(&mut j, &state, "j1").as_deref(), Some("1"));
+        assert!(j.details.as_ref().unwrap().loaded);
+    }
+
+    #[test]
+    fn a_torn_or_corrupt_details_tail_is_found_before_appending() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
+        drop(journal_of(&state, 2));
+        let path = dir.path().join(DETAILS);
+        let full = fs::read(&path).unwrap();
+        let mut p1 = parts();
+        p1.settings[0].1 = "1".into();
+        let last = frame(&Detail {
+            kind: "k".into(),
+            id: "j1".into(),
+            parts: p1,
+        })
+        .len();
+        // Every cut of the last frame, and a flipped bit in each of its
+        // bytes: the append finds the tail is not whole, reads the log,
+        // and starts it over with what it trusts (j0) and the new frame.
+        let cuts = (1..last).map(|cut| full[..full.len() - cut].to_vec());
+        let flips = (full.len() - last..full.len()).map(|at| {
+            let mut bytes = full.clone();
+            bytes[at] ^= 0x01;
+            bytes
+        });
+        for (n, bytes) in cuts.chain(flips).enumerate() {
+            fs::write(&path, &bytes).unwrap();
+            let mut j = Journal::load(&state);
+            j.append(&state, rec("new"), parts()).unwrap();
+            let mut j = Journal::load(&state);
+            assert_eq!(setting(&mut j, &state, "j0").as_deref(), Some("0"), "{n}");
+            assert_eq!(setting(&mut j, &state, "new").as_deref(), Some("1"), "{n}");
+            assert_eq!(setting(&mut j, &state, "j1"), None, "{n}");
+            fs::write(&path, &full).unwrap();
+        }
+        // Another version's log, or none: started over too.
+        for bytes in [&b"KILNDET1 old"[..], &[]] {
+            fs::write(&path, bytes).unwrap();
+            let mut j = Journal::load(&state);
+            j.append(&state, rec("new"), parts()).unwrap();
+            let mut j = Journal::load(&state);
+            assert_eq!(setting(&mut j, &state, "new").as_deref(), Some("1"));
+        }
+        fs::remove_file(&path).unwrap();
+        let mut j = Journal::load(&state);
+        j.append(&state, rec("new"), parts()).unwrap();
+        assert_eq!(
+            setting(&mut Journal::load(&state), &state, "new").as_deref(),
+            Some("1")
+        );
+    }
+
+    #[test]
+    fn the_details_are_compacted_with_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = Folder::create_out(dir.path()).unwrap();
+        drop(journal_of(&state, 4));
+        let path = dir.path().join(DETAILS);
+        let one = fs::metadata(&path).unwrap().len();
+        // Each rebuild of one job appends a frame to both logs; when the
+        // journal is compacted, the details are too.
+        let mut j = Journal::load(&state);
+        for _ in 0..40 {
+            j.append(&state, rec("j0"), parts()).unwrap();
+            j.compact_if_large(&state).unwrap();
+        }
+        let size = fs::metadata(&path).unwrap().len();
+        assert!(size < one * 6, "{size} bytes against {one} for 4 jobs");
+        let mut j = Journal::load(&state);
+        assert_eq!(setting(&mut j, &state, "j3").as_deref(), Some("3"));
+        assert_eq!(j.details.as_ref().unwrap().entries.len(), 4);
     }
 
     #[test]
