@@ -158,16 +158,14 @@ fn heartbeat_secs(text: &str) -> Result<f64, String> {
     }
 }
 
-impl BuildArgs {
-    /// The names that are manifests, and those that are targets.
-    fn split_names(&self) -> (Vec<PathBuf>, Vec<String>) {
-        let (manifests, targets): (Vec<&String>, Vec<&String>) =
-            self.names.iter().partition(|n| is_manifest_name(n));
-        (
-            manifests.into_iter().map(PathBuf::from).collect(),
-            targets.into_iter().cloned().collect(),
-        )
-    }
+/// The names that are manifests, and those that are targets.
+pub(super) fn split_names(names: &[String]) -> (Vec<PathBuf>, Vec<String>) {
+    let (manifests, targets): (Vec<&String>, Vec<&String>) =
+        names.iter().partition(|n| is_manifest_name(n));
+    (
+        manifests.into_iter().map(PathBuf::from).collect(),
+        targets.into_iter().cloned().collect(),
+    )
 }
 
 /// A manifest is named by a path: one ending in `.yaml` or `.yml`, or one
@@ -180,7 +178,7 @@ fn is_manifest_name(name: &str) -> bool {
 }
 
 pub fn run(args: &BuildArgs) -> u8 {
-    let (manifests, targets) = args.split_names();
+    let (manifests, targets) = split_names(&args.names);
     let remote_cache = match remote_cache(args).transpose() {
         Ok(rc) => rc,
         Err(message) => {
@@ -218,7 +216,12 @@ pub fn run(args: &BuildArgs) -> u8 {
     let signal_status = || options.stop.requested().and_then(|s| u8::try_from(s).ok());
     match result {
         Ok(report) => {
-            print_report(&report, args, options.remote_cache.as_ref());
+            let printing = Printing {
+                json: args.json,
+                quiet: args.quiet,
+                explain: args.explain,
+            };
+            print_report(&report, printing, options.remote_cache.as_ref());
             match signal_status() {
                 Some(status) if report.interrupted => status,
                 _ if report.count(Status::Failed) > 0 => EXIT_FAILURE,
@@ -247,19 +250,25 @@ pub fn run(args: &BuildArgs) -> u8 {
 /// Nothing with `--quiet`; a bar on a terminal (not in CI, not with
 /// `--json`); otherwise (CI, a pipe, JSON) the heartbeat lines on stderr.
 fn show_progress(args: &BuildArgs) -> Show {
+    show_for(args.quiet, args.json, args.heartbeat)
+}
+
+/// Nothing when quiet; a bar on a terminal (not in CI, not with JSON);
+/// otherwise heartbeat lines every `heartbeat` seconds.
+pub(super) fn show_for(quiet: bool, json: bool, heartbeat: f64) -> Show {
     let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false");
     let terminal = std::io::stderr().is_terminal() && !ci;
-    match (args.quiet, terminal && !args.json) {
+    match (quiet, terminal && !json) {
         (true, _) => Show::Nothing,
         (false, true) => Show::Bar,
-        (false, false) => Show::Heartbeat(Duration::from_secs_f64(args.heartbeat)),
+        (false, false) => Show::Heartbeat(Duration::from_secs_f64(heartbeat)),
     }
 }
 
 /// On SIGINT or SIGTERM, asks the build to stop (it then exits 130 or
 /// 143); a second one ends the process at once (the next build removes
 /// the temporary files that leaves).
-fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
+pub(super) fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let again = Arc::new(AtomicBool::new(false));
     for (signal, status) in [(SIGINT, EXIT_SIGINT), (SIGTERM, EXIT_SIGTERM)] {
@@ -271,7 +280,19 @@ fn stop_on_signals(stop: &Stop) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print_report(report: &Report, args: &BuildArgs, remote: Option<&pipeline::engine::RemoteCache>) {
+/// How a build's report is printed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Printing {
+    pub json: bool,
+    pub quiet: bool,
+    pub explain: bool,
+}
+
+pub(super) fn print_report(
+    report: &Report,
+    args: Printing,
+    remote: Option<&pipeline::engine::RemoteCache>,
+) {
     for job in &report.jobs {
         if let Some(d) = &job.error {
             print_diagnostic(d);
@@ -440,11 +461,11 @@ fn remote_json(report: &Report, rc: &pipeline::engine::RemoteCache) -> Value {
     })
 }
 
-fn millis(d: std::time::Duration) -> f64 {
+pub(super) fn millis(d: std::time::Duration) -> f64 {
     (d.as_secs_f64() * 1e6).round() / 1e3
 }
 
-fn diagnostic_json(d: &pipeline::Diagnostic) -> Value {
+pub(super) fn diagnostic_json(d: &pipeline::Diagnostic) -> Value {
     json!({
         "file": d.file,
         "line": d.pos.line,
@@ -453,7 +474,7 @@ fn diagnostic_json(d: &pipeline::Diagnostic) -> Value {
     })
 }
 
-fn error_json(e: &BuildError) -> Value {
+pub(super) fn error_json(e: &BuildError) -> Value {
     let errors: Vec<Value> = match e {
         BuildError::Manifests(diags) => diags.iter().map(diagnostic_json).collect(),
         other => vec![json!({ "message": other.to_string() })],

@@ -18,6 +18,7 @@ mod build;
 mod inspect;
 mod progress;
 mod verify;
+mod watch;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,6 +71,19 @@ enum Command {
         Every manifest is planned whatever is named, so building a subset never \
         removes the outputs of jobs that are still in some manifest.")]
     Build(build::BuildArgs),
+    /// Build, then build again whenever a source, a file it names, a
+    /// manifest or a glob's matches change, until Ctrl-C
+    #[command(after_help = "Examples:\n  \
+        kiln watch                          build every manifest, then on every save\n  \
+        kiln watch forest                   only the level forest (and what it reads)\n  \
+        kiln watch --json | my-editor-plugin\n                                      \
+        one JSON line per build: \"started\", then \"built\" with the outputs that changed\n  \
+        kiln watch --poll                   for network drives, WSL's Windows folders, containers\n\n\
+        Folders are watched, never single files (editors save by renaming), and never the \
+        output folder. A failed build is reported and the watch goes on: the last good \
+        outputs stay. A game can watch out/ (kiln renames each output into place whole, \
+        the set's index last) or read the JSON lines (docs/watch.md).")]
+    Watch(watch::WatchArgs),
     /// Show what a file holds (the types kiln reads are listed below)
     #[command(after_help = "Examples:\n  \
         kiln inspect sources/characters/Fox.glb              node tree, skins, clips, meshes, materials\n  \
@@ -146,6 +160,7 @@ pub fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Build(args) => build::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::Inspect {
             file,
             json,

@@ -26,9 +26,10 @@ pub mod shared_cache;
 pub mod sources;
 pub mod state;
 pub mod watch;
+pub mod watcher;
 
 pub use engine::{
     BuildError, CleanReport, DryJob, Event, JobReport, Options, Report, Status, build, clean,
-    dry_run,
+    dry_run, watch_index,
 };
 pub use plan::Diagnostic;

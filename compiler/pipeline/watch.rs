@@ -307,6 +307,33 @@ mod tests {
     }
 
     #[test]
+    fn a_glob_with_no_match_yet_still_watches_its_folder() {
+        // A glob that matches nothing has no readers: only the glob itself
+        // says that its folder (created, renamed, gaining a match) matters.
+        let mut i = index();
+        i.globs
+            .push(("sources/new/*.glb".to_string(), job("later")));
+        for path in ["sources/new", "sources/new/a.glb", "sources/new/"] {
+            assert_eq!(decide(&i, &paths(&[path])), Work::Replan, "{path}");
+        }
+        for path in [
+            "sources/new/a.txt",
+            "sources/newer",
+            "a.glb",
+            "debris-x.cgeo",
+        ] {
+            assert_eq!(decide(&i, &paths(&[path])), Work::Nothing, "{path}");
+        }
+        // A glob of the root's own files: only a match there is work.
+        let mut i = index();
+        i.globs.push(("*.glb".to_string(), job("root")));
+        assert_eq!(decide(&i, &paths(&["a.glb"])), Work::Replan);
+        for path in ["README.md", "sub/a.glb"] {
+            assert_eq!(decide(&i, &paths(&[path])), Work::Nothing, "{path}");
+        }
+    }
+
+    #[test]
     fn kilns_own_writes_and_unread_files_are_no_work() {
         let i = index();
         for batch in [

@@ -34,3 +34,4 @@ mod manifest_limits;
 mod ownership;
 mod remote;
 mod selection;
+mod watch;

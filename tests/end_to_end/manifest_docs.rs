@@ -454,6 +454,10 @@ fn the_limits_table_gives_each_constants_value() {
             "state::MAX_STATE_BYTES",
             kiln::pipeline::state::MAX_STATE_BYTES as f64,
         ),
+        (
+            "watcher::MAX_DEBOUNCE",
+            kiln::pipeline::watcher::MAX_DEBOUNCE.as_millis() as f64,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

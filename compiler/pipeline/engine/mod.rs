@@ -424,6 +424,40 @@ pub fn dry_run(opts: &Options) -> Result<Vec<DryJob>, BuildError> {
     Ok(report)
 }
 
+/// What `kiln watch` watches after a build (see [`super::watch`]): the
+/// manifests; each job's declared inputs, its globs and the files its last
+/// build read beside them (a glTF's buffers); the output folder, whose
+/// events are kiln's own. It plans every manifest.
+pub fn watch_index(opts: &Options) -> Result<super::watch::Index, BuildError> {
+    let start = begin(opts)?;
+    let mut index = super::watch::Index {
+        manifests: start.manifests.iter().map(|m| m.file.clone()).collect(),
+        out: start
+            .out
+            .strip_prefix(&start.root)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(str::to_string),
+        ..Default::default()
+    };
+    let jobs = plan_jobs(&start)?;
+    let journal = existing_state(&start.out).map(|dir| Journal::load(&dir));
+    for job in &jobs {
+        let key = (job.kind().to_string(), job.id.clone());
+        let read = journal
+            .as_ref()
+            .and_then(|j| j.records().get(&key))
+            .map(|r| r.inputs.iter().map(|(path, _)| path.as_str()));
+        let files = job
+            .inputs
+            .iter()
+            .map(RelPath::as_str)
+            .chain(read.into_iter().flatten());
+        index.add_job(&key, files, job.globs.iter().map(|g| g.pattern.as_str()));
+    }
+    Ok(index)
+}
+
 /// What every build and dry run starts from: the root, every manifest's
 /// text, what the command line selected, and the output folder (checked
 /// against the manifests' paths).

@@ -1,0 +1,341 @@
+//! `kiln watch`: a build, then another whenever something a job reads may
+//! have changed. What counts is [`super::watch`]'s pure decision; this is
+//! the loop around it: the file system's events (the `notify` crate,
+//! debounced by `notify-debouncer-full`), the folders watched, the builds.
+//!
+//! Order of work: plan and watch the folders first, then build, so a save
+//! during the first build is seen. Events that arrive during a build wait
+//! in the channel and make one more build when it ends ([`Queue`]). After
+//! a build that re-planned or ran a job, the index is made again (what a
+//! job read may have changed) and the watched folders follow it.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use notify::event::{AccessKind, AccessMode, EventKind};
+use notify::{ErrorKind, PollWatcher, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{
+    DebounceEventResult, Debouncer, FileIdMap, RecommendedCache, new_debouncer, new_debouncer_opt,
+};
+
+use super::engine::{self, BuildError, Event, Options, Report, Status};
+use super::watch::{Index, Queue, Seen, Work, decide};
+
+/// How to watch.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How long a path must stay quiet before its events count: one save
+    /// is several events (a temporary written, renamed, the old name
+    /// moved away), and they make one build.
+    pub debounce: Duration,
+    /// Poll the folders at this interval instead of the system's change
+    /// notifications (network drives, WSL's Windows folders, some
+    /// containers, where no notification comes).
+    pub poll: Option<Duration>,
+}
+
+/// The longest debounce window `kiln watch` takes.
+pub const MAX_DEBOUNCE: Duration = Duration::from_secs(10);
+
+/// What the watch does, for the CLI to show.
+#[derive(Debug)]
+pub enum Happening<'a> {
+    /// The folders watched now (at the start, and when they change).
+    Watching { folders: usize },
+    /// Build `generation` starts: no output has changed yet.
+    Started { generation: u64 },
+    /// It ended (its outputs committed, or its errors).
+    Built {
+        generation: u64,
+        result: &'a Result<Report, BuildError>,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    #[error("cannot watch {path}: {message}")]
+    Watch { path: PathBuf, message: String },
+    #[error("the project root {path}: {message}")]
+    Root { path: PathBuf, message: String },
+    #[error("the file watcher stopped")]
+    Stopped,
+}
+
+/// Builds, then watches and builds again, until `opts.stop` is set (by
+/// Ctrl-C). A failed build is reported and the watch goes on: the last
+/// good outputs stay, and the next save is tried.
+pub fn watch(
+    opts: &Options,
+    settings: &Settings,
+    on: &mut dyn FnMut(Happening),
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<(), WatchError> {
+    let root = std::fs::canonicalize(&opts.root).map_err(|e| WatchError::Root {
+        path: opts.root.clone(),
+        message: e.to_string(),
+    })?;
+    let (tx, rx) = mpsc::channel();
+    let mut folders = Folders::new(settings, tx)?;
+    let mut index = Index::default();
+    refresh(opts, &root, &mut index, &mut folders, on)?;
+    let mut queue = Queue::default();
+    queue.add(Work::Replan);
+    let mut generation = 0;
+    while opts.stop.requested().is_none() {
+        if let Some(work) = queue.start() {
+            generation += 1;
+            on(Happening::Started { generation });
+            let result = engine::build(opts, on_event);
+            on(Happening::Built {
+                generation,
+                result: &result,
+            });
+            queue.finished();
+            let all_fresh = result
+                .as_ref()
+                .is_ok_and(|r| r.jobs.iter().all(|j| j.status == Status::Fresh));
+            if work == Work::Replan || !all_fresh {
+                refresh(opts, &root, &mut index, &mut folders, on)?;
+            }
+        }
+        let seen = match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(batch) => drain(&root, batch, &rx),
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return Err(WatchError::Stopped),
+        };
+        queue.add(decide(&index, &seen));
+    }
+    Ok(())
+}
+
+/// Makes the index again and watches its folders. When the manifests do
+/// not plan (one is being edited, a source is gone for a moment between
+/// an editor's delete and create), the last index stays: a superset of
+/// what to watch, never less (the build reports the problem; a manifest
+/// saved re-plans).
+fn refresh(
+    opts: &Options,
+    root: &Path,
+    index: &mut Index,
+    folders: &mut Folders,
+    on: &mut dyn FnMut(Happening),
+) -> Result<(), WatchError> {
+    if let Ok(new) = engine::watch_index(opts) {
+        *index = new;
+    }
+    if folders.follow(root, index)? {
+        on(Happening::Watching {
+            folders: folders.watched.len(),
+        });
+    }
+    Ok(())
+}
+
+/// A batch of events, and any others already waiting, as paths relative
+/// to the root (or a rescan).
+fn drain(root: &Path, first: DebounceEventResult, rx: &Receiver<DebounceEventResult>) -> Vec<Seen> {
+    let mut seen = Vec::new();
+    for batch in std::iter::once(first).chain(rx.try_iter()) {
+        match batch {
+            Ok(events) => {
+                for event in events {
+                    if event.need_rescan() {
+                        seen.push(Seen::Rescan);
+                    }
+                    if is_change(&event.kind) {
+                        seen.extend(event.paths.iter().map(|p| seen_path(root, p)));
+                    }
+                }
+            }
+            // Events may have been lost: look at everything again.
+            Err(_) => seen.push(Seen::Rescan),
+        }
+    }
+    seen
+}
+
+/// Whether an event may mean a changed file: anything but a read (a
+/// build reads every manifest and the sources it hashes; were reads
+/// changes, each build would start the next). A file closed after writing
+/// counts.
+fn is_change(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        _ => true,
+    }
+}
+
+/// A path the watcher reported, relative to the root (the root itself, or
+/// a path outside it, is a rescan).
+fn seen_path(root: &Path, path: &Path) -> Seen {
+    match path.strip_prefix(root).ok().and_then(Path::to_str) {
+        Some(rel) if !rel.is_empty() => Seen::Path(rel.to_string()),
+        _ => Seen::Rescan,
+    }
+}
+
+/// The folders watched, through one of the two kinds of watcher.
+struct Folders {
+    watcher: Watcher,
+    watched: BTreeSet<PathBuf>,
+}
+
+enum Watcher {
+    Native(Debouncer<RecommendedWatcher, RecommendedCache>),
+    Poll(Debouncer<PollWatcher, FileIdMap>),
+}
+
+impl Folders {
+    fn new(
+        settings: &Settings,
+        tx: mpsc::Sender<DebounceEventResult>,
+    ) -> Result<Folders, WatchError> {
+        let watcher = match settings.poll {
+            None => new_debouncer(settings.debounce, None, tx).map(Watcher::Native),
+            Some(every) => new_debouncer_opt::<_, PollWatcher, FileIdMap>(
+                settings.debounce,
+                None,
+                tx,
+                FileIdMap::new(),
+                notify::Config::default().with_poll_interval(every),
+            )
+            .map(Watcher::Poll),
+        };
+        let watcher = watcher.map_err(|e| watch_error(Path::new("."), &e))?;
+        Ok(Folders {
+            watcher,
+            watched: BTreeSet::new(),
+        })
+    }
+
+    /// Watches the index's folders (each one that exists, or the nearest
+    /// folder above it that does, so its creation is seen) and no others;
+    /// whether the set changed.
+    fn follow(&mut self, root: &Path, index: &Index) -> Result<bool, WatchError> {
+        let wanted: BTreeSet<PathBuf> = index
+            .folders()
+            .iter()
+            .filter_map(|folder| existing(root, folder))
+            .collect();
+        if wanted == self.watched {
+            return Ok(false);
+        }
+        for gone in self.watched.difference(&wanted) {
+            // Gone already, most likely: nothing to stop.
+            let _ = match &mut self.watcher {
+                Watcher::Native(d) => d.unwatch(gone),
+                Watcher::Poll(d) => d.unwatch(gone),
+            };
+        }
+        for new in wanted.difference(&self.watched) {
+            let done = match &mut self.watcher {
+                Watcher::Native(d) => d.watch(new, RecursiveMode::NonRecursive),
+                Watcher::Poll(d) => d.watch(new, RecursiveMode::NonRecursive),
+            };
+            done.map_err(|e| watch_error(new, &e))?;
+        }
+        self.watched = wanted;
+        Ok(true)
+    }
+}
+
+/// `folder` (relative to `root`) if it is a folder, else the nearest one
+/// above it that is, within the root.
+fn existing(root: &Path, folder: &str) -> Option<PathBuf> {
+    let mut path = root.join(folder);
+    loop {
+        if path.is_dir() {
+            return Some(path);
+        }
+        if path == root || !path.pop() || !path.starts_with(root) {
+            return None;
+        }
+    }
+}
+
+/// A watcher's error in words that say what to do.
+fn watch_error(path: &Path, e: &notify::Error) -> WatchError {
+    let message = match &e.kind {
+        ErrorKind::MaxFilesWatch => "the system's limit on inotify watches is reached; raise it \
+            (`sudo sysctl fs.inotify.max_user_watches=524288`, and in /etc/sysctl.conf to keep it) \
+            or watch by polling with --poll"
+            .to_string(),
+        ErrorKind::Io(io) if io.raw_os_error() == Some(24) => format!(
+            "{io}: the system's limit on inotify instances is reached; raise it \
+             (`sudo sysctl fs.inotify.max_user_instances=1024`) or watch by polling with --poll"
+        ),
+        _ => e.to_string(),
+    };
+    WatchError::Watch {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_paths_are_relative_to_the_root_or_a_rescan() {
+        let root = Path::new("/p");
+        assert_eq!(
+            seen_path(root, Path::new("/p/sources/a.glb")),
+            Seen::Path("sources/a.glb".to_string())
+        );
+        assert_eq!(seen_path(root, Path::new("/p")), Seen::Rescan);
+        assert_eq!(seen_path(root, Path::new("/elsewhere/a")), Seen::Rescan);
+    }
+
+    #[test]
+    fn reading_a_file_is_not_a_change() {
+        use notify::event::{CreateKind, ModifyKind, RemoveKind, RenameMode};
+        for kind in [
+            EventKind::Access(AccessKind::Open(AccessMode::Any)),
+            EventKind::Access(AccessKind::Read),
+            EventKind::Access(AccessKind::Close(AccessMode::Read)),
+        ] {
+            assert!(!is_change(&kind), "{kind:?}");
+        }
+        for kind in [
+            EventKind::Access(AccessKind::Close(AccessMode::Write)),
+            EventKind::Create(CreateKind::File),
+            EventKind::Modify(ModifyKind::Name(RenameMode::Both)),
+            EventKind::Remove(RemoveKind::Any),
+            EventKind::Any,
+        ] {
+            assert!(is_change(&kind), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_folder_is_watched_through_the_nearest_one_above_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("sources/a")).unwrap();
+        assert_eq!(existing(root, "sources/a"), Some(root.join("sources/a")));
+        assert_eq!(
+            existing(root, "sources/new/deep"),
+            Some(root.join("sources"))
+        );
+        assert_eq!(existing(root, ""), Some(root.to_path_buf()));
+        assert_eq!(existing(&root.join("gone"), "x"), None);
+    }
+
+    #[test]
+    fn the_inotify_limit_names_the_sysctl_to_raise() {
+        let e = watch_error(
+            Path::new("src"),
+            &notify::Error::new(ErrorKind::MaxFilesWatch),
+        );
+        let text = e.to_string();
+        assert!(text.contains("fs.inotify.max_user_watches"), "{text}");
+        assert!(text.contains("--poll"), "{text}");
+        let io = std::io::Error::from_raw_os_error(24);
+        let text = watch_error(Path::new("src"), &notify::Error::io(io)).to_string();
+        assert!(text.contains("fs.inotify.max_user_instances"), "{text}");
+    }
+}
