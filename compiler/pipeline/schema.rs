@@ -279,4 +279,70 @@ mod tests {
         );
         assert!(nested_fields::<Two>().is_empty());
     }
+
+    /// A name or a list of rows, read as a style's `table` reads itself:
+    /// `deserialize_any`, a string or a sequence.
+    #[allow(dead_code)]
+    enum NameOrRows {
+        Name(String),
+        Rows(Vec<Two>),
+    }
+
+    impl<'de> Deserialize<'de> for NameOrRows {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<NameOrRows, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = NameOrRows;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("a name or rows")
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<NameOrRows, E> {
+                    Ok(NameOrRows::Name(v.to_string()))
+                }
+                fn visit_seq<A: de::SeqAccess<'de>>(
+                    self,
+                    mut seq: A,
+                ) -> Result<NameOrRows, A::Error> {
+                    let mut rows = Vec::new();
+                    while let Some(row) = seq.next_element()? {
+                        rows.push(row);
+                    }
+                    Ok(NameOrRows::Rows(rows))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Table {
+        table: NameOrRows,
+    }
+
+    #[test]
+    fn a_field_that_reads_itself_is_offered_one_list() {
+        assert_eq!(
+            nested_fields::<Table>(),
+            [(vec!["table"], &["first", "second"][..])]
+        );
+    }
+
+    /// A type that holds itself.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Node {
+        name: String,
+        child: Option<Box<Node>>,
+    }
+
+    #[test]
+    fn a_type_that_holds_itself_is_followed_to_the_deepest_path() {
+        let found = nested_fields::<Node>();
+        let deepest = found.iter().map(|(route, _)| route.len()).max();
+        assert_eq!(deepest, Some(MAX_DEPTH));
+        assert_eq!(found.len(), MAX_DEPTH);
+        // The walk's error has words, as every error must.
+        assert_eq!(Stop.to_string(), "schema walk");
+    }
 }
