@@ -496,5 +496,14 @@ mod tests {
         );
         drop(p);
         assert_eq!(reads, 0);
+        // Exactly the limit is read (its memory asked for, not touched).
+        let mut asked = 0;
+        let mut p = Pieces::new(u64::MAX, |_, buf: &mut [u8]| {
+            asked = buf.len();
+            Ok::<(), String>(())
+        });
+        assert!(p.read(0, MAX_PIECE_BYTES).is_ok());
+        drop(p);
+        assert_eq!(asked, MAX_PIECE_BYTES);
     }
 }
