@@ -7,20 +7,8 @@ use crate::model::sample;
 use crate::model::{Channel, Clip, Interpolation, Scene, Target};
 
 use super::reach::{Reach, chain_worst, reach};
-use super::reduce::reduce;
+use super::reduce::{Tolerance, as4, error_m, lerp_key, reduce};
 use super::{Error, err};
-
-/// Key reduction's tolerances (a bank's `tolerance` in the manifest).
-#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Tolerance {
-    /// World-space error of any joint, in metres.
-    pub position_m: f64,
-    /// Rotation error of a joint, in degrees.
-    pub rotation_deg: f64,
-    /// Scale error of a joint (a factor's difference).
-    pub scale: f64,
-}
 
 /// How a bank's clips are made.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,10 +38,6 @@ pub struct CompiledClip {
     /// chain of joints (see `reach`).
     pub worst_m: f64,
 }
-
-/// Reach below this counts as this (metres): a leaf joint's rotation still
-/// moves what hangs from it (an attachment, a camera).
-pub(super) const MIN_REACH_M: f64 = 0.1;
 
 /// When the clip's first key is (0 if it has none): [`clip`] shifts its
 /// keys to start at 0.
@@ -410,45 +394,6 @@ fn resample_error(
         }
     }
     worst
-}
-
-pub(super) fn as4(k: &[f64]) -> [f64; 4] {
-    [k[0], k[1], k[2], if k.len() == 4 { k[3] } else { 0.0 }]
-}
-
-/// Linear interpolation of two keys as the runtime does it: lerp, or
-/// slerp for rotations.
-pub(super) fn lerp_key(path: kchr::Path, a: [f64; 4], b: [f64; 4], u: f64) -> [f64; 4] {
-    match path {
-        kchr::Path::Rotation => math::quat_slerp(a, b, u),
-        _ => [
-            a[0] + (b[0] - a[0]) * u,
-            a[1] + (b[1] - a[1]) * u,
-            a[2] + (b[2] - a[2]) * u,
-            0.0,
-        ],
-    }
-}
-
-/// How far (metres) the difference between two values of one channel
-/// moves what the node carries: a translation's difference times the
-/// parent's scale; a rotation's by the chord it sweeps at the reach
-/// (`2·sin(angle/2)·reach = 2·sqrt(1 − dot²)·reach`); a scale's relative
-/// difference (to the node's rest scale) times the reach.
-pub(super) fn error_m(path: kchr::Path, a: [f64; 4], b: [f64; 4], at: Reach) -> f64 {
-    match path {
-        kchr::Path::Translation => {
-            (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt() * at.parent_scale
-        }
-        kchr::Path::Scale => {
-            let d = (0..3).map(|i| (a[i] - b[i]).abs()).fold(0.0f64, f64::max);
-            d / at.rest_scale * at.reach
-        }
-        kchr::Path::Rotation => {
-            let dot = math::quat_dot(a, b).abs().min(1.0);
-            2.0 * (1.0 - dot * dot).sqrt() * at.reach
-        }
-    }
 }
 
 /// How far storing keys in float32 moves what the node carries, at most:

@@ -29,11 +29,12 @@ mod reduce;
 
 pub use bind::{NodeMap, bank_animated, bind};
 pub use clip::{
-    ClipSettings, CompiledClip, MAX_BANK_SOURCE_KEYS, MAX_TRACK_SOURCE_KEYS, Tolerance, clip,
-    clip_animated, clip_source_keys, millimetres,
+    ClipSettings, CompiledClip, MAX_BANK_SOURCE_KEYS, MAX_TRACK_SOURCE_KEYS, clip, clip_animated,
+    clip_source_keys, millimetres,
 };
 pub use model::{CompiledModel, model, primitives};
 pub use reach::skin_radius;
+pub use reduce::Tolerance;
 
 /// Why a stage failed (the caller names the file and the setting).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -9,8 +9,11 @@ use crate::model::math::{self, Mat4};
 use crate::model::sample::Evaluation;
 use crate::model::{Clip, LocalTransform, Scene};
 
-use super::clip::MIN_REACH_M;
 use super::model::IDENTITY;
+
+/// Reach below this counts as this (metres): a leaf joint's rotation still
+/// moves what hangs from it (an attachment, a camera).
+const MIN_REACH_M: f64 = 0.1;
 
 /// How far the skin of `model` reaches from each of its nodes, by node
 /// name: the largest distance, in the bind pose (world space), between a

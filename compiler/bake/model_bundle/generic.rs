@@ -148,10 +148,6 @@ pub const GENERIC_KEYS: [&str; 3] = [
     "general.file_type",
 ];
 
-/// Longest tensor name a `rename` pattern is matched against (a checkpoint
-/// may hold longer names; renaming one is refused, naming it).
-pub const MAX_RENAMED_NAME_BYTES: usize = 4096;
-
 /// The plan of a generic conversion of one checkpoint: its tensors (each
 /// `(shard index, tensor)` across the shards) kept by `keep` and `drop`,
 /// renamed, typed, and sorted by GGUF name.

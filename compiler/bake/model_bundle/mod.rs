@@ -33,9 +33,9 @@ mod motionbricks;
 mod rename;
 mod runtime;
 
-pub use generic::{GENERIC_KEYS, Generic, MAX_RENAMED_NAME_BYTES, TypePolicy, generic};
+pub use generic::{GENERIC_KEYS, Generic, TypePolicy, generic};
 pub use motionbricks::{ComponentEntry, bundle_manifest, motionbricks_component};
-pub use rename::{captures, check_template, wildcard};
+pub use rename::{MAX_RENAMED_NAME_BYTES, captures, check_template, wildcard};
 pub use runtime::{anchors, pin_problem, runtime_problems, support_value_problems};
 
 /// A component of the bundle.

@@ -1,7 +1,10 @@
 //! Names by pattern: `*` wildcards, their captures, and rename templates.
 
 use super::Error;
-use super::generic::MAX_RENAMED_NAME_BYTES;
+
+/// Longest tensor name a `rename` pattern is matched against (a checkpoint
+/// may hold longer names; renaming one is refused, naming it).
+pub const MAX_RENAMED_NAME_BYTES: usize = 4096;
 
 /// A rename template has as many `*` as its pattern (checked when the
 /// manifest is planned, and again on the rules a family's table makes).

@@ -22,15 +22,17 @@ use std::fmt;
 use super::cursor;
 pub use super::problem::Problem;
 
+mod checks;
 mod decode;
 mod encode;
 mod validate;
 mod validate_bank;
 mod validate_model;
 
+pub use checks::broken_name_rule;
 pub use decode::decode;
 pub use encode::{encode, encode_with};
-pub use validate::{broken_name_rule, validate};
+pub use validate::validate;
 
 /// The first four bytes.
 pub const MAGIC: [u8; 4] = *b"KCHR";

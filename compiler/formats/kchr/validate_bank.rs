@@ -4,9 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::validate::{
-    Problems, check_count, check_name, check_unit, duplicates, finite_all, norm2,
-};
+use super::checks::{Problems, check_count, check_name, check_unit, duplicates, finite_all, norm2};
 use super::{
     Bank, Clip, Loc, MAX_ACCUMULATED_SCALE, MAX_ACCUMULATED_TRANSLATION, MAX_CLIPS, MAX_DURATION_S,
     MAX_KEYS, MAX_TRACKS, MIN_ACCUMULATED_SCALE, Model, Path, Track,

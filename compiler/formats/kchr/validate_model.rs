@@ -3,7 +3,7 @@
 
 use crate::formats::qoi;
 
-use super::validate::{Problems, check_count, check_name, check_unit, duplicates, finite_all};
+use super::checks::{Problems, check_count, check_name, check_unit, duplicates, finite_all};
 use super::{
     Image, Loc, MAX_IMAGE_BYTES, MAX_INDICES, MAX_JOINTS, MAX_NODES, MAX_TEXTURE_SIDE,
     MAX_VERTICES, MIN_DETERMINANT, Model, UNIT_TOLERANCE,
