@@ -14,8 +14,9 @@ use super::{EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, print_diagnostic, report_bu
 use crate::pipeline::job::Stop;
 use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
+/// What to build, where and on how many threads: `build`'s and `watch`'s.
 #[derive(Args, Debug)]
-pub struct BuildArgs {
+pub struct ProjectArgs {
     /// What to build: manifests (a path ending in .yaml or .yml, or holding
     /// a '/') and targets (a job id, KIND:ID, a level's name, or a glob of
     /// them) [default: every job of every ROOT/manifests/*.yaml]
@@ -30,6 +31,27 @@ pub struct BuildArgs {
     /// Parallel jobs [default: all cores]
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+}
+
+impl ProjectArgs {
+    /// The build's options these say (the rest at their defaults).
+    pub(super) fn options(&self) -> Options {
+        let (manifests, targets) = split_names(&self.names);
+        Options {
+            root: self.root.clone(),
+            out: self.out.clone(),
+            manifests,
+            targets,
+            threads: self.jobs.map_or(0, usize::from),
+            ..Options::default()
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    project: ProjectArgs,
     /// Print a machine-readable summary on stdout
     #[arg(long)]
     json: bool,
@@ -159,7 +181,7 @@ fn heartbeat_secs(text: &str) -> Result<f64, String> {
 }
 
 /// The names that are manifests, and those that are targets.
-pub(super) fn split_names(names: &[String]) -> (Vec<PathBuf>, Vec<String>) {
+fn split_names(names: &[String]) -> (Vec<PathBuf>, Vec<String>) {
     let (manifests, targets): (Vec<&String>, Vec<&String>) =
         names.iter().partition(|n| is_manifest_name(n));
     (
@@ -178,7 +200,6 @@ fn is_manifest_name(name: &str) -> bool {
 }
 
 pub fn run(args: &BuildArgs) -> u8 {
-    let (manifests, targets) = split_names(&args.names);
     let remote_cache = match remote_cache(args).transpose() {
         Ok(rc) => rc,
         Err(message) => {
@@ -190,15 +211,10 @@ pub fn run(args: &BuildArgs) -> u8 {
         }
     };
     let options = Options {
-        root: args.root.clone(),
-        out: args.out.clone(),
-        manifests,
-        targets,
-        threads: args.jobs.map_or(0, usize::from),
         force: args.force,
         max_output_bytes: args.max_output_bytes,
         remote_cache,
-        stop: Stop::default(),
+        ..args.project.options()
     };
     // A dry run writes nothing: a signal may end it where it stands.
     if args.dry_run || args.check {

@@ -2,7 +2,6 @@
 //! In words as `kiln build` reports (one summary per build), or with
 //! `--json` one JSON line per happening (docs/json.md, "watch").
 
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -10,31 +9,18 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::build::{
-    Printing, diagnostic_json, error_json, millis, print_report, show_for, split_names,
+    Printing, ProjectArgs, diagnostic_json, error_json, millis, print_report, show_for,
     stop_on_signals,
 };
 use super::progress::Progress;
 use super::{EXIT_FAILURE, EXIT_USAGE};
-use crate::pipeline::job::Stop;
 use crate::pipeline::watcher::{self, Happening, MAX_DEBOUNCE, Settings};
-use crate::pipeline::{Event, Options, Report, Status};
+use crate::pipeline::{Event, Report, Status};
 
 #[derive(Args, Debug)]
 pub struct WatchArgs {
-    /// What to build on each change, as `kiln build` takes it: manifests
-    /// and targets [default: every job of every ROOT/manifests/*.yaml]
-    #[arg(value_name = "MANIFEST|TARGET")]
-    names: Vec<String>,
-    /// Project root; manifest paths are resolved against it
-    #[arg(long, default_value = ".", value_name = "DIR")]
-    root: PathBuf,
-    /// Output folder [default: ROOT/out]; never watched (kiln's own writes
-    /// are not changes)
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// Parallel jobs [default: all cores]
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    jobs: Option<u16>,
+    #[command(flatten)]
+    project: ProjectArgs,
     /// One JSON line on stdout per happening: "watching", "started" (before
     /// any output changes) and "built" (the outputs that changed with their
     /// SHA-256, or the errors), for a game's editor to read
@@ -58,16 +44,7 @@ pub struct WatchArgs {
 }
 
 pub fn run(args: &WatchArgs) -> u8 {
-    let (manifests, targets) = split_names(&args.names);
-    let options = Options {
-        root: args.root.clone(),
-        out: args.out.clone(),
-        manifests,
-        targets,
-        threads: args.jobs.map_or(0, usize::from),
-        stop: Stop::default(),
-        ..Options::default()
-    };
+    let options = args.project.options();
     if let Err(e) = stop_on_signals(&options.stop) {
         eprintln!("error: cannot catch SIGINT and SIGTERM ({e}); a watch ends on Ctrl-C");
         return EXIT_FAILURE;
