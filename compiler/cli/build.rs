@@ -14,7 +14,8 @@ use super::{EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, print_diagnostic, report_bu
 use crate::pipeline::job::Stop;
 use crate::pipeline::{self, BuildError, Event, Options, Report, Status};
 
-/// What to build, where and on how many threads: `build`'s and `watch`'s.
+/// What to build, where, on how many threads, and how much to say:
+/// `build`'s and `watch`'s.
 #[derive(Args, Debug)]
 pub struct ProjectArgs {
     /// What to build: manifests (a path ending in .yaml or .yml, or holding
@@ -31,6 +32,12 @@ pub struct ProjectArgs {
     /// Parallel jobs [default: all cores]
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
+    /// Say why each rebuilt job was dirty
+    #[arg(long)]
+    pub explain: bool,
+    /// Print nothing but errors
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 impl ProjectArgs {
@@ -55,15 +62,9 @@ pub struct BuildArgs {
     /// Print a machine-readable summary on stdout
     #[arg(long)]
     json: bool,
-    /// Say why each rebuilt job was dirty
-    #[arg(long)]
-    explain: bool,
     /// Rebuild every job, fresh or not
     #[arg(long)]
     force: bool,
-    /// Print nothing but errors
-    #[arg(long, short)]
-    quiet: bool,
     /// Print each job as fresh or dirty, why, and its outputs; build and
     /// write nothing (works on a read-only output folder)
     #[arg(long, short = 'n')]
@@ -234,8 +235,8 @@ pub fn run(args: &BuildArgs) -> u8 {
         Ok(report) => {
             let printing = Printing {
                 json: args.json,
-                quiet: args.quiet,
-                explain: args.explain,
+                quiet: args.project.quiet,
+                explain: args.project.explain,
             };
             print_report(&report, printing, options.remote_cache.as_ref());
             match signal_status() {
@@ -249,7 +250,7 @@ pub fn run(args: &BuildArgs) -> u8 {
             if args.json {
                 out!("{}", error_json(&BuildError::Interrupted));
             }
-            if !args.quiet {
+            if !args.project.quiet {
                 eprintln!("interrupted: {}", BuildError::Interrupted);
             }
             signal_status().unwrap_or(EXIT_FAILURE)
@@ -266,7 +267,7 @@ pub fn run(args: &BuildArgs) -> u8 {
 /// Nothing with `--quiet`; a bar on a terminal (not in CI, not with
 /// `--json`); otherwise (CI, a pipe, JSON) the heartbeat lines on stderr.
 fn show_progress(args: &BuildArgs) -> Show {
-    show_for(args.quiet, args.json, args.heartbeat)
+    show_for(args.project.quiet, args.json, args.heartbeat)
 }
 
 /// Nothing when quiet; a bar on a terminal (not in CI, not with JSON);
@@ -433,17 +434,7 @@ fn report_json(report: &Report, remote: Option<&pipeline::engine::RemoteCache>) 
         "schema": super::JSON_SCHEMA,
         "jobs": jobs,
         "removed": report.removed.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-        "totals": {
-            "jobs": report.jobs.len(),
-            "built": report.count(Status::Built),
-            "restored": report.count(Status::Restored),
-            "fresh": report.count(Status::Fresh),
-            "failed": report.count(Status::Failed),
-            "interrupted": report.count(Status::Interrupted),
-            "time_ms": millis(report.time),
-            "planned": report.planned,
-            "manifests_planned": report.manifests_planned,
-        },
+        "totals": totals_json(report),
         "interrupted": report.interrupted,
     });
     if let Some(e) = &report.state_error {
@@ -474,6 +465,22 @@ fn remote_json(report: &Report, rc: &pipeline::engine::RemoteCache) -> Value {
         "not_shared": lookups(Lookup::NotShared),
         "stored": stores(Store::Stored),
         "store_errors": stores(Store::Error),
+    })
+}
+
+/// A build's counts (`build`'s `.totals`, and each `built` line of
+/// `watch`).
+pub(super) fn totals_json(report: &Report) -> Value {
+    json!({
+        "jobs": report.jobs.len(),
+        "built": report.count(Status::Built),
+        "restored": report.count(Status::Restored),
+        "fresh": report.count(Status::Fresh),
+        "failed": report.count(Status::Failed),
+        "interrupted": report.count(Status::Interrupted),
+        "time_ms": millis(report.time),
+        "planned": report.planned,
+        "manifests_planned": report.manifests_planned,
     })
 }
 
@@ -538,7 +545,7 @@ fn dry_run(options: &Options, args: &BuildArgs) -> u8 {
             }
         }
     }
-    if !args.quiet && !args.json {
+    if !args.project.quiet && !args.json {
         match (args.check, dirty) {
             (true, 0) => eprintln!("check passed: {} jobs up to date", jobs.len()),
             (true, n) => eprintln!(

@@ -9,8 +9,8 @@ use clap::Args;
 use serde_json::{Value, json};
 
 use super::build::{
-    Printing, ProjectArgs, diagnostic_json, error_json, millis, print_report, show_for,
-    stop_on_signals,
+    Printing, ProjectArgs, diagnostic_json, error_json, print_report, show_for, stop_on_signals,
+    totals_json,
 };
 use super::progress::Progress;
 use super::{EXIT_FAILURE, EXIT_USAGE};
@@ -26,12 +26,6 @@ pub struct WatchArgs {
     /// SHA-256, or the errors), for a game's editor to read
     #[arg(long)]
     json: bool,
-    /// Say why each rebuilt job was dirty
-    #[arg(long)]
-    explain: bool,
-    /// Print nothing but errors
-    #[arg(long, short)]
-    quiet: bool,
     /// How long a file must stay quiet before its changes count, in
     /// milliseconds (one save is several events)
     #[arg(long, value_name = "MS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=MAX_DEBOUNCE.as_millis() as u64))]
@@ -64,7 +58,7 @@ pub fn run(args: &WatchArgs) -> u8 {
         let mut bar = progress.lock().expect("no panics while held");
         match happening {
             Happening::Started { .. } => {
-                *bar = Some(Progress::new(show_for(args.quiet, args.json, 10.0)));
+                *bar = Some(Progress::new(show_for(args.project.quiet, args.json, 10.0)));
             }
             Happening::Built { .. } => {
                 if let Some(p) = bar.take() {
@@ -78,7 +72,7 @@ pub fn run(args: &WatchArgs) -> u8 {
     };
     match watcher::watch(&options, &settings, &mut on, &on_event) {
         Ok(()) => {
-            if !args.quiet {
+            if !args.project.quiet {
                 eprintln!("watch: stopped");
             }
             0
@@ -115,18 +109,18 @@ fn show(happening: &Happening, args: &WatchArgs) {
         return;
     }
     match happening {
-        Happening::Watching { folders } if !args.quiet => {
+        Happening::Watching { folders } if !args.project.quiet => {
             eprintln!("watch: watching {folders} folder(s); Ctrl-C to stop");
         }
-        Happening::Started { generation } if !args.quiet && *generation > 1 => {
+        Happening::Started { generation } if !args.project.quiet && *generation > 1 => {
             eprintln!("watch: build {generation}");
         }
         Happening::Built { result, .. } => match result {
             Ok(report) => {
                 let printing = Printing {
                     json: false,
-                    quiet: args.quiet,
-                    explain: args.explain,
+                    quiet: args.project.quiet,
+                    explain: args.project.explain,
                 };
                 print_report(report, printing, None);
             }
@@ -196,14 +190,7 @@ fn built_json(generation: u64, report: &Report) -> Value {
         "ok": errors.is_empty() && !report.interrupted,
         "changed": changed,
         "errors": errors,
-        "totals": {
-            "jobs": report.jobs.len(),
-            "built": report.count(Status::Built),
-            "restored": report.count(Status::Restored),
-            "fresh": report.count(Status::Fresh),
-            "failed": report.count(Status::Failed),
-            "time_ms": millis(report.time),
-        },
+        "totals": totals_json(report),
     })
 }
 
