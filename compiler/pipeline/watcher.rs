@@ -1,7 +1,8 @@
 //! `kiln watch`: a build, then another whenever something a job reads may
 //! have changed. What counts is [`super::watch`]'s pure decision; this is
 //! the loop around it: the file system's events (the `notify` crate,
-//! debounced by `notify-debouncer-full`), the folders watched, the builds.
+//! debounced by `notify-debouncer-full`, or kiln's own poller), the
+//! folders watched, the builds.
 //!
 //! Order of work: plan and watch the folders first, then build, so a save
 //! during the first build is seen. Events that arrive during a build wait
@@ -9,16 +10,15 @@
 //! a build that re-planned or ran a job, the index is made again (what a
 //! job read may have changed) and the watched folders follow it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use notify::event::{AccessKind, AccessMode, EventKind};
-use notify::{ErrorKind, PollWatcher, RecommendedWatcher, RecursiveMode};
-use notify_debouncer_full::{
-    DebounceEventResult, Debouncer, FileIdMap, RecommendedCache, new_debouncer, new_debouncer_opt,
-};
+use notify::{ErrorKind, RecommendedWatcher, RecursiveMode};
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 use super::engine::{self, BuildError, Event, Options, Report, Status};
 use super::watch::{Index, Queue, Seen, Work, decide};
@@ -32,7 +32,8 @@ pub struct Settings {
     pub debounce: Duration,
     /// Poll the folders at this interval instead of the system's change
     /// notifications (network drives, WSL's Windows folders, some
-    /// containers, where no notification comes).
+    /// containers, where no notification comes); the interval is then the
+    /// window, and `debounce` is not used.
     pub poll: Option<Duration>,
 }
 
@@ -133,13 +134,21 @@ fn refresh(
     Ok(())
 }
 
+/// What reaches the loop: the notifier's debounced events, or the paths
+/// polling found changed.
+enum Batch {
+    Notified(DebounceEventResult),
+    Polled(Vec<PathBuf>),
+}
+
 /// A batch of events, and any others already waiting, as paths relative
 /// to the root (or a rescan).
-fn drain(root: &Path, first: DebounceEventResult, rx: &Receiver<DebounceEventResult>) -> Vec<Seen> {
+fn drain(root: &Path, first: Batch, rx: &Receiver<Batch>) -> Vec<Seen> {
     let mut seen = Vec::new();
     for batch in std::iter::once(first).chain(rx.try_iter()) {
         match batch {
-            Ok(events) => {
+            Batch::Polled(paths) => seen.extend(paths.iter().map(|p| seen_path(root, p))),
+            Batch::Notified(Ok(events)) => {
                 for event in events {
                     if event.need_rescan() {
                         seen.push(Seen::Rescan);
@@ -150,7 +159,7 @@ fn drain(root: &Path, first: DebounceEventResult, rx: &Receiver<DebounceEventRes
                 }
             }
             // Events may have been lost: look at everything again.
-            Err(_) => seen.push(Seen::Rescan),
+            Batch::Notified(Err(_)) => seen.push(Seen::Rescan),
         }
     }
     seen
@@ -185,26 +194,37 @@ struct Folders {
 
 enum Watcher {
     Native(Debouncer<RecommendedWatcher, RecommendedCache>),
-    Poll(Debouncer<PollWatcher, FileIdMap>),
+    /// kiln's own poller (a thread), which reads the folders it is given.
+    /// notify's `PollWatcher` compares modification times in whole
+    /// seconds, so a second save within the second of the first went
+    /// unseen; this one compares what a build's freshness check compares.
+    Poll(Arc<Mutex<BTreeSet<PathBuf>>>),
 }
 
 impl Folders {
-    fn new(
-        settings: &Settings,
-        tx: mpsc::Sender<DebounceEventResult>,
-    ) -> Result<Folders, WatchError> {
+    fn new(settings: &Settings, tx: mpsc::Sender<Batch>) -> Result<Folders, WatchError> {
         let watcher = match settings.poll {
-            None => new_debouncer(settings.debounce, None, tx).map(Watcher::Native),
-            Some(every) => new_debouncer_opt::<_, PollWatcher, FileIdMap>(
-                settings.debounce,
-                None,
-                tx,
-                FileIdMap::new(),
-                notify::Config::default().with_poll_interval(every),
-            )
-            .map(Watcher::Poll),
+            None => {
+                let to_loop = move |r| {
+                    let _ = tx.send(Batch::Notified(r));
+                };
+                new_debouncer(settings.debounce, None, to_loop)
+                    .map(Watcher::Native)
+                    .map_err(|e| watch_error(Path::new("."), &e))?
+            }
+            Some(every) => {
+                let folders = Arc::new(Mutex::new(BTreeSet::new()));
+                let polled = folders.clone();
+                std::thread::Builder::new()
+                    .name("kiln watch --poll".into())
+                    .spawn(move || poll(every, &polled, &tx))
+                    .map_err(|e| WatchError::Watch {
+                        path: PathBuf::from("."),
+                        message: format!("cannot start the polling thread: {e}"),
+                    })?;
+                Watcher::Poll(folders)
+            }
         };
-        let watcher = watcher.map_err(|e| watch_error(Path::new("."), &e))?;
         Ok(Folders {
             watcher,
             watched: BTreeSet::new(),
@@ -223,22 +243,92 @@ impl Folders {
         if wanted == self.watched {
             return Ok(false);
         }
-        for gone in self.watched.difference(&wanted) {
-            // Gone already, most likely: nothing to stop.
-            let _ = match &mut self.watcher {
-                Watcher::Native(d) => d.unwatch(gone),
-                Watcher::Poll(d) => d.unwatch(gone),
-            };
-        }
-        for new in wanted.difference(&self.watched) {
-            let done = match &mut self.watcher {
-                Watcher::Native(d) => d.watch(new, RecursiveMode::NonRecursive),
-                Watcher::Poll(d) => d.watch(new, RecursiveMode::NonRecursive),
-            };
-            done.map_err(|e| watch_error(new, &e))?;
+        match &mut self.watcher {
+            Watcher::Poll(folders) => {
+                folders
+                    .lock()
+                    .expect("no panics while held")
+                    .clone_from(&wanted);
+            }
+            Watcher::Native(d) => {
+                for gone in self.watched.difference(&wanted) {
+                    // Gone already, most likely: nothing to stop.
+                    let _ = d.unwatch(gone);
+                }
+                for new in wanted.difference(&self.watched) {
+                    d.watch(new, RecursiveMode::NonRecursive)
+                        .map_err(|e| watch_error(new, &e))?;
+                }
+            }
         }
         self.watched = wanted;
         Ok(true)
+    }
+}
+
+/// What polling compares of an entry of a watched folder: its size, its
+/// modification and change times in nanoseconds, and its inode.
+type Stamp = (u64, i128, i128, u64);
+
+/// The stamp of every entry of `folders` (not below them).
+fn stamps(folders: &BTreeSet<PathBuf>) -> BTreeMap<PathBuf, Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let mut out = BTreeMap::new();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if let Ok(m) = entry.path().symlink_metadata() {
+                let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+                let stamp = (
+                    m.len(),
+                    ns(m.mtime(), m.mtime_nsec()),
+                    ns(m.ctime(), m.ctime_nsec()),
+                    m.ino(),
+                );
+                out.insert(entry.path(), stamp);
+            }
+        }
+    }
+    out
+}
+
+/// The paths whose stamps differ (added, removed or changed), among those
+/// of folders both scans read.
+fn differences(
+    old: &BTreeMap<PathBuf, Stamp>,
+    new: &BTreeMap<PathBuf, Stamp>,
+    both: &BTreeSet<PathBuf>,
+) -> Vec<PathBuf> {
+    let in_both = |p: &Path| p.parent().is_some_and(|f| both.contains(f));
+    let changed = new
+        .iter()
+        .filter(|(p, s)| old.get(*p) != Some(s))
+        .map(|(p, _)| p);
+    let gone = old.keys().filter(|p| !new.contains_key(*p));
+    changed
+        .chain(gone)
+        .filter(|p| in_both(p))
+        .cloned()
+        .collect()
+}
+
+/// The polling thread: every `every`, the folders' stamps against the
+/// last; what differs goes to the loop. Ends when the loop is gone.
+fn poll(every: Duration, folders: &Mutex<BTreeSet<PathBuf>>, tx: &mpsc::Sender<Batch>) {
+    let mut read = folders.lock().expect("no panics while held").clone();
+    let mut last = stamps(&read);
+    loop {
+        std::thread::sleep(every);
+        let now = folders.lock().expect("no panics while held").clone();
+        let new = stamps(&now);
+        let both: BTreeSet<PathBuf> = read.intersection(&now).cloned().collect();
+        let changed = differences(&last, &new, &both);
+        (read, last) = (now, new);
+        if !changed.is_empty() && tx.send(Batch::Polled(changed)).is_err() {
+            return;
+        }
     }
 }
 
@@ -323,6 +413,35 @@ mod tests {
         );
         assert_eq!(existing(root, ""), Some(root.to_path_buf()));
         assert_eq!(existing(&root.join("gone"), "x"), None);
+    }
+
+    #[test]
+    fn polling_sees_a_second_save_within_the_same_second() {
+        // notify's poller compares whole seconds; kiln's the nanoseconds,
+        // the size, the change time and the inode.
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        std::fs::write(a.join("x.glb"), b"one").unwrap();
+        std::fs::write(b.join("y.glb"), b"new folder").unwrap();
+        let only_a: BTreeSet<PathBuf> = [a.clone()].into();
+        let both_folders: BTreeSet<PathBuf> = [a.clone(), b.clone()].into();
+        let first = stamps(&only_a);
+        std::thread::sleep(Duration::from_millis(5));
+        std::fs::write(a.join("x.glb"), b"two").unwrap();
+        std::fs::write(a.join("z.glb"), b"added").unwrap();
+        let second = stamps(&both_folders);
+        // A folder only now watched reports nothing of its own.
+        let found = differences(&first, &second, &only_a);
+        assert_eq!(found, [a.join("x.glb"), a.join("z.glb")]);
+        std::fs::remove_file(a.join("z.glb")).unwrap();
+        let third = stamps(&both_folders);
+        assert_eq!(
+            differences(&second, &third, &both_folders),
+            [a.join("z.glb")]
+        );
+        assert!(differences(&third, &stamps(&both_folders), &both_folders).is_empty());
     }
 
     #[test]

@@ -280,3 +280,21 @@ fn an_edit_during_a_build_is_built_after_it() {
         "the watch built the last save: {line}"
     );
 }
+
+#[test]
+fn polling_sees_a_save_too() {
+    // --poll: for folders where no notification comes (network drives,
+    // WSL's Windows folders); the folders are read every 50 ms here.
+    let p = Project::demo();
+    let w = Watch::start(&p, &["--poll", "50"]);
+    w.built();
+    std::thread::sleep(Duration::from_millis(20));
+    fs::write(p.path(SOURCE), variant(b'6')).unwrap();
+    let line = w.built_where("a save, polled", |l| l["changed"] != serde_json::json!([]));
+    assert_eq!(
+        changed_jobs(&line),
+        ["forest", "robot-dance-meshopt"],
+        "{line}"
+    );
+    assert_eq!(w.interrupt().code(), Some(0));
+}
