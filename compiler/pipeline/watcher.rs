@@ -21,6 +21,7 @@ use notify::{ErrorKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 use super::engine::{self, BuildError, Event, Options, Report, Status};
+use super::paths::FileSig;
 use super::watch::{Index, Queue, Seen, Work, decide};
 
 /// How to watch.
@@ -266,39 +267,29 @@ impl Folders {
     }
 }
 
-/// What polling compares of an entry of a watched folder: its size, its
-/// modification and change times in nanoseconds, and its inode.
-type Stamp = (u64, i128, i128, u64);
-
-/// The stamp of every entry of `folders` (not below them).
-fn stamps(folders: &BTreeSet<PathBuf>) -> BTreeMap<PathBuf, Stamp> {
-    use std::os::unix::fs::MetadataExt;
+/// The stat signature (what a build's freshness check compares: size,
+/// nanosecond modification and change times, inode) of every entry of
+/// `folders` (not below them).
+fn stamps(folders: &BTreeSet<PathBuf>) -> BTreeMap<PathBuf, FileSig> {
     let mut out = BTreeMap::new();
     for folder in folders {
         let Ok(entries) = std::fs::read_dir(folder) else {
             continue;
         };
         for entry in entries.flatten() {
-            if let Ok(m) = entry.path().symlink_metadata() {
-                let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
-                let stamp = (
-                    m.len(),
-                    ns(m.mtime(), m.mtime_nsec()),
-                    ns(m.ctime(), m.ctime_nsec()),
-                    m.ino(),
-                );
-                out.insert(entry.path(), stamp);
+            if let Ok(meta) = entry.path().symlink_metadata() {
+                out.insert(entry.path(), FileSig::of(&meta));
             }
         }
     }
     out
 }
 
-/// The paths whose stamps differ (added, removed or changed), among those
+/// The paths whose signatures differ (added, removed or changed), among those
 /// of folders both scans read.
 fn differences(
-    old: &BTreeMap<PathBuf, Stamp>,
-    new: &BTreeMap<PathBuf, Stamp>,
+    old: &BTreeMap<PathBuf, FileSig>,
+    new: &BTreeMap<PathBuf, FileSig>,
     both: &BTreeSet<PathBuf>,
 ) -> Vec<PathBuf> {
     let in_both = |p: &Path| p.parent().is_some_and(|f| both.contains(f));
@@ -314,7 +305,7 @@ fn differences(
         .collect()
 }
 
-/// The polling thread: every `every`, the folders' stamps against the
+/// The polling thread: every `every`, the folders' signatures against the
 /// last; what differs goes to the loop. Ends when the loop is gone.
 fn poll(every: Duration, folders: &Mutex<BTreeSet<PathBuf>>, tx: &mpsc::Sender<Batch>) {
     let mut read = folders.lock().expect("no panics while held").clone();
