@@ -1,13 +1,14 @@
 """Watch mode's latency: from a save to the output committed and reported.
 
-    python3 benches/watch_latency.py KILN [SAVES]
+    python3 benches/watch_latency.py KILN [SAVES] [JOBS,JOBS...]
 
-Two projects, each watched by `KILN watch --json` (20 ms debounce, the
+Projects, each watched by `KILN watch --json` (20 ms debounce, the
 default):
 
-- the 1,000-job project of benches/gen_project.py (pose caches, one GLB
-  each), in benches/work/watch-1k: one source saved SAVES times (100 by
-  default), alternating between two valid versions (the GLB's generator
+- the project of benches/gen_project.py (pose caches, one GLB each) with
+  1,000 jobs (and any other job counts given: `1000,10000`), in
+  benches/work/watch-1k (watch-10k, ...): one source saved SAVES times (100
+  by default), alternating between two valid versions (the GLB's generator
   string differs), so each save rebuilds one job;
 - a copy of the demo (benches/work/watch-demo), whose
   RobotExpressive.cc.glb feeds a pose cache and the level `forest` (a
@@ -35,17 +36,18 @@ from pathlib import Path
 
 kiln = sys.argv[1]
 saves = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+job_counts = [int(n) for n in sys.argv[3].split(",")] if len(sys.argv) > 3 else [1000]
 here = Path(__file__).resolve().parent
 repo = here.parent
 work = here / "work"
 
 
-def project_1k():
-    p = work / "watch-1k"
+def project_jobs(jobs):
+    p = work / f"watch-{jobs // 1000}k"
     if not (p / "manifests").exists():
         p.mkdir(parents=True, exist_ok=True)
         subprocess.run(
-            [sys.executable, str(here / "gen_project.py"), "--jobs", "1000", "--out", str(p)],
+            [sys.executable, str(here / "gen_project.py"), "--jobs", str(jobs), "--out", str(p)],
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -117,5 +119,6 @@ def measure(name, project):
     )
 
 
-measure("1,000 jobs, one pose cache", project_1k())
+for jobs in job_counts:
+    measure(f"{jobs:,} jobs, one pose cache", project_jobs(jobs))
 measure("demo, the level forest", project_demo())

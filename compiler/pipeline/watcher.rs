@@ -20,7 +20,7 @@ use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{ErrorKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
-use super::engine::{self, BuildError, Event, Options, Report, Status};
+use super::engine::{self, BuildError, Event, Kept, Options, Report, Status};
 use super::paths::FileSig;
 use super::watch::{Index, Queue, Seen, Work, decide};
 
@@ -85,21 +85,28 @@ pub fn watch(
     let mut queue = Queue::default();
     queue.add(Work::Replan);
     let mut generation = 0;
+    let mut kept = Kept::default();
     while opts.stop.requested().is_none() {
         if let Some(work) = queue.start() {
             generation += 1;
             on(Happening::Started { generation });
-            let result = engine::build(opts, on_event);
+            let changed = match &work {
+                Work::Jobs(jobs) => Some(jobs),
+                Work::Nothing | Work::Replan => None,
+            };
+            let result = engine::rebuild(opts, &mut kept, changed, on_event);
             on(Happening::Built {
                 generation,
                 result: &result,
             });
             queue.finished();
-            let all_fresh = result
-                .as_ref()
-                .is_ok_and(|r| r.jobs.iter().all(|j| j.status == Status::Fresh));
-            if work == Work::Replan || !all_fresh {
-                refresh(opts, &root, &mut index, &mut folders, on)?;
+            match (&work, &result) {
+                (Work::Jobs(_), Ok(report)) if report.removed.is_empty() => {
+                    if learn_reads(&mut index, &kept, report) {
+                        follow(&root, &index, &mut folders, on)?;
+                    }
+                }
+                _ => refresh(opts, &root, &mut index, &mut folders, on)?,
             }
         }
         let seen = match rx.recv_timeout(Duration::from_millis(50)) {
@@ -127,12 +134,39 @@ fn refresh(
     if let Ok(new) = engine::watch_index(opts) {
         *index = new;
     }
+    follow(root, index, folders, on)
+}
+
+/// Watches the index's folders (and no others).
+fn follow(
+    root: &Path,
+    index: &Index,
+    folders: &mut Folders,
+    on: &mut dyn FnMut(Happening),
+) -> Result<(), WatchError> {
     if folders.follow(root, index)? {
         on(Happening::Watching {
             folders: folders.watched.len(),
         });
     }
     Ok(())
+}
+
+/// After a build of the jobs whose inputs may have changed (the plan
+/// unchanged), adds to the index what each job that ran read (a glTF may
+/// name a new buffer file): the index grows only by the files those jobs
+/// read, without planning. Whether anything was added.
+fn learn_reads(index: &mut Index, kept: &Kept, report: &Report) -> bool {
+    let before = index.readers.len();
+    let ran = report
+        .jobs
+        .iter()
+        .filter(|j| matches!(j.status, Status::Built | Status::Restored));
+    for job in ran {
+        let key = (job.kind.clone(), job.id.clone());
+        index.add_job(&key, kept.reads(&key), []);
+    }
+    index.readers.len() != before
 }
 
 /// What reaches the loop: the notifier's debounced events, or the paths

@@ -240,3 +240,31 @@ pub fn assert_user_files(out: &Path, when: &str) {
         );
     }
 }
+
+/// The bytes of standard base64 `text` (a glTF's data URI).
+pub fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap()
+}
+
+/// Writes `sources/ext/skin.gltf` (SimpleSkin with its animation buffer in
+/// the file `bin_name` beside it, also written) and `manifests/ext.yaml`,
+/// whose pose cache `ext-skin` reads it. The buffer's bytes.
+pub fn external_skin(p: &Project, bin_name: &str) -> Vec<u8> {
+    let text =
+        fs::read_to_string(Path::new(REPO).join("tests/corpus/glb/SimpleSkin.gltf")).unwrap();
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    let uri = doc["buffers"][3]["uri"].as_str().unwrap().to_string();
+    let bin = base64_decode(uri.split_once(";base64,").unwrap().1);
+    doc["buffers"][3]["uri"] = Value::from(bin_name);
+    fs::create_dir_all(p.path("sources/ext")).unwrap();
+    fs::write(p.path("sources/ext").join(bin_name), &bin).unwrap();
+    fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
+    p.write(
+        "manifests/ext.yaml",
+        "pose_caches:\n  - id: ext-skin\n    source: sources/ext/skin.gltf\n    animation: 0\n    rate_hz: 30\n",
+    );
+    bin
+}

@@ -527,7 +527,7 @@ fn external_buffers_are_inputs_and_stay_next_to_the_source() {
     let mut doc: Value = serde_json::from_str(&text).unwrap();
     let uri = doc["buffers"][3]["uri"].as_str().unwrap().to_string();
     let b64 = uri.split_once(";base64,").unwrap().1;
-    let mut bin = base64_decode(b64);
+    let mut bin = cli_support::base64_decode(b64);
     doc["buffers"][3]["uri"] = Value::from("anim.bin");
     fs::create_dir_all(p.path("sources/ext")).unwrap();
     fs::write(p.path("sources/ext/skin.gltf"), doc.to_string()).unwrap();
@@ -565,13 +565,6 @@ fn external_buffers_are_inputs_and_stay_next_to_the_source() {
         "{}",
         stderr(&out)
     );
-}
-
-fn base64_decode(text: &str) -> Vec<u8> {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD
-        .decode(text)
-        .unwrap()
 }
 
 #[test]

@@ -302,3 +302,114 @@ fn a_changed_source_plans_only_the_manifests_of_its_jobs() {
     p.edit("manifests/robot.yaml", "rate_hz: 30", "rate_hz: 24");
     assert_eq!(p.builds(&[])["totals"]["manifests_planned"], all);
 }
+
+/// Each selected job's status and output hashes, by id.
+fn outcome(report: &kiln::pipeline::engine::Report) -> Vec<(String, String, Vec<String>)> {
+    report
+        .jobs
+        .iter()
+        .map(|j| {
+            let hashes = j.outputs.iter().map(|o| o.sha256.clone()).collect();
+            (j.id.clone(), j.status.as_str().to_string(), hashes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
+    // `kiln watch` builds through `engine::rebuild` with a `Kept` state:
+    // the next build takes the plan summary, the journal and the hash
+    // cache from memory (no state file read) while the files are as the
+    // last build left them, and checks only the jobs the watcher names
+    // and those not fresh when the last build ended.
+    use kiln::pipeline::engine::{self, Kept, Options, Status};
+    use std::collections::BTreeSet;
+    let p = Project::demo();
+    let opts = Options {
+        root: p.root().to_path_buf(),
+        threads: 1,
+        ..Options::default()
+    };
+    let quiet = |_: engine::Event| {};
+    let rebuild = |kept: &mut Kept, changed: Option<&BTreeSet<(String, String)>>| {
+        engine::rebuild(&opts, kept, changed, &quiet).unwrap()
+    };
+    let none = BTreeSet::new();
+    let mut kept = Kept::default();
+    let first = rebuild(&mut kept, None);
+    assert_eq!(kept.reused(), 0);
+    assert!(first.jobs.iter().all(|j| j.status == Status::Built));
+    let noop = rebuild(&mut kept, None);
+    assert!(noop.jobs.iter().all(|j| j.status == Status::Fresh));
+    assert_eq!(
+        kept.reused(),
+        2,
+        "the plan, and the journal with the hashes"
+    );
+
+    // One source changed: checked without the watcher's word, built.
+    let source = "sources/characters/RobotExpressive.cc.glb";
+    let bytes = fs::read(p.path(source)).unwrap();
+    let at = bytes
+        .windows(12)
+        .position(|w| w == b"gltfpack 1.3")
+        .unwrap();
+    let version = |digit: u8| {
+        let mut b = bytes.clone();
+        b[at + 11] = digit;
+        b
+    };
+    p.write_bytes(source, &version(b'4'));
+    let report = rebuild(&mut kept, None);
+    let readers: BTreeSet<(String, String)> = report
+        .jobs
+        .iter()
+        .filter(|j| j.status == Status::Built)
+        .map(|j| (j.kind.clone(), j.id.clone()))
+        .collect();
+    assert_eq!(readers.len(), 2, "{:?}", outcome(&report));
+    assert_eq!(kept.reused(), 4);
+    // What the kept state says is what the files say.
+    assert_eq!(outcome(&engine::build(&opts, &quiet).unwrap()), {
+        let mut fresh = outcome(&report);
+        fresh.iter_mut().for_each(|j| j.1 = "fresh".to_string());
+        fresh
+    });
+
+    // The watcher's word: a change it did not name is not looked for...
+    p.write_bytes(source, &version(b'5'));
+    let unnamed = rebuild(&mut kept, Some(&none));
+    assert!(unnamed.jobs.iter().all(|j| j.status == Status::Fresh));
+    // ...and one it names is.
+    let named = rebuild(&mut kept, Some(&readers));
+    assert_eq!(named.count(Status::Built), 2);
+    assert_eq!(named.count(Status::Fresh), named.jobs.len() - 2);
+
+    // A job that failed is checked at the next build, named or not.
+    p.write_bytes(source, &bytes[..bytes.len() / 2]);
+    let failed = rebuild(&mut kept, Some(&readers));
+    assert_eq!(failed.count(Status::Failed), 2);
+    p.write_bytes(source, &version(b'6'));
+    let retried = rebuild(&mut kept, Some(&none));
+    assert_eq!(retried.count(Status::Built), 2, "{:?}", outcome(&retried));
+
+    // Another build on the folder: the journal and the hash cache are read
+    // again (the plan file it did not write is still taken from memory).
+    p.write_bytes(source, &version(b'7'));
+    let other = engine::build(&opts, &quiet).unwrap();
+    assert_eq!(other.count(Status::Built), 2);
+    let reused = kept.reused();
+    let after_other = rebuild(&mut kept, Some(&none));
+    assert_eq!(kept.reused(), reused + 1);
+    let mut expected = outcome(&other);
+    expected.iter_mut().for_each(|j| j.1 = "fresh".to_string());
+    assert_eq!(outcome(&after_other), expected, "the other build's records");
+
+    // The output folder deleted: nothing kept is used, every job is built.
+    fs::remove_dir_all(p.path("out")).unwrap();
+    let reused = kept.reused();
+    let again = rebuild(&mut kept, Some(&none));
+    assert_eq!(kept.reused(), reused);
+    assert!(again.jobs.iter().all(|j| j.status == Status::Built));
+    assert_eq!(outcome(&again).len(), outcome(&other).len());
+}

@@ -298,3 +298,30 @@ fn polling_sees_a_save_too() {
     );
     assert_eq!(w.interrupt().code(), Some(0));
 }
+
+#[test]
+fn a_file_a_job_starts_reading_is_watched_from_then_on() {
+    // A .gltf saved to name another buffer file: the build that reads it
+    // adds the file to what is watched (without planning again), and the
+    // next save of that file rebuilds the job.
+    let p = Project::demo();
+    let bin = crate::cli_support::external_skin(&p, "anim.bin");
+    let w = Watch::start(&p, &[]);
+    w.built();
+    fs::write(p.path("sources/ext/take2.bin"), &bin).unwrap();
+    let gltf = p.path("sources/ext/skin.gltf");
+    let text = fs::read_to_string(&gltf).unwrap();
+    fs::write(&gltf, text.replace("\"anim.bin\"", "\"take2.bin\"")).unwrap();
+    let line = w.built_where("the .gltf saved", |l| l["changed"] != serde_json::json!([]));
+    assert_eq!(changed_jobs(&line), ["ext-skin"], "{line}");
+    let before = fs::read(p.path("out/poses/ext-skin.ospc")).unwrap();
+    // One rotation component nudged by one ulp.
+    let mut nudged = bin.clone();
+    nudged[48 + 16 * 5] ^= 1;
+    fs::write(p.path("sources/ext/take2.bin"), &nudged).unwrap();
+    let line = w.built_where("the new buffer saved", |l| {
+        l["changed"] != serde_json::json!([])
+    });
+    assert_eq!(changed_jobs(&line), ["ext-skin"], "{line}");
+    assert_ne!(fs::read(p.path("out/poses/ext-skin.ospc")).unwrap(), before);
+}

@@ -44,6 +44,7 @@ use super::state::{self, HashCache, Journal, PlanSummary};
 mod clean;
 mod commit;
 mod freshness;
+mod kept;
 mod manifests;
 mod out_folder;
 mod run;
@@ -53,6 +54,7 @@ use clean::remove_gone_jobs;
 pub use clean::{CleanReport, MAX_KEPT_LISTED, clean};
 pub use commit::{UNCHANGED_CHECK_BYTES, commit};
 use freshness::{Stale, decide, explain_settings, freshness, planned};
+pub use kept::Kept;
 use manifests::read_manifests;
 pub use out_folder::check_out_dir;
 use out_folder::{
@@ -241,6 +243,22 @@ pub enum BuildError {
 
 /// Runs a build.
 pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
+    rebuild(opts, &mut Kept::default(), None, on_event)
+}
+
+/// Runs a build in a process that builds again (`kiln watch`): `kept`
+/// holds kiln's state as this process's last build left it (used while
+/// its files are unchanged, see [`Kept`]) and takes what this build
+/// leaves. `changed`: the jobs whose inputs may have changed since that
+/// build (the watcher's word); every other job that was fresh when it
+/// ended is fresh without a check. `None`: every job is checked, as
+/// [`build`] does.
+pub fn rebuild(
+    opts: &Options,
+    kept: &mut Kept,
+    changed: Option<&BTreeSet<state::JobKey>>,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Report, BuildError> {
     let started = Instant::now();
     let start = begin(opts)?;
     let Start {
@@ -253,7 +271,8 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let manifests_hash =
         state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
     if !opts.force
-        && let Some(report) = summary::from_summary(&start, &manifests_hash, opts, on_event)?
+        && let Some(report) =
+            summary::from_summary(&start, &manifests_hash, opts, (kept, changed), on_event)?
     {
         return Ok(Report {
             time: started.elapsed(),
@@ -272,8 +291,7 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
     let state_dir = state_folder(&tree)?;
     state::check_state_files(&state_dir).map_err(BuildError::Io)?;
     let _lock = lock(&state_dir, &opts.stop, on_event)?;
-    let mut journal = Journal::load(&state_dir);
-    let mut hashes = HashCache::load(&state_dir);
+    let (mut journal, mut hashes) = kept.take_state(out, &state_dir);
     let made_dirs = prepare_output_dirs(&tree, &state_dir, &jobs)?;
 
     let display_out = display_base(root, tree.root().path());
@@ -336,10 +354,10 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         state_error = Some(e.to_string());
         Vec::new()
     });
-    if let Err(e) = save_state(&state_dir, &hashes, &plan, &mut journal) {
+    if let Err(e) = save_state(&state_dir, &mut hashes, &plan, &mut journal) {
         state_error.get_or_insert(e.to_string());
     }
-    Ok(Report {
+    let report = Report {
         state_error,
         jobs: selected_reports(slots, &selected),
         removed: removed
@@ -350,7 +368,10 @@ pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report
         manifests_planned: manifests.len(),
         interrupted,
         time: started.elapsed(),
-    })
+    };
+    let state = (journal, hashes);
+    kept.keep(out, &state_dir, (plan, &selected), state, &report);
+    Ok(report)
 }
 
 /// A job as a build would find it, from [`dry_run`].
@@ -599,7 +620,7 @@ fn open_cache(rc: &RemoteCache) -> Result<shared_cache::Cache, BuildError> {
 /// it changed), and a compacted journal (if it grew).
 fn save_state(
     state_dir: &Folder,
-    hashes: &HashCache,
+    hashes: &mut HashCache,
     plan: &PlanSummary,
     journal: &mut Journal,
 ) -> Result<(), BuildError> {

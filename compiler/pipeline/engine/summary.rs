@@ -22,6 +22,7 @@ use crate::pipeline::planner::expand_glob;
 use crate::pipeline::state::{self, HashCache, JobKey, Journal, PlanSummary};
 
 use super::freshness::{Fresh, Stale, explain_settings, fresh_report, freshness};
+use super::kept::{Kept, KeptPlan};
 use super::out_folder::{
     check_out_dir, display_base, existing_state, lock, prepare_output_dirs, remove_unused_new_dirs,
 };
@@ -30,14 +31,17 @@ use super::{
 };
 
 /// The build, when the summary can decide it: `None` sends the caller to
-/// plan every manifest.
+/// plan every manifest. With a `kept` state (see [`Kept`]), the jobs fresh
+/// when the last build ended and not among the `changed` are fresh without
+/// a check.
 pub(super) fn from_summary(
     start: &Start,
     manifests_hash: &[u8; 32],
     opts: &Options,
+    (kept, changed): (&mut Kept, Option<&BTreeSet<JobKey>>),
     on_event: &(dyn Fn(Event) + Sync),
 ) -> Result<Option<Report>, BuildError> {
-    let Some((state_dir, plan)) = usable_summary(start, manifests_hash)? else {
+    let Some((state_dir, kept_plan)) = usable_summary(start, manifests_hash, kept)? else {
         return Ok(None);
     };
     let _lock = lock(&state_dir, &opts.stop, on_event)?;
@@ -45,14 +49,14 @@ pub(super) fn from_summary(
         return Ok(None);
     };
     let outputs = OutTree::new(out_folder);
-    let mut journal = Journal::load(&state_dir);
+    let (mut journal, mut hashes) = kept.take_state(&start.out, &state_dir);
     let named = journal.records().values().flat_map(|r| r.inputs.iter());
     check_out_dir(
         &start.root,
         &start.out,
         named.map(|(path, _)| path.as_str()),
     )?;
-    let mut hashes = HashCache::load(&state_dir);
+    let KeptPlan { plan, fresh, .. } = kept_plan;
     let summary = Summary {
         plan: &plan,
         state_dir: &state_dir,
@@ -63,31 +67,57 @@ pub(super) fn from_summary(
             .iter()
             .map(|p| start.selection.selects(&p.kind, &p.id, &p.manifest))
             .collect(),
+        unchecked: unchecked(&plan, &fresh, changed),
     };
     let decided = summary.decide(start, &journal, &mut hashes);
-    save_hashes(&hashes, &state_dir)?;
+    save_hashes(&mut hashes, &state_dir)?;
     let Some((slots, stale)) = decided else {
         return Ok(None);
     };
     summary.remove_stale_temps();
-    if stale.is_empty() {
+    let report = if stale.is_empty() {
         on_event(Event::Running {
             total: summary.selected_count(),
             dirty: 0,
         });
         let jobs = selected_reports(slots, &summary.selected);
-        return Ok(Some(Report::unplanned(jobs, Default::default())));
-    }
-    if has_gone_records(&plan, &journal) {
-        return Ok(None);
-    }
-    let Some(replanned) = plan_stale(start, &plan, stale, &mut journal, &state_dir) else {
-        return Ok(None);
+        Report::unplanned(jobs, Default::default())
+    } else {
+        if has_gone_records(&plan, &journal) {
+            return Ok(None);
+        }
+        let Some(replanned) = plan_stale(start, &plan, stale, &mut journal, &state_dir) else {
+            return Ok(None);
+        };
+        let state = (&mut journal, &mut hashes);
+        summary.build_stale(start, opts, on_event, slots, replanned, state)?
     };
-    let state = (&mut journal, &mut hashes);
-    summary
-        .build_stale(start, opts, on_event, slots, replanned, state)
-        .map(Some)
+    let Summary { selected, .. } = summary;
+    kept.keep(
+        &start.out,
+        &state_dir,
+        (plan, &selected),
+        (journal, hashes),
+        &report,
+    );
+    Ok(Some(report))
+}
+
+/// Per job of the plan: fresh when the kept build ended and none of its
+/// inputs `changed` (so it needs no check); all false with no `changed`.
+fn unchecked(plan: &PlanSummary, fresh: &[bool], changed: Option<&BTreeSet<JobKey>>) -> Vec<bool> {
+    let Some(changed) = changed else {
+        return Vec::new();
+    };
+    let changed: BTreeSet<(&str, &str)> = changed
+        .iter()
+        .map(|(kind, id)| (kind.as_str(), id.as_str()))
+        .collect();
+    plan.jobs
+        .iter()
+        .zip(fresh)
+        .map(|(p, fresh)| *fresh && !changed.contains(&(p.kind.as_str(), p.id.as_str())))
+        .collect()
 }
 
 /// The summary of the last plan, when it can decide this build: made from
@@ -95,13 +125,15 @@ pub(super) fn from_summary(
 fn usable_summary(
     start: &Start,
     manifests_hash: &[u8; 32],
-) -> Result<Option<(Folder, PlanSummary)>, BuildError> {
+    kept: &mut Kept,
+) -> Result<Option<(Folder, KeptPlan)>, BuildError> {
     let Some(state_dir) = existing_state(&start.out) else {
         return Ok(None);
     };
-    let Some(plan) = PlanSummary::load(&state_dir) else {
+    let Some(kept_plan) = kept.take_plan(&start.out, &state_dir) else {
         return Ok(None);
     };
+    let plan = &kept_plan.plan;
     if plan.manifests != *manifests_hash {
         return Ok(None);
     }
@@ -121,7 +153,7 @@ fn usable_summary(
     if state::check_state_files(&state_dir).is_err() {
         return Ok(None);
     }
-    Ok(Some((state_dir, plan)))
+    Ok(Some((state_dir, kept_plan)))
 }
 
 /// What the summary path works in.
@@ -133,6 +165,9 @@ struct Summary<'a> {
     display_out: &'a std::path::Path,
     /// Whether the command line selected each job of the plan.
     selected: Vec<bool>,
+    /// Per job of the plan (or empty): fresh without a check (see
+    /// [`unchecked`]).
+    unchecked: Vec<bool>,
 }
 
 impl Summary<'_> {
@@ -153,6 +188,12 @@ impl Summary<'_> {
         let mut stale = Vec::new();
         let jobs = self.plan.jobs.iter().enumerate();
         for (i, p) in jobs.filter(|(i, _)| self.selected[*i]) {
+            if self.unchecked.get(i) == Some(&true)
+                && let Some(record) = journal.records().get(&(p.kind.clone(), p.id.clone()))
+            {
+                slots[i] = Some(fresh_report(p, record, self.display_out));
+                continue;
+            }
             match freshness(p, &start.resolver, self.outputs, journal, hashes) {
                 Ok(Fresh {
                     record,
@@ -253,7 +294,7 @@ impl Summary<'_> {
     }
 }
 
-fn save_hashes(hashes: &HashCache, state_dir: &Folder) -> Result<(), BuildError> {
+fn save_hashes(hashes: &mut HashCache, state_dir: &Folder) -> Result<(), BuildError> {
     hashes
         .save(state_dir)
         .map_err(|e| BuildError::Io(format!("saving the hash cache: {e}")))

@@ -55,7 +55,7 @@ pub const PLAN: &str = "plan";
 const JOURNAL_MAGIC: &[u8; 8] = b"KILNJRN6";
 const FILES_MAGIC: &[u8; 8] = b"KILNFIL3";
 const PLAN_MAGIC: &[u8; 8] = b"KILNPLN3";
-const DETAILS: &str = "details";
+pub const DETAILS: &str = "details";
 const DETAILS_MAGIC: &[u8; 8] = b"KILNDET2";
 /// The lock file's name.
 pub const LOCK: &str = "lock";
@@ -320,13 +320,16 @@ impl HashCache {
         }
     }
 
-    /// Writes the cache if it changed.
-    pub fn save(&self, state_dir: &Folder) -> io::Result<()> {
+    /// Writes the cache if it changed since it was loaded or last saved.
+    pub fn save(&mut self, state_dir: &Folder) -> io::Result<()> {
         if !self.changed {
             return Ok(());
         }
-        let files = Files(self.entries.clone());
-        state_dir.write_atomic(FILES, &seal(FILES_MAGIC, &encode(&files)))?;
+        let files = Files(std::mem::take(&mut self.entries));
+        let written = state_dir.write_atomic(FILES, &seal(FILES_MAGIC, &encode(&files)));
+        self.entries = files.0;
+        written?;
+        self.changed = false;
         Ok(())
     }
 }
