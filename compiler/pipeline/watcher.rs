@@ -85,7 +85,7 @@ pub fn watch(
     let mut queue = Queue::default();
     queue.add(Work::Replan);
     let mut generation = 0;
-    let mut kept = Kept::default();
+    let mut kept = Kept::new();
     while opts.stop.requested().is_none() {
         if let Some(work) = queue.start() {
             generation += 1;

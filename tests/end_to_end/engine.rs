@@ -335,7 +335,7 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
         engine::rebuild(&opts, kept, changed, &quiet).unwrap()
     };
     let none = BTreeSet::new();
-    let mut kept = Kept::default();
+    let mut kept = Kept::new();
     let first = rebuild(&mut kept, None);
     assert_eq!(kept.reused(), 0);
     assert!(first.jobs.iter().all(|j| j.status == Status::Built));
@@ -369,6 +369,10 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
         .collect();
     assert_eq!(readers.len(), 2, "{:?}", outcome(&report));
     assert_eq!(kept.reused(), 4);
+    assert_eq!(
+        report.manifests_planned, 0,
+        "the jobs as the first build planned them"
+    );
     // What the kept state says is what the files say.
     assert_eq!(outcome(&engine::build(&opts, &quiet).unwrap()), {
         let mut fresh = outcome(&report);
@@ -412,4 +416,21 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
     assert_eq!(kept.reused(), reused);
     assert!(again.jobs.iter().all(|j| j.status == Status::Built));
     assert_eq!(outcome(&again).len(), outcome(&other).len());
+
+    // A kept job whose source is gone is planned again: the manifest's
+    // problem, as a one-off build reports it.
+    fs::remove_file(p.path(source)).unwrap();
+    let problems = |result: Result<engine::Report, engine::BuildError>| match result {
+        Err(engine::BuildError::Manifests(problems)) => problems
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<String>>(),
+        other => panic!("{:?}", other.map(|r| outcome(&r))),
+    };
+    let from_kept = problems(engine::rebuild(&opts, &mut kept, Some(&readers), &quiet));
+    assert!(
+        from_kept.iter().any(|m| m.contains(source)),
+        "{from_kept:?}"
+    );
+    assert_eq!(from_kept, problems(engine::build(&opts, &quiet)));
 }

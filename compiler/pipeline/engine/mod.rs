@@ -243,7 +243,7 @@ pub enum BuildError {
 
 /// Runs a build.
 pub fn build(opts: &Options, on_event: &(dyn Fn(Event) + Sync)) -> Result<Report, BuildError> {
-    rebuild(opts, &mut Kept::default(), None, on_event)
+    rebuild(opts, &mut Kept::none(), None, on_event)
 }
 
 /// Runs a build in a process that builds again (`kiln watch`): `kept`
@@ -261,25 +261,38 @@ pub fn rebuild(
 ) -> Result<Report, BuildError> {
     let started = Instant::now();
     let start = begin(opts)?;
+    let manifests_hash =
+        state::manifests_hash((start.manifests.iter()).map(|m| (m.file.as_str(), m.text.as_str())));
+    let report = match opts.force {
+        false => summary::from_summary(&start, &manifests_hash, opts, (kept, changed), on_event)?,
+        true => None,
+    };
+    let report = match report {
+        Some(report) => report,
+        None => build_planned(&start, &manifests_hash, opts, kept, on_event)?,
+    };
+    Ok(Report {
+        time: started.elapsed(),
+        ..report
+    })
+}
+
+/// The build with every manifest planned (steps 1 to 6).
+fn build_planned(
+    start: &Start,
+    manifests_hash: &[u8; 32],
+    opts: &Options,
+    kept: &mut Kept,
+    on_event: &(dyn Fn(Event) + Sync),
+) -> Result<Report, BuildError> {
     let Start {
         root,
         resolver,
         manifests,
         selection,
         out,
-    } = &start;
-    let manifests_hash =
-        state::manifests_hash(manifests.iter().map(|m| (m.file.as_str(), m.text.as_str())));
-    if !opts.force
-        && let Some(report) =
-            summary::from_summary(&start, &manifests_hash, opts, (kept, changed), on_event)?
-    {
-        return Ok(Report {
-            time: started.elapsed(),
-            ..report
-        });
-    }
-    let jobs = plan_jobs(&start)?;
+    } = start;
+    let jobs = plan_jobs(start)?;
     let selected: Vec<bool> = jobs
         .iter()
         .map(|j| selection.selects(j.kind(), &j.id, &j.manifest))
@@ -291,12 +304,16 @@ pub fn rebuild(
     let state_dir = state_folder(&tree)?;
     state::check_state_files(&state_dir).map_err(BuildError::Io)?;
     let _lock = lock(&state_dir, &opts.stop, on_event)?;
-    let (mut journal, mut hashes) = kept.take_state(out, &state_dir);
-    let made_dirs = prepare_output_dirs(&tree, &state_dir, &jobs)?;
+    let kept::State {
+        mut journal,
+        mut hashes,
+        ..
+    } = kept.take_state(out, &state_dir);
+    let made_dirs = prepare_output_dirs(&tree, Some(&state_dir), &jobs)?;
 
     let display_out = display_base(root, tree.root().path());
     let plan = PlanSummary {
-        manifests: manifests_hash,
+        manifests: *manifests_hash,
         jobs: jobs.iter().map(planned).collect(),
     };
     let place = Place {
@@ -367,10 +384,17 @@ pub fn rebuild(
         planned: true,
         manifests_planned: manifests.len(),
         interrupted,
-        time: started.elapsed(),
+        time: Duration::ZERO,
     };
-    let state = (journal, hashes);
+    // Kept only when it saved: then the records of gone jobs are gone.
+    let state = kept::State {
+        journal,
+        hashes,
+        kept: false,
+        no_gone_records: true,
+    };
     kept.keep(out, &state_dir, (plan, &selected), state, &report);
+    kept.keep_jobs(manifests_hash, jobs);
     Ok(report)
 }
 

@@ -234,13 +234,14 @@ pub(super) fn lock(
 const LOCK_POLL: Duration = Duration::from_millis(20);
 
 /// Creates every folder the jobs write into (once, not per job, each a
-/// real folder) and removes the temporary files a killed build left there.
-/// Creates every folder a planned job writes in (removing the temporary
-/// files a killed build left there); returns the folders it made, which
+/// real folder); with the `state_dir`, removes the temporary files a
+/// killed build left in them, in the output folder and in `.kiln/` (the
+/// summary path, which passes none, has removed them already, or knows
+/// that its own last build left them). Returns the folders it made, which
 /// [`remove_unused_new_dirs`] takes back if no output went in.
 pub(super) fn prepare_output_dirs(
     tree: &OutTree,
-    state_dir: &Folder,
+    state_dir: Option<&Folder>,
     jobs: &[Job],
 ) -> Result<Vec<String>, BuildError> {
     let mut dirs = std::collections::BTreeSet::new();
@@ -269,10 +270,14 @@ pub(super) fn prepare_output_dirs(
                 tree.root().path().join(&dir).display()
             ))
         })?;
-        folder.remove_stale_temps();
+        if state_dir.is_some() {
+            folder.remove_stale_temps();
+        }
     }
-    tree.root().remove_stale_temps();
-    state_dir.remove_stale_temps();
+    if let Some(state_dir) = state_dir {
+        tree.root().remove_stale_temps();
+        state_dir.remove_stale_temps();
+    }
     Ok(made.into_iter().collect())
 }
 

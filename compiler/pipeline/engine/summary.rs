@@ -22,7 +22,7 @@ use crate::pipeline::planner::expand_glob;
 use crate::pipeline::state::{self, HashCache, JobKey, Journal, PlanSummary};
 
 use super::freshness::{Fresh, Stale, explain_settings, fresh_report, freshness};
-use super::kept::{Kept, KeptPlan};
+use super::kept::{Kept, KeptPlan, State};
 use super::out_folder::{
     check_out_dir, display_base, existing_state, lock, prepare_output_dirs, remove_unused_new_dirs,
 };
@@ -49,7 +49,12 @@ pub(super) fn from_summary(
         return Ok(None);
     };
     let outputs = OutTree::new(out_folder);
-    let (mut journal, mut hashes) = kept.take_state(&start.out, &state_dir);
+    let State {
+        mut journal,
+        mut hashes,
+        kept: left_by_us,
+        mut no_gone_records,
+    } = kept.take_state(&start.out, &state_dir);
     let named = journal.records().values().flat_map(|r| r.inputs.iter());
     check_out_dir(
         &start.root,
@@ -74,7 +79,9 @@ pub(super) fn from_summary(
     let Some((slots, stale)) = decided else {
         return Ok(None);
     };
-    summary.remove_stale_temps();
+    if !left_by_us {
+        summary.remove_stale_temps();
+    }
     let report = if stale.is_empty() {
         on_event(Event::Running {
             total: summary.selected_count(),
@@ -83,10 +90,13 @@ pub(super) fn from_summary(
         let jobs = selected_reports(slots, &summary.selected);
         Report::unplanned(jobs, Default::default())
     } else {
-        if has_gone_records(&plan, &journal) {
+        if !no_gone_records && has_gone_records(&plan, &journal) {
             return Ok(None);
         }
-        let Some(replanned) = plan_stale(start, &plan, stale, &mut journal, &state_dir) else {
+        no_gone_records = true;
+        let known = kept.jobs_for(manifests_hash);
+        let state = (&mut journal, &state_dir);
+        let Some(replanned) = plan_stale(start, &plan, stale, state, known) else {
             return Ok(None);
         };
         let state = (&mut journal, &mut hashes);
@@ -97,7 +107,12 @@ pub(super) fn from_summary(
         &start.out,
         &state_dir,
         (plan, &selected),
-        (journal, hashes),
+        State {
+            journal,
+            hashes,
+            kept: false,
+            no_gone_records,
+        },
         &report,
     );
     Ok(Some(report))
@@ -227,7 +242,7 @@ impl Summary<'_> {
         } = replanned;
         let inputs = jobs.iter().flat_map(|j| &j.inputs);
         check_out_dir(&start.root, &start.out, inputs.map(RelPath::as_str))?;
-        let made_dirs = prepare_output_dirs(self.outputs, self.state_dir, &jobs)?;
+        let made_dirs = prepare_output_dirs(self.outputs, None, &jobs)?;
         on_event(Event::Running {
             total: self.selected_count(),
             dirty: dirty.len(),
@@ -303,13 +318,17 @@ fn save_hashes(hashes: &mut HashCache, state_dir: &Folder) -> Result<(), BuildEr
 /// Whether the journal holds a record of a job the plan no longer has:
 /// its outputs are removed on the planned path.
 fn has_gone_records(plan: &PlanSummary, journal: &Journal) -> bool {
-    let records = journal.records();
-    let known = plan
+    let mut planned: Vec<(&str, &str)> = plan
         .jobs
         .iter()
-        .filter(|p| records.contains_key(&(p.kind.clone(), p.id.clone())))
-        .count();
-    known != records.len()
+        .map(|p| (p.kind.as_str(), p.id.as_str()))
+        .collect();
+    planned.sort_unstable();
+    journal.records().keys().any(|(kind, id)| {
+        planned
+            .binary_search(&(kind.as_str(), id.as_str()))
+            .is_err()
+    })
 }
 
 /// The jobs that are not fresh, planned from their manifests only.
@@ -325,16 +344,29 @@ struct Replanned {
 
 /// Plans the jobs that are not fresh from their manifests only; `None`
 /// when those manifests no longer plan, or plan a job other than the
-/// summary's (the planned path then says why).
+/// summary's (the planned path then says why). A job `known` from an
+/// earlier plan of these manifests is not planned again while each of its
+/// inputs is still a file (all that planning checks on disk; the globs'
+/// matches were checked before); what is planned is added to `known`.
 fn plan_stale(
     start: &Start,
     plan: &PlanSummary,
     stale: Vec<(usize, Stale)>,
-    journal: &mut Journal,
-    state_dir: &Folder,
+    (journal, state_dir): (&mut Journal, &Folder),
+    known: &mut BTreeMap<JobKey, Job>,
 ) -> Option<Replanned> {
+    let still_plans = |job: &Job| {
+        job.inputs.iter().all(|p| {
+            start
+                .resolver
+                .resolve(p)
+                .is_ok_and(|(_, stat)| stat.is_file)
+        })
+    };
+    let key = |i: &usize| (plan.jobs[*i].kind.clone(), plan.jobs[*i].id.clone());
     let files: BTreeSet<&str> = stale
         .iter()
+        .filter(|(i, _)| !known.get(&key(i)).is_some_and(still_plans))
         .map(|(i, _)| plan.jobs[*i].manifest.as_str())
         .collect();
     let some: Vec<&ManifestText> = start
@@ -342,17 +374,19 @@ fn plan_stale(
         .iter()
         .filter(|m| files.contains(m.file.as_str()))
         .collect();
-    let mut planned: BTreeMap<JobKey, Job> = plan::plan(&start.resolver, some.iter().copied())
-        .ok()?
-        .into_iter()
-        .map(|j| ((j.kind().to_string(), j.id.clone()), j))
-        .collect();
+    if !some.is_empty() {
+        let planned = plan::plan(&start.resolver, some.iter().copied()).ok()?;
+        known.extend(
+            planned
+                .into_iter()
+                .map(|j| ((j.kind().to_string(), j.id.clone()), j)),
+        );
+    }
     let (mut jobs, mut dirty, mut at) = (Vec::new(), Vec::new(), Vec::new());
     for (i, stale) in stale {
-        let p = &plan.jobs[i];
-        let key = (p.kind.clone(), p.id.clone());
-        let job = planned.remove(&key)?;
-        if fingerprint::digest(&job) != p.digest {
+        let key = key(&i);
+        let job = known.get(&key)?.clone();
+        if fingerprint::digest(&job) != plan.jobs[i].digest {
             return None;
         }
         let why = match stale {

@@ -311,7 +311,9 @@ impl HashCache {
     /// Records a hash computed elsewhere (a job that read the file).
     pub fn remember(&mut self, rel: &RelPath, sig: FileSig, hash: [u8; 32]) {
         if is_racy(sig) {
-            self.changed |= self.entries.remove(rel).is_some();
+            // Not kept. An older entry of the path need not be saved away:
+            // its signature (the change time at least) is not this one.
+            self.entries.remove(rel);
             return;
         }
         let old = self.entries.insert(rel.clone(), (sig, hash));
