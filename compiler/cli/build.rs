@@ -182,7 +182,7 @@ fn heartbeat_secs(text: &str) -> Result<f64, String> {
 }
 
 /// The names that are manifests, and those that are targets.
-fn split_names(names: &[String]) -> (Vec<PathBuf>, Vec<String>) {
+pub(super) fn split_names(names: &[String]) -> (Vec<PathBuf>, Vec<String>) {
     let (manifests, targets): (Vec<&String>, Vec<&String>) =
         names.iter().partition(|n| is_manifest_name(n));
     (

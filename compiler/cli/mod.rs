@@ -18,6 +18,7 @@ mod build;
 mod inspect;
 mod progress;
 mod verify;
+mod view;
 mod watch;
 
 use std::path::PathBuf;
@@ -84,6 +85,15 @@ enum Command {
         outputs stay. A game can watch out/ (kiln renames each output into place whole, \
         the set's index last) or read the JSON lines (docs/watch.md).")]
     Watch(watch::WatchArgs),
+    /// Write one self-contained HTML page showing what was built: each
+    /// output's summary, tensor table and pictures
+    #[command(after_help = "Examples:\n  \
+        kiln view --html report.html                   every output of every job\n  \
+        kiln view forest --html forest.html            one level's outputs\n  \
+        kiln view out/models/tiny.gguf --html m.html   the files named\n\n\
+        The page needs nothing else: no server and no network (open it from disk or \
+        from a CI artifact). A file not built yet is listed as such.")]
+    View(view::ViewArgs),
     /// Show what a file holds (the types kiln reads are listed below)
     #[command(after_help = "Examples:\n  \
         kiln inspect sources/characters/Fox.glb              node tree, skins, clips, meshes, materials\n  \
@@ -161,6 +171,7 @@ pub fn main() -> ExitCode {
     let code = match cli.command {
         Command::Build(args) => build::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::View(args) => view::run(&args),
         Command::Inspect {
             file,
             json,

@@ -21,6 +21,7 @@ pub mod bundle;
 pub mod cgeo;
 pub mod characters;
 pub mod gguf;
+pub mod page;
 mod pose_cache;
 mod qoi;
 mod replay;
@@ -74,6 +75,29 @@ pub enum Table<'a> {
     Safetensors(safetensors::SafetensorsTable<'a>),
 }
 
+impl<'a> Table<'a> {
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        match self {
+            Table::Gguf(t) => t.len(),
+            Table::Safetensors(t) => t.len(),
+        }
+    }
+
+    /// Whether it has no row.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each row, made as it is asked for.
+    pub fn rows(&self) -> Box<dyn Iterator<Item = Value> + 'a> {
+        match self {
+            Table::Gguf(t) => Box::new(t.rows()),
+            Table::Safetensors(t) => Box::new(t.rows()),
+        }
+    }
+}
+
 impl serde::Serialize for Table<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
@@ -109,6 +133,22 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
             Table::Safetensors(safetensors::SafetensorsTable(h)),
         )),
         _ => None,
+    }
+}
+
+/// What the file is, in a few words (a heading's).
+pub fn label(kind: &FileKind) -> &'static str {
+    match kind {
+        FileKind::PoseCache(_) => "pose cache",
+        FileKind::Replay(_) => "MotionBricks replay",
+        FileKind::Style(_) => "MotionBricks style",
+        FileKind::Gltf(_) => "glTF",
+        FileKind::Gguf(_) => "GGUF",
+        FileKind::Safetensors(_) => "safetensors checkpoint",
+        FileKind::Bundle(_) => "MotionBricks bundle",
+        FileKind::Qoi(_) => "QOI image",
+        FileKind::Characters(_) => "compiled characters",
+        FileKind::Cgeo(_) => "CGeo sequence",
     }
 }
 

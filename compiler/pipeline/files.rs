@@ -9,7 +9,7 @@ use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::describe::{
     BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, FileKind, GgufFile, GltfSummary, Kind,
-    MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo,
+    MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo, page,
 };
 use crate::formats::cgeo;
 use crate::formats::gguf;
@@ -522,4 +522,79 @@ fn read_beside(
             Ok((uri, data))
         })
         .collect()
+}
+
+/// `file` as `kiln view` shows it (named `path` on the page): its summary,
+/// the first [`page::MAX_ROWS`] rows of its tensor table, and its pictures
+/// (each model's atlas of a compiled characters entry, a QOI image); or
+/// why it cannot be shown.
+pub fn shown(file: &Path, path: &str) -> page::Shown {
+    let mut shown = page::Shown {
+        path: path.to_string(),
+        ..page::Shown::default()
+    };
+    // kiln's JSON outputs (a level's `level.json`, a style set's
+    // `manifest.json`) as what they say.
+    if file.extension().is_some_and(|e| e == "json") && file.is_file() {
+        let read = read(file, MAX_LEVEL_JSON_BYTES);
+        match read
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| format!("invalid JSON: {e}")))
+        {
+            Ok(v) => {
+                shown.what = "JSON".to_string();
+                shown.data = v;
+            }
+            Err(e) => shown.problem = Some(e),
+        }
+        return shown;
+    }
+    let kind = match load(file) {
+        Ok(kind) => kind,
+        Err(e) => {
+            shown.problem = Some(match file.exists() {
+                true => e,
+                false => "not there: not built yet (`kiln build` makes it)".to_string(),
+            });
+            return shown;
+        }
+    };
+    shown.what = crate::describe::label(&kind).to_string();
+    shown.data = crate::describe::data(&kind);
+    shown.table = crate::describe::table(&kind)
+        .map(|(_, t)| (t.rows().take(page::MAX_ROWS).collect(), t.len()));
+    let pictures = match &kind {
+        FileKind::Characters(c) => character_atlases(c).map(|atlases| {
+            atlases
+                .into_iter()
+                .map(|(id, image)| (format!("the atlas of model {id}"), image))
+                .collect()
+        }),
+        FileKind::Qoi(q) => Ok(vec![("the image".to_string(), rgba8(q.clone()))]),
+        _ => Ok(Vec::new()),
+    };
+    let pictures = pictures.and_then(|p| {
+        p.into_iter()
+            .map(|(label, image)| picture(label, &image, Vec::new()))
+            .collect::<Result<Vec<_>, String>>()
+    });
+    match pictures {
+        Ok(p) => shown.pictures = p,
+        Err(e) => shown.problem = Some(e),
+    }
+    shown
+}
+
+/// `image` as a page's picture, with `rects` to outline.
+fn picture(
+    label: String,
+    image: &crate::model::material::Rgba8,
+    rects: Vec<([u32; 4], String)>,
+) -> Result<page::Picture, String> {
+    Ok(page::Picture {
+        label,
+        png: crate::import::image::encode_png(image).map_err(|e| e.to_string())?,
+        width: image.width,
+        height: image.height,
+        rects,
+    })
 }

@@ -34,4 +34,5 @@ mod manifest_limits;
 mod ownership;
 mod remote;
 mod selection;
+mod view;
 mod watch;

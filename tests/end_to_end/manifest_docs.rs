@@ -458,6 +458,7 @@ fn the_limits_table_gives_each_constants_value() {
             "watcher::MAX_DEBOUNCE",
             kiln::pipeline::watcher::MAX_DEBOUNCE.as_millis() as f64,
         ),
+        ("page::MAX_ROWS", kiln::describe::page::MAX_ROWS as f64),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

@@ -1,0 +1,142 @@
+//! `kiln view --html`: the page of what was built, read back: every output
+//! is on it with the summary `kiln inspect --json` gives, the atlases are
+//! inline, and it fetches nothing.
+
+use crate::cli_support::{Project, stderr};
+
+use std::fs;
+
+use serde_json::Value;
+
+/// The page's embedded data (one entry per file), and the page.
+fn page(p: &Project, args: &[&str]) -> (Vec<Value>, String) {
+    let mut all = vec!["view", "--html", "page.html"];
+    all.extend_from_slice(args);
+    let out = p.kiln(&all);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = fs::read_to_string(p.path("page.html")).unwrap();
+    let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+    (data.as_array().unwrap().clone(), html)
+}
+
+/// `v` without null fields, at any depth.
+fn without_nulls(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, f)| !f.is_null())
+                .map(|(k, f)| (k.clone(), without_nulls(f)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_nulls).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn the_page_shows_every_output_as_inspect_reads_it() {
+    let p = Project::demo();
+    let built = p.builds(&[]);
+    let outputs: Vec<String> = built["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|j| j["outputs"].as_array().unwrap().clone())
+        .map(|o| o["path"].as_str().unwrap().to_string())
+        .collect();
+    let (files, html) = page(&p, &[]);
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, outputs);
+    for f in &files {
+        let path = f["path"].as_str().unwrap();
+        assert!(f["problem"].is_null(), "{path}: {}", f["problem"]);
+        if path.ends_with(".json") {
+            let text = fs::read_to_string(p.path(path)).unwrap();
+            assert_eq!(f["data"], serde_json::from_str::<Value>(&text).unwrap());
+            continue;
+        }
+        let out = p.kiln(&["inspect", "--json", path]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut inspected: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let fields = inspected.as_object_mut().unwrap();
+        for k in ["kiln", "schema", "tensors"] {
+            fields.remove(k);
+        }
+        assert_eq!(without_nulls(&f["data"]), inspected, "{path}");
+    }
+    // Each model of each level has its atlas drawn.
+    let models: usize = files
+        .iter()
+        .filter(|f| f["what"] == "compiled characters")
+        .map(|f| f["data"]["models"].as_array().unwrap().len())
+        .sum();
+    assert!(models >= 5);
+    assert_eq!(
+        html.matches("href=\"data:image/png;base64,").count(),
+        models
+    );
+    // The GGUF's tensors are a table.
+    assert!(html.contains("<h3>tensors ("));
+    // It needs nothing else: no address but the SVG namespace, nothing
+    // fetched, scripts and connections refused by its policy.
+    let bare = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for fetch in ["http:", "https:", " src=", "@import", "url(", "<link"] {
+        assert!(!bare.contains(fetch), "{fetch}");
+    }
+    assert!(html.contains("content=\"default-src 'none'; img-src data:"));
+    assert!(
+        html.len() < 5 << 20,
+        "the demo's page is {} bytes",
+        html.len()
+    );
+}
+
+#[test]
+fn the_page_shows_what_is_named_and_what_is_not_built() {
+    let p = Project::demo();
+    // Nothing built yet: every output listed as such.
+    let (files, _) = page(&p, &["forest"]);
+    let paths: Vec<&str> = files.iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "out/levels/forest/@world/characters",
+            "out/levels/forest/level.json"
+        ]
+    );
+    for f in &files {
+        assert!(
+            f["problem"].as_str().unwrap().contains("not built yet"),
+            "{f}"
+        );
+    }
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (files, html) = page(
+        &p,
+        &[
+            "out/poses/fox-run.ospc",
+            "out/models/tiny-mlp/tiny-mlp.gguf",
+        ],
+    );
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0]["what"], "pose cache");
+    assert_eq!(files[1]["what"], "GGUF");
+    assert!(!html.contains("data:image/png"));
+    // A file kiln does not read is listed with the reason.
+    p.write("notes.txt", "hello");
+    let (files, _) = page(&p, &["notes.txt"]);
+    assert!(
+        files[0]["problem"]
+            .as_str()
+            .unwrap()
+            .contains("not a file kiln reads"),
+        "{}",
+        files[0]
+    );
+    // A target that names no job: the build's own words, exit status 2.
+    let out = p.kiln(&["view", "--html", "x.html", "no-such-job"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!p.path("x.html").exists());
+}
