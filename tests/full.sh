@@ -19,6 +19,8 @@
 #     in a virtual environment of its own under target/full-tier/venv (made
 #     on first use, and again when the pins change); its python3 comes first
 #     on the PATH of the tests;
+#   - Chromium (Debian's package), headless, for the tests of `kiln view`'s
+#     page;
 #   - cargo-fuzz, for the fuzz smoke run.
 # When something cannot be had it stops, saying what and why: it never skips.
 set -euo pipefail
@@ -81,6 +83,10 @@ if ! cat "$pins" "$nodeps" | cmp -s - "$venv/pins.txt"; then
 fi
 export PATH="$PWD/$venv/bin:$PATH"
 python3 -c "import gguf, numpy, safetensors, PIL, DracoPy, ml_dtypes, google.protobuf, sentencepiece, tokenizers, sys; print(sys.executable, '| numpy', numpy.__version__, '| Pillow', PIL.__version__)"
+
+echo "== Chromium (Debian's, headless, for kiln view's page)"
+command -v chromium >/dev/null || apt_install chromium chromium
+chromium --version 2>/dev/null | head -1
 
 echo "== llama.cpp (node-llama-cpp's CPU build, pinned by tests/oracles/npm, in target/full-tier/npm)"
 command -v node >/dev/null && command -v npm >/dev/null || apt_install node "nodejs npm"

@@ -140,3 +140,65 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(!p.path("x.html").exists());
 }
+
+/// What headless Chromium logs of `page` (every console message, each a
+/// `CONSOLE` line: the page runs no script of its own, so any is a request
+/// its policy refused or a script that should not be there), and the DOM it
+/// built, with every host name unresolvable.
+fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, String) {
+    let out = std::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--host-resolver-rules=MAP * ~NOTFOUND",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium (Debian's package; tests/full.sh installs it)");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let console = stderr(&out)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    (console, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+#[ignore = "full tier: Chromium from Debian's packages (tests/full.sh installs it)"]
+fn chromium_opens_the_page_with_no_network_and_no_console_message() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (files, html) = page(&p, &[]);
+    let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
+    assert_eq!(console, Vec::<String>::new());
+    for i in 0..files.len() {
+        assert!(
+            dom.contains(&format!("<section id=\"f{i}\"")),
+            "section {i}"
+        );
+    }
+    assert_eq!(
+        dom.matches("data:image/png;base64,").count(),
+        html.matches("data:image/png;base64,").count()
+    );
+    // The check can fail: a page that asks for anything is caught.
+    let asking = html.replace(
+        "</body>",
+        "<img src=\"http://kiln.invalid/x.png\"><script>console.log(1)</script></body>",
+    );
+    fs::write(p.path("asking.html"), asking).unwrap();
+    let (console, _) = chromium(&p.path("asking.html"), &p.path("profile"));
+    assert_eq!(console.len(), 2, "{console:?}");
+}
