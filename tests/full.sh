@@ -20,7 +20,8 @@
 #     on first use, and again when the pins change); its python3 comes first
 #     on the PATH of the tests;
 #   - Chromium (Debian's package), headless, for the tests of `kiln view`'s
-#     page;
+#     page; and three.js and esbuild from the npm registry (pinned by
+#     compiler/describe/view/bundle), to check the committed three.js bundle;
 #   - cargo-fuzz, for the fuzz smoke run.
 # When something cannot be had it stops, saying what and why: it never skips.
 set -euo pipefail
@@ -102,6 +103,10 @@ if ! cmp -s tests/oracles/npm/package-lock.json "$npm_dir/package-lock.json" || 
 fi
 export KILN_LLAMA_CPP="$PWD/$npm_dir"
 node -e 'console.log("node", process.version)'
+
+echo "== kiln view's three.js: the committed bundle is what the pinned packages make"
+bash compiler/describe/view/bundle/bundle.sh --check \
+    || fail "compiler/describe/view/three.js differs from what bundle.sh makes from the pinned three.js and esbuild"
 
 if [ $fuzz = 1 ]; then
     echo "== cargo-fuzz"

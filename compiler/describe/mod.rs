@@ -38,6 +38,7 @@ pub use bundle::BundleCheck;
 pub use cgeo::{CgeoFile, CgeoSnapshot};
 pub use characters::CharactersFile;
 pub use gguf::GgufFile;
+pub use pose_cache::MAX_DRAWN_POSES;
 pub use scene::{GltfSummary, MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo};
 pub use style::not_canonical_note;
 
@@ -132,6 +133,15 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
             "tensors",
             Table::Safetensors(safetensors::SafetensorsTable(h)),
         )),
+        _ => None,
+    }
+}
+
+/// What `kiln view`'s page draws of the file in 3-D (its `scene`), if it
+/// draws anything: a pose cache's entities moving.
+pub fn scene(kind: &FileKind) -> Option<Value> {
+    match kind {
+        FileKind::PoseCache(c) => Some(pose_cache::scene(c)),
         _ => None,
     }
 }

@@ -27,6 +27,8 @@ pub struct Shown {
     /// many it has in all.
     pub table: Option<(Vec<Value>, usize)>,
     pub pictures: Vec<Picture>,
+    /// What the page draws in 3-D (`describe::scene`), or none.
+    pub scene: Option<Value>,
     /// Why it is not shown (missing, not a file kiln reads, invalid).
     pub problem: Option<String>,
 }
@@ -52,14 +54,35 @@ const MAX_INLINE: usize = 64;
 /// How deep nested values are drawn as tables; deeper ones are JSON text.
 const MAX_DEPTH: usize = 12;
 
-/// The page for `shown`, titled `title`.
+/// The part of three.js the page runs (`view/bundle/bundle.sh` makes it
+/// from the pinned npm package; MIT, `view/three-LICENSE`).
+const THREE: &str = include_str!("view/three.js");
+/// three.js's licence, which the page carries with it.
+const THREE_LICENSE: &str = include_str!("view/three-LICENSE");
+/// kiln's own code of the page: it draws each file's `scene`.
+const VIEW: &str = include_str!("view/kiln-view.js");
+
+/// The page for `shown`, titled `title`. Scripts are in it only when a
+/// file has a scene to draw, each allowed by its hash alone.
 pub fn html(title: &str, shown: &[Shown]) -> String {
+    let scripts: Vec<&str> = match shown.iter().any(|s| s.scene.is_some()) {
+        true => vec![THREE, VIEW],
+        false => Vec::new(),
+    };
+    let script_src: String = scripts
+        .iter()
+        .map(|js| format!(" 'sha256-{}'", sha256_base64(js)))
+        .collect();
+    let script_src = match script_src.is_empty() {
+        true => String::new(),
+        false => format!("; script-src{script_src}"),
+    };
     let mut o = String::new();
     let _ = write!(
         o,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         img-src data:; style-src 'unsafe-inline'\">\n\
+         img-src data:; style-src 'unsafe-inline'{script_src}\">\n\
          <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
         escape(title),
         escape(title)
@@ -83,14 +106,34 @@ pub fn html(title: &str, shown: &[Shown]) -> String {
     }
     let data: Vec<Value> = shown
         .iter()
-        .map(|s| json!({"path": s.path, "what": s.what, "data": s.data, "problem": s.problem}))
+        .map(|s| {
+            json!({"path": s.path, "what": s.what, "data": s.data, "scene": s.scene, "problem": s.problem})
+        })
         .collect();
-    let _ = write!(
+    let _ = writeln!(
         o,
-        "<script type=\"application/json\" id=\"kiln-data\">{}</script>\n</body>\n</html>\n",
+        "<script type=\"application/json\" id=\"kiln-data\">{}</script>",
         script_json(&Value::Array(data))
     );
+    if !scripts.is_empty() {
+        let _ = writeln!(
+            o,
+            "<!-- three.js (MIT): {} -->",
+            THREE_LICENSE.replace("--", "- -").trim()
+        );
+    }
+    for js in scripts {
+        let _ = writeln!(o, "<script>{js}</script>");
+    }
+    o.push_str("</body>\n</html>\n");
     o
+}
+
+/// The base64 of `text`'s SHA-256: a Content-Security-Policy's hash of an
+/// inline script.
+fn sha256_base64(text: &str) -> String {
+    use sha2::Digest as _;
+    base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text.as_bytes()))
 }
 
 fn section(o: &mut String, i: usize, s: &Shown) {
@@ -323,6 +366,28 @@ mod tests {
         let data: Value = serde_json::from_str(&page[start..end]).unwrap();
         assert_eq!(data[0]["path"], "out/a.gguf");
         assert_eq!(data[1]["problem"], "missing: not built yet");
+    }
+
+    #[test]
+    fn scripts_come_with_a_scene_and_only_their_hashes_may_run() {
+        let plain = html("t", &[Shown::default()]);
+        assert!(!plain.contains("<script>") && !plain.contains("script-src"));
+        let drawn = Shown {
+            scene: Some(json!({"kind": "poses"})),
+            ..Shown::default()
+        };
+        let page = html("t", &[drawn]);
+        for js in [THREE, VIEW] {
+            assert!(!js.contains("</script"));
+            assert!(page.contains(&format!("<script>{js}</script>")));
+            assert!(page.contains(&format!("'sha256-{}'", sha256_base64(js))));
+        }
+        assert!(!page.contains("unsafe-eval") && !page.contains("script-src 'unsafe-inline'"));
+        // The hash is the one browsers compute (of the script's text).
+        assert_eq!(
+            sha256_base64("console.log(1)"),
+            "CihokcEcBW4atb/CW/XWsvWwbTjqwQlE9nj9ii5ww5M="
+        );
     }
 
     #[test]

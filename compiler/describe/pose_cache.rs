@@ -91,3 +91,104 @@ pub(super) fn verdict(cache: &PoseCache) -> Result<String, Vec<String>> {
         cache.n_frames()
     ))
 }
+
+/// The most poses of one cache `kiln view` draws (frames past them are
+/// left out, and counted): the page carries each as three floats.
+pub const MAX_DRAWN_POSES: usize = 250_000;
+
+/// The cache as `kiln view`'s page draws it: each entity's position at
+/// every frame (frame-major, three little-endian `f32`s a pose, base64;
+/// an absent pose's x is NaN), with the entities' names and shapes.
+pub(super) fn scene(c: &PoseCache) -> Value {
+    use base64::Engine as _;
+    let n = c.entities.len();
+    let frames = c
+        .n_frames()
+        .min(MAX_DRAWN_POSES.checked_div(n).unwrap_or(0));
+    let mut bytes = Vec::with_capacity(frames * n * 12);
+    for pose in &c.poses[..frames * n] {
+        for v in pose.position {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    json!({
+        "kind": "poses",
+        "dimensions": c.dimensions,
+        "frames": frames,
+        "frames_in_file": c.n_frames(),
+        "entities": c.entities.iter().map(|e| &e.name).collect::<Vec<_>>(),
+        "shapes": c.entities.iter().map(|e| shape_name(e.shape)).collect::<Vec<_>>(),
+        "positions": base64::engine::general_purpose::STANDARD.encode(&bytes),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::ospc::{Entity, Pose};
+    use base64::Engine as _;
+
+    fn cache(entities: usize, frames: usize) -> PoseCache {
+        PoseCache {
+            dimensions: 3,
+            start_step: 0,
+            metres_per_unit: 1.0,
+            unit_name: "metre".into(),
+            module_id: "kiln".into(),
+            library_version: String::new(),
+            scene: String::new(),
+            replay: String::new(),
+            label: String::new(),
+            entities: (0..entities)
+                .map(|e| Entity {
+                    id: e as u64 + 1,
+                    shape: Shape::Point,
+                    size: [0.0; 3],
+                    name: format!("e{e}"),
+                })
+                .collect(),
+            poses: (0..entities * frames)
+                .map(|i| match i {
+                    1 => Pose::absent(),
+                    _ => Pose::at([i as f32, 0.5, -(i as f32)]),
+                })
+                .collect(),
+        }
+    }
+
+    fn floats(scene: &Value) -> Vec<f32> {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(scene["positions"].as_str().unwrap())
+            .unwrap();
+        bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn the_scene_is_every_position_frame_major_an_absent_one_nan() {
+        let s = scene(&cache(2, 3));
+        assert_eq!(
+            (s["frames"].as_u64(), s["frames_in_file"].as_u64()),
+            (Some(3), Some(3))
+        );
+        assert_eq!(s["entities"], json!(["e0", "e1"]));
+        let v = floats(&s);
+        assert_eq!(v.len(), 2 * 3 * 3);
+        assert_eq!(&v[..3], &[0.0, 0.5, 0.0]);
+        assert!(v[3].is_nan());
+        assert_eq!(&v[15..], &[5.0, 0.5, -5.0]);
+    }
+
+    #[test]
+    fn frames_past_the_drawn_poses_are_left_out() {
+        let s = scene(&cache(2, MAX_DRAWN_POSES / 2 + 3));
+        assert_eq!(s["frames"].as_u64(), Some(MAX_DRAWN_POSES as u64 / 2));
+        assert_eq!(
+            s["frames_in_file"].as_u64(),
+            Some(MAX_DRAWN_POSES as u64 / 2 + 3)
+        );
+        assert_eq!(floats(&s).len(), MAX_DRAWN_POSES * 3);
+    }
+}

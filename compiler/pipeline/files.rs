@@ -560,6 +560,7 @@ pub fn shown(file: &Path, path: &str) -> page::Shown {
     };
     shown.what = crate::describe::label(&kind).to_string();
     shown.data = crate::describe::data(&kind);
+    shown.scene = crate::describe::scene(&kind);
     shown.table = crate::describe::table(&kind)
         .map(|(_, t)| (t.rows().take(page::MAX_ROWS).collect(), t.len()));
     let pictures = match &kind {

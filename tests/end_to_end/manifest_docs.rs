@@ -459,6 +459,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::pipeline::watcher::MAX_DEBOUNCE.as_millis() as f64,
         ),
         ("page::MAX_ROWS", kiln::describe::page::MAX_ROWS as f64),
+        (
+            "pose_cache::MAX_DRAWN_POSES",
+            kiln::describe::MAX_DRAWN_POSES as f64,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

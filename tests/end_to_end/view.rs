@@ -79,13 +79,36 @@ fn the_page_shows_every_output_as_inspect_reads_it() {
     );
     // The GGUF's tensors are a table.
     assert!(html.contains("<h3>tensors ("));
-    // It needs nothing else: no address but the SVG namespace, nothing
-    // fetched, scripts and connections refused by its policy.
-    let bare = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    // It needs nothing else: outside its scripts no address but the SVG
+    // namespace, nothing to fetch; in them no way to ask for anything (the
+    // XHTML namespace three.js makes elements in is a name, not a
+    // request); and a policy that refuses any connection.
+    let mut bare = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    let mut scripts = String::new();
+    while let Some(start) = bare.find("<script>") {
+        let end = start + bare[start..].find("</script>").unwrap() + "</script>".len();
+        scripts.push_str(&bare[start..end]);
+        bare.replace_range(start..end, "");
+    }
     for fetch in ["http:", "https:", " src=", "@import", "url(", "<link"] {
         assert!(!bare.contains(fetch), "{fetch}");
     }
+    for ask in [
+        "XMLHttpRequest",
+        "fetch(",
+        "import(",
+        "WebSocket",
+        "sendBeacon",
+        "https:",
+    ] {
+        assert!(!scripts.contains(ask), "{ask}");
+    }
     assert!(html.contains("content=\"default-src 'none'; img-src data:"));
+    assert_eq!(
+        html.matches("<script>").count(),
+        2,
+        "three.js and kiln's own"
+    );
     assert!(
         html.len() < 5 << 20,
         "the demo's page is {} bytes",
@@ -142,15 +165,19 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
 }
 
 /// What headless Chromium logs of `page` (every console message, each a
-/// `CONSOLE` line: the page runs no script of its own, so any is a request
-/// its policy refused or a script that should not be there), and the DOM it
-/// built, with every host name unresolvable.
+/// `CONSOLE` line: the page's code logs nothing, so any is an error, a
+/// request its policy refused or a script that should not be there; but
+/// the WebGL driver's notes that copying a frame stalls, which the page
+/// does once per drawn frame, by design), and the DOM it built (after
+/// its scripts ran), with every host name unresolvable. WebGL is
+/// SwiftShader's, on the CPU.
 fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, String) {
     let out = std::process::Command::new("chromium")
         .args([
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--enable-unsafe-swiftshader",
             "--disable-quic",
             "--no-first-run",
             "--disable-background-networking",
@@ -170,6 +197,7 @@ fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, 
     let console = stderr(&out)
         .lines()
         .filter(|l| l.contains(":CONSOLE"))
+        .filter(|l| !l.contains("GL Driver Message (OpenGL, Performance, GL_CLOSE_PATH_NV, High): GPU stall due to ReadPixels"))
         .map(str::to_string)
         .collect();
     (console, String::from_utf8_lossy(&out.stdout).into_owned())
@@ -193,6 +221,52 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
         dom.matches("data:image/png;base64,").count(),
         html.matches("data:image/png;base64,").count()
     );
+    // Exact: the positions the page's code reads out of its data, at its
+    // first, middle and last frame, are the pose cache's own (kiln's
+    // decoder), an absent pose as null; and it drew each one with WebGL.
+    let caches: Vec<&Value> = files.iter().filter(|f| f["what"] == "pose cache").collect();
+    assert!(caches.len() >= 10);
+    assert_eq!(dom.matches("data-webgl=\"yes\"").count(), caches.len());
+    let checks: Vec<Value> = dom
+        .split("<pre class=\"kiln-check\" hidden=\"\">")
+        .skip(1)
+        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+        .collect();
+    assert_eq!(checks.len(), caches.len());
+    let mut compared = 0;
+    for (file, check) in caches.iter().zip(&checks) {
+        let bytes = fs::read(p.path(file["path"].as_str().unwrap())).unwrap();
+        let cache = kiln::formats::ospc::decode(&bytes).unwrap();
+        let n = cache.entities.len();
+        let last = cache.n_frames() - 1;
+        let frames: Vec<u64> = check
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["frame"].as_u64().unwrap())
+            .collect();
+        assert_eq!(frames, [0, last as u64 / 2, last as u64]);
+        for c in check.as_array().unwrap() {
+            let frame = c["frame"].as_u64().unwrap() as usize;
+            for (e, got) in c["positions"].as_array().unwrap().iter().enumerate() {
+                let pose = &cache.poses[frame * n + e];
+                if pose.is_absent() {
+                    assert!(got.is_null(), "{}: frame {frame} entity {e}", file["path"]);
+                    continue;
+                }
+                for k in 0..3 {
+                    let v = got[k].as_f64().unwrap();
+                    assert!(
+                        (v - f64::from(pose.position[k])).abs() <= 1e-5,
+                        "{}",
+                        file["path"]
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared}");
     // The check can fail: a page that asks for anything is caught.
     let asking = html.replace(
         "</body>",
@@ -201,4 +275,13 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     fs::write(p.path("asking.html"), asking).unwrap();
     let (console, _) = chromium(&p.path("asking.html"), &p.path("profile"));
     assert_eq!(console.len(), 2, "{console:?}");
+}
+
+/// Text of an HTML element as written by a browser's serializer: `&amp;`,
+/// `&lt;`, `&gt;` and `&quot;` back to their characters.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
 }
