@@ -138,10 +138,11 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
 }
 
 /// What `kiln view`'s page draws of the file in 3-D (its `scene`), if it
-/// draws anything: a pose cache's entities moving.
+/// draws anything: a pose cache's entities moving, a replay's joint tree.
 pub fn scene(kind: &FileKind) -> Option<Value> {
     match kind {
         FileKind::PoseCache(c) => Some(pose_cache::scene(c)),
+        FileKind::Replay(r) => Some(replay::scene(r)),
         _ => None,
     }
 }

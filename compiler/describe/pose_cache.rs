@@ -100,17 +100,11 @@ pub const MAX_DRAWN_POSES: usize = 250_000;
 /// every frame (frame-major, three little-endian `f32`s a pose, base64;
 /// an absent pose's x is NaN), with the entities' names and shapes.
 pub(super) fn scene(c: &PoseCache) -> Value {
-    use base64::Engine as _;
     let n = c.entities.len();
     let frames = c
         .n_frames()
         .min(MAX_DRAWN_POSES.checked_div(n).unwrap_or(0));
-    let mut bytes = Vec::with_capacity(frames * n * 12);
-    for pose in &c.poses[..frames * n] {
-        for v in pose.position {
-            bytes.extend_from_slice(&v.to_le_bytes());
-        }
-    }
+    let positions = c.poses[..frames * n].iter().map(|p| p.position);
     json!({
         "kind": "poses",
         "dimensions": c.dimensions,
@@ -118,8 +112,21 @@ pub(super) fn scene(c: &PoseCache) -> Value {
         "frames_in_file": c.n_frames(),
         "entities": c.entities.iter().map(|e| &e.name).collect::<Vec<_>>(),
         "shapes": c.entities.iter().map(|e| shape_name(e.shape)).collect::<Vec<_>>(),
-        "positions": base64::engine::general_purpose::STANDARD.encode(&bytes),
+        "positions": floats_base64(positions),
     })
+}
+
+/// Positions as the page carries them: three little-endian `f32`s each,
+/// in base64.
+pub(super) fn floats_base64(positions: impl ExactSizeIterator<Item = [f32; 3]>) -> String {
+    use base64::Engine as _;
+    let mut bytes = Vec::with_capacity(positions.len() * 12);
+    for p in positions {
+        for v in p {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    base64::engine::general_purpose::STANDARD.encode(&bytes)
 }
 
 #[cfg(test)]

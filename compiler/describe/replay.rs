@@ -90,3 +90,59 @@ pub(super) fn verdict(r: &Replay) -> Result<String, Vec<String>> {
         r.plans.len()
     ))
 }
+
+/// The replay as `kiln view`'s page draws it: every joint's world position
+/// at every frame (as a pose cache's scene, at most
+/// [`super::MAX_DRAWN_POSES`] of them), each joint joined to its parent.
+pub(super) fn scene(r: &Replay) -> Value {
+    let n = r.joints();
+    let frames = r
+        .frames()
+        .min(super::MAX_DRAWN_POSES.checked_div(n).unwrap_or(0));
+    let positions = r.positions.iter().take(frames * n).copied();
+    json!({
+        "kind": "joints",
+        "dimensions": 3,
+        "frames": frames,
+        "frames_in_file": r.frames(),
+        "fps": r.fps,
+        "entities": (0..n).map(|j| format!("joint {j}")).collect::<Vec<_>>(),
+        "parents": r.parents,
+        "positions": super::pose_cache::floats_base64(positions),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scene_is_every_joint_at_every_frame_with_its_parent() {
+        let r = Replay {
+            fps: 30,
+            parents: vec![-1, 0],
+            modes: vec![0; 3],
+            active_plan: vec![-1; 3],
+            qpos_count: 0,
+            qpos: Vec::new(),
+            positions: (0..6).map(|i| [i as f32, 1.0, -2.5]).collect(),
+            plans: Vec::new(),
+        };
+        let s = scene(&r);
+        assert_eq!(s["kind"], "joints");
+        assert_eq!(s["parents"], json!([-1, 0]));
+        assert_eq!(
+            (s["frames"].as_u64(), s["frames_in_file"].as_u64()),
+            (Some(3), Some(3))
+        );
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(s["positions"].as_str().unwrap())
+            .unwrap();
+        let floats: Vec<f32> = bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(floats, r.positions.concat());
+    }
+}

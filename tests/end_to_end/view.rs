@@ -227,46 +227,44 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     let caches: Vec<&Value> = files.iter().filter(|f| f["what"] == "pose cache").collect();
     assert!(caches.len() >= 10);
     assert_eq!(dom.matches("data-webgl=\"yes\"").count(), caches.len());
-    let checks: Vec<Value> = dom
-        .split("<pre class=\"kiln-check\" hidden=\"\">")
-        .skip(1)
-        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+    let expected: Vec<Expected> = caches
+        .iter()
+        .map(|file| {
+            let bytes = fs::read(p.path(file["path"].as_str().unwrap())).unwrap();
+            let cache = kiln::formats::ospc::decode(&bytes).unwrap();
+            let n = cache.entities.len();
+            let positions = cache
+                .poses
+                .iter()
+                .map(|p| (!p.is_absent()).then_some(p.position));
+            (
+                file["path"].as_str().unwrap().to_string(),
+                n,
+                positions.collect(),
+            )
+        })
         .collect();
-    assert_eq!(checks.len(), caches.len());
-    let mut compared = 0;
-    for (file, check) in caches.iter().zip(&checks) {
-        let bytes = fs::read(p.path(file["path"].as_str().unwrap())).unwrap();
-        let cache = kiln::formats::ospc::decode(&bytes).unwrap();
-        let n = cache.entities.len();
-        let last = cache.n_frames() - 1;
-        let frames: Vec<u64> = check
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["frame"].as_u64().unwrap())
-            .collect();
-        assert_eq!(frames, [0, last as u64 / 2, last as u64]);
-        for c in check.as_array().unwrap() {
-            let frame = c["frame"].as_u64().unwrap() as usize;
-            for (e, got) in c["positions"].as_array().unwrap().iter().enumerate() {
-                let pose = &cache.poses[frame * n + e];
-                if pose.is_absent() {
-                    assert!(got.is_null(), "{}: frame {frame} entity {e}", file["path"]);
-                    continue;
-                }
-                for k in 0..3 {
-                    let v = got[k].as_f64().unwrap();
-                    assert!(
-                        (v - f64::from(pose.position[k])).abs() <= 1e-5,
-                        "{}",
-                        file["path"]
-                    );
-                    compared += 1;
-                }
-            }
-        }
-    }
+    let compared = compare_checks(&dom, &expected);
     assert!(compared > 1000, "{compared}");
+    // A replay: its joint tree, the positions its decoder gives.
+    let replay = crate::synth::replay();
+    p.write_bytes(
+        "walk.mbreplay",
+        &kiln::formats::mbreplay::encode(&replay).unwrap(),
+    );
+    let (files, _) = page(&p, &["walk.mbreplay"]);
+    assert_eq!(files[0]["scene"]["kind"], "joints");
+    assert_eq!(
+        files[0]["scene"]["parents"],
+        serde_json::json!(replay.parents)
+    );
+    let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
+    assert_eq!(console, Vec::<String>::new());
+    assert_eq!(dom.matches("data-webgl=\"yes\"").count(), 1);
+    let positions = replay.positions.iter().map(|p| Some(*p)).collect();
+    let expected = [("walk.mbreplay".to_string(), replay.joints(), positions)];
+    assert_eq!(compare_checks(&dom, &expected), 3 * 3 * replay.joints());
+
     // The check can fail: a page that asks for anything is caught.
     let asking = html.replace(
         "</body>",
@@ -284,4 +282,45 @@ fn unescape(text: &str) -> String {
         .replace("&gt;", ">")
         .replace("&quot;", "\"")
         .replace("&amp;", "&")
+}
+
+/// A file drawn on the page: its path, entities, and every position
+/// (frame-major, an absent one `None`) as kiln decodes them.
+type Expected = (String, usize, Vec<Option<[f32; 3]>>);
+
+/// Compares the positions the page's code wrote for each drawn file (its
+/// first, middle and last frame) with `expected`, in page order, within
+/// 1e-5; how many numbers it compared.
+fn compare_checks(dom: &str, expected: &[Expected]) -> usize {
+    let checks: Vec<Value> = dom
+        .split("<pre class=\"kiln-check\" hidden=\"\">")
+        .skip(1)
+        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+        .collect();
+    assert_eq!(checks.len(), expected.len());
+    let mut compared = 0;
+    for ((path, n, positions), check) in expected.iter().zip(&checks) {
+        let last = positions.len() / n - 1;
+        let check = check.as_array().unwrap();
+        let frames: Vec<u64> = check.iter().map(|c| c["frame"].as_u64().unwrap()).collect();
+        assert_eq!(frames, [0, last as u64 / 2, last as u64], "{path}");
+        for c in check {
+            let frame = c["frame"].as_u64().unwrap() as usize;
+            for (e, got) in c["positions"].as_array().unwrap().iter().enumerate() {
+                let Some(want) = positions[frame * n + e] else {
+                    assert!(got.is_null(), "{path}: frame {frame} entity {e}");
+                    continue;
+                };
+                for k in 0..3 {
+                    let v = got[k].as_f64().unwrap();
+                    assert!(
+                        (v - f64::from(want[k])).abs() <= 1e-5,
+                        "{path}: {v} {want:?}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    compared
 }

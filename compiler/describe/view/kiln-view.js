@@ -1,7 +1,8 @@
 // kiln view's own code: draws each file's scene from the page's data (the
 // kiln-data JSON, made by kiln's validated decoders; nothing here parses
 // a file), with the part of three.js in three.js. Pose caches: the
-// entities as points moving on a timeline, absent poses not drawn.
+// entities as points moving on a timeline, absent poses not drawn;
+// replays: the joints so, each joined to its parent by a line.
 (function () {
   'use strict';
   var T = window.KILN_THREE;
@@ -96,6 +97,14 @@
     geometry.setAttribute('position', new T.BufferAttribute(shown, 3));
     var points = new T.Points(geometry, new T.PointsMaterial({ color: 0xc0306a, size: 6, sizeAttenuation: false }));
     scene.add(points);
+    // A joint tree: a line from each joint to its parent, both present.
+    var bones = null, ends = null;
+    if (s.parents) {
+      ends = new Float32Array(n * 6);
+      bones = new T.BufferGeometry();
+      bones.setAttribute('position', new T.BufferAttribute(ends, 3));
+      scene.add(new T.LineSegments(bones, new T.LineBasicMaterial({ color: 0x404040 })));
+    }
 
     var slider = document.createElement('input');
     slider.type = 'range';
@@ -122,6 +131,21 @@
       }
       geometry.attributes.position.needsUpdate = true;
       geometry.setDrawRange(0, count);
+      if (bones) {
+        var lines = 0;
+        for (var j = 0; j < n; j++) {
+          var p = s.parents[j];
+          var a = (frame * n + j) * 3, b = (frame * n + p) * 3;
+          if (p < 0 || p >= n || isNaN(pos[a]) || isNaN(pos[b])) continue;
+          for (var k = 0; k < 3; k++) {
+            ends[lines * 6 + k] = pos[a + k];
+            ends[lines * 6 + 3 + k] = pos[b + k];
+          }
+          lines++;
+        }
+        bones.attributes.position.needsUpdate = true;
+        bones.setDrawRange(0, lines * 2);
+      }
       label.textContent = ' frame ' + frame + ' of ' + last + ', ' + count + ' of ' + n + ' present';
       renderer.render(scene, camera);
       ctx.drawImage(renderer.domElement, 0, 0);
@@ -146,6 +170,6 @@
     var s = file.scene;
     if (!s) return;
     var section = document.getElementById('f' + i);
-    if (s.kind === 'poses') poses(section, s);
+    if (s.kind === 'poses' || s.kind === 'joints') poses(section, s);
   });
 })();
