@@ -26,6 +26,9 @@ pub struct ViewArgs {
     /// server, no network)
     #[arg(long, value_name = "OUT.html", required = true)]
     html: PathBuf,
+    /// Print what was written as one JSON document (docs/json.md, "view")
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &ViewArgs) -> u8 {
@@ -44,13 +47,27 @@ pub fn run(args: &ViewArgs) -> u8 {
         return EXIT_FAILURE;
     }
     let not_shown = shown.iter().filter(|s| s.problem.is_some()).count();
-    eprintln!(
-        "wrote {}: {} file(s), {} not shown, {} bytes",
-        args.html.display(),
-        shown.len(),
-        not_shown,
-        html.len()
-    );
+    if args.json {
+        out!(
+            "{}",
+            serde_json::json!({
+                "kiln": crate::VERSION,
+                "schema": super::JSON_SCHEMA,
+                "html": args.html.display().to_string(),
+                "files": shown.len(),
+                "not_shown": not_shown,
+                "bytes": html.len(),
+            })
+        );
+    } else {
+        eprintln!(
+            "wrote {}: {} file(s), {} not shown, {} bytes",
+            args.html.display(),
+            shown.len(),
+            not_shown,
+            html.len()
+        );
+    }
     0
 }
 

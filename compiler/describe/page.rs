@@ -104,12 +104,7 @@ pub fn html(title: &str, shown: &[Shown]) -> String {
     for (i, s) in shown.iter().enumerate() {
         section(&mut o, i, s);
     }
-    let data: Vec<Value> = shown
-        .iter()
-        .map(|s| {
-            json!({"path": s.path, "what": s.what, "data": s.data, "scene": s.scene, "problem": s.problem})
-        })
-        .collect();
+    let data: Vec<Value> = shown.iter().map(entry).collect();
     let _ = writeln!(
         o,
         "<script type=\"application/json\" id=\"kiln-data\">{}</script>",
@@ -127,6 +122,22 @@ pub fn html(title: &str, shown: &[Shown]) -> String {
     }
     o.push_str("</body>\n</html>\n");
     o
+}
+
+/// One file's entry in the page's data (docs/json.md, "view-data"): a
+/// field it does not have is left out.
+fn entry(s: &Shown) -> Value {
+    let mut v = json!({ "path": s.path, "what": s.what });
+    if !s.data.is_null() {
+        v["data"] = s.data.clone();
+    }
+    if let Some(scene) = &s.scene {
+        v["scene"] = scene.clone();
+    }
+    if let Some(problem) = &s.problem {
+        v["problem"] = json!(problem);
+    }
+    v
 }
 
 /// The base64 of `text`'s SHA-256: a Content-Security-Policy's hash of an

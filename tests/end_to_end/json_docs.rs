@@ -16,7 +16,7 @@ use crate::json_support::{check, schema};
 /// full-size extraction (the full tier's
 /// `bake/model_bundle.rs` `a_full_size_synthetic_bundle_…`); the watch's
 /// lines come from a running watch (`watch.rs`).
-const CHECKED_ELSEWHERE: [&str; 2] = ["inspect-bundle", "watch"];
+const CHECKED_ELSEWHERE: [&str; 4] = ["inspect-bundle", "watch", "view", "view-data"];
 
 fn json(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

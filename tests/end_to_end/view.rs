@@ -3,6 +3,9 @@
 //! inline, and it fetches nothing.
 
 use crate::cli_support::{Project, stderr};
+use crate::json_support::{check, schema};
+
+use std::collections::BTreeSet;
 
 use std::fs;
 
@@ -18,7 +21,11 @@ fn page(p: &Project, args: &[&str]) -> (Vec<Value>, String) {
     let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
     let end = start + html[start..].find("</script>").unwrap();
     let data: Value = serde_json::from_str(&html[start..end]).unwrap();
-    (data.as_array().unwrap().clone(), html)
+    let entries = data.as_array().unwrap().clone();
+    for entry in &entries {
+        check(&schema(), "view-data", ".", entry, &mut BTreeSet::new());
+    }
+    (entries, html)
 }
 
 /// `v` without null fields, at any depth.
@@ -158,6 +165,50 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         "{}",
         files[0]
     );
+    // A replay's joint tree, and --json; every documented field of both
+    // documents was printed.
+    let replay = kiln::formats::mbreplay::encode(&crate::synth::replay()).unwrap();
+    p.write_bytes("walk.mbreplay", &replay);
+    let out = p.kiln(&[
+        "view",
+        "--json",
+        "--html",
+        "all.html",
+        "walk.mbreplay",
+        "notes.txt",
+        "out/poses/fox-run.ospc",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut seen = BTreeSet::new();
+    check(&schema(), "view", ".", &printed, &mut seen);
+    assert_eq!(
+        (printed["files"].as_u64(), printed["not_shown"].as_u64()),
+        (Some(3), Some(1))
+    );
+    assert_eq!(
+        printed["bytes"].as_u64(),
+        Some(fs::metadata(p.path("all.html")).unwrap().len())
+    );
+    let html = fs::read_to_string(p.path("all.html")).unwrap();
+    let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
+    for entry in data.as_array().unwrap() {
+        check(&schema(), "view-data", ".", entry, &mut seen);
+    }
+    for ((doc, path), fields) in schema()
+        .iter()
+        .filter(|((doc, _), _)| doc.starts_with("view"))
+    {
+        for name in fields.keys() {
+            assert!(
+                seen.contains(&(doc.clone(), path.clone(), name.clone())),
+                "{doc} {path} `{name}` was never printed"
+            );
+        }
+    }
+
     // A target that names no job: the build's own words, exit status 2.
     let out = p.kiln(&["view", "--html", "x.html", "no-such-job"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
