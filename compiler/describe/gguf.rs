@@ -81,44 +81,17 @@ pub(super) fn data(g: &GgufFile) -> Value {
     })
 }
 
-/// A GGUF's tensor descriptions as a JSON array, serialized one at a time.
-pub struct GgufTable<'a>(pub &'a gguf::Header);
-
-impl<'a> GgufTable<'a> {
-    /// How many rows.
-    pub fn len(&self) -> usize {
-        self.0.tensor_count()
-    }
-
-    /// Whether it has no row.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Each row, made as it is asked for.
-    pub fn rows(&self) -> impl Iterator<Item = Value> + 'a {
-        let header = self.0;
-        header.tensors().map(|t| {
-            json!({
-                "name": t.name,
-                "type": t.ty.name(),
-                "shape": t.dims,
-                "offset": t.offset,
-                "bytes": t.bytes(),
-            })
+/// The tensor table's rows (`describe::Table`), made as they are asked for.
+pub(super) fn rows(header: &gguf::Header) -> impl Iterator<Item = Value> + '_ {
+    header.tensors().map(|t| {
+        json!({
+            "name": t.name,
+            "type": t.ty.name(),
+            "shape": t.dims,
+            "offset": t.offset,
+            "bytes": t.bytes(),
         })
-    }
-}
-
-impl serde::Serialize for GgufTable<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        for row in self.rows() {
-            seq.serialize_element(&row)?;
-        }
-        seq.end()
-    }
+    })
 }
 
 pub(super) fn text(o: &mut dyn Write, file: &str, g: &GgufFile) -> io::Result<()> {

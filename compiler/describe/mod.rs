@@ -72,16 +72,16 @@ pub enum FileKind {
 /// A table too large to hold as a JSON value (a checkpoint's million
 /// tensors): serialized row by row as it is written.
 pub enum Table<'a> {
-    Gguf(gguf::GgufTable<'a>),
-    Safetensors(safetensors::SafetensorsTable<'a>),
+    Gguf(&'a gguf_format::Header),
+    Safetensors(&'a st::Header),
 }
 
 impl<'a> Table<'a> {
     /// How many rows.
     pub fn len(&self) -> usize {
         match self {
-            Table::Gguf(t) => t.len(),
-            Table::Safetensors(t) => t.len(),
+            Table::Gguf(h) => h.tensor_count(),
+            Table::Safetensors(h) => h.len(),
         }
     }
 
@@ -92,19 +92,21 @@ impl<'a> Table<'a> {
 
     /// Each row, made as it is asked for.
     pub fn rows(&self) -> Box<dyn Iterator<Item = Value> + 'a> {
-        match self {
-            Table::Gguf(t) => Box::new(t.rows()),
-            Table::Safetensors(t) => Box::new(t.rows()),
+        match *self {
+            Table::Gguf(h) => Box::new(gguf::rows(h)),
+            Table::Safetensors(h) => Box::new(safetensors::rows(h)),
         }
     }
 }
 
 impl serde::Serialize for Table<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Table::Gguf(t) => t.serialize(s),
-            Table::Safetensors(t) => t.serialize(s),
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for row in self.rows() {
+            seq.serialize_element(&row)?;
         }
+        seq.end()
     }
 }
 
@@ -128,11 +130,8 @@ pub fn data(kind: &FileKind) -> Value {
 /// The summary's field that is streamed, not held: its key and rows.
 pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
     match kind {
-        FileKind::Gguf(g) => Some(("tensors", Table::Gguf(gguf::GgufTable(&g.header)))),
-        FileKind::Safetensors(h) => Some((
-            "tensors",
-            Table::Safetensors(safetensors::SafetensorsTable(h)),
-        )),
+        FileKind::Gguf(g) => Some(("tensors", Table::Gguf(&g.header))),
+        FileKind::Safetensors(h) => Some(("tensors", Table::Safetensors(h))),
         _ => None,
     }
 }

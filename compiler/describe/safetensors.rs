@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::formats::safetensors;
 
 /// A safetensors header as JSON, but for its tensor table
-/// ([`SafetensorsTable`], streamed).
+/// ([`rows`], streamed).
 pub(super) fn data(h: &safetensors::Header) -> Value {
     json!({
         "format": "safetensors",
@@ -17,43 +17,16 @@ pub(super) fn data(h: &safetensors::Header) -> Value {
     })
 }
 
-/// A header's tensors as a JSON array, serialized one at a time.
-pub struct SafetensorsTable<'a>(pub &'a safetensors::Header);
-
-impl<'a> SafetensorsTable<'a> {
-    /// How many rows.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether it has no row.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Each row, made as it is asked for.
-    pub fn rows(&self) -> impl Iterator<Item = Value> + 'a {
-        let header = self.0;
-        header.tensors().map(|t| {
-            json!({
-                "name": t.name,
-                "dtype": t.dtype.name(),
-                "shape": t.shape,
-                "data_offsets": [t.begin, t.end],
-            })
+/// The tensor table's rows (`describe::Table`), made as they are asked for.
+pub(super) fn rows(header: &safetensors::Header) -> impl Iterator<Item = Value> + '_ {
+    header.tensors().map(|t| {
+        json!({
+            "name": t.name,
+            "dtype": t.dtype.name(),
+            "shape": t.shape,
+            "data_offsets": [t.begin, t.end],
         })
-    }
-}
-
-impl serde::Serialize for SafetensorsTable<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.len()))?;
-        for row in self.rows() {
-            seq.serialize_element(&row)?;
-        }
-        seq.end()
-    }
+    })
 }
 
 pub(super) fn text(o: &mut dyn Write, file: &str, h: &safetensors::Header) -> io::Result<()> {

@@ -12,7 +12,8 @@ mkdir -p "$work"
 cp "$here/package.json" "$here/package-lock.json" "$here/entry.js" "$work/"
 (cd "$work" && npm ci --no-audit --no-fund >/dev/null)
 (cd "$work" && ./node_modules/.bin/esbuild entry.js --bundle --minify --format=iife \
-    --legal-comments=none --charset=utf8 --outfile=three.js --log-level=warning)
+    --global-name=KILN_THREE --legal-comments=none --charset=utf8 --outfile=three.js \
+    --log-level=warning)
 if [ "${1:-}" = "--check" ]; then
     cmp "$work/three.js" "$here/../three.js" \
         || { echo "compiler/describe/view/three.js is not what bundle.sh makes" >&2; exit 1; }

@@ -1,6 +1,7 @@
 // The part of three.js kiln view's page uses, bundled by bundle.sh into
-// ../three.js (committed): the page runs it inline, so it fetches nothing.
-import {
+// ../three.js (committed) as the global KILN_THREE: the page runs it
+// inline, so it fetches nothing.
+export {
   BufferAttribute,
   BufferGeometry,
   Color,
@@ -14,18 +15,3 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-
-window.KILN_THREE = {
-  BufferAttribute,
-  BufferGeometry,
-  Color,
-  GridHelper,
-  LineBasicMaterial,
-  LineSegments,
-  PerspectiveCamera,
-  Points,
-  PointsMaterial,
-  Scene,
-  Vector3,
-  WebGLRenderer,
-};
