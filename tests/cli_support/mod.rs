@@ -268,3 +268,16 @@ pub fn external_skin(p: &Project, bin_name: &str) -> Vec<u8> {
     );
     bin
 }
+
+/// The demo's meshopt robot: two jobs read it (a pose cache and the level
+/// forest).
+pub const ROBOT_CC: &str = "sources/characters/RobotExpressive.cc.glb";
+
+/// [`ROBOT_CC`] with its generator string's last digit (`gltfpack 1.3`) set
+/// to `digit`: a valid file of other bytes (`b'3'`: the file itself).
+pub fn robot_cc_variant(digit: u8) -> Vec<u8> {
+    let mut bytes = fs::read(Path::new(REPO).join(ROBOT_CC)).unwrap();
+    let at = bytes.windows(11).position(|w| w == b"gltfpack 1.").unwrap();
+    bytes[at + 11] = digit;
+    bytes
+}

@@ -242,14 +242,9 @@ fn a_changed_source_plans_only_the_manifests_of_its_jobs() {
     assert_eq!(noop["totals"]["planned"], false);
 
     // robot.yaml's robot-dance-meshopt and a level of levels.yaml read it.
-    let source = "sources/characters/RobotExpressive.cc.glb";
+    let source = cli_support::ROBOT_CC;
     let bytes = fs::read(p.path(source)).unwrap();
-    let at = bytes
-        .windows(12)
-        .position(|w| w == b"gltfpack 1.3")
-        .unwrap();
-    let mut changed = bytes.clone();
-    changed[at + 11] = b'4';
+    let changed = cli_support::robot_cc_variant(b'4');
     p.write_bytes(source, &changed);
     let report = p.builds(&[]);
     assert_eq!(report["totals"]["planned"], true);
@@ -348,17 +343,9 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
     );
 
     // One source changed: checked without the watcher's word, built.
-    let source = "sources/characters/RobotExpressive.cc.glb";
+    let source = cli_support::ROBOT_CC;
     let bytes = fs::read(p.path(source)).unwrap();
-    let at = bytes
-        .windows(12)
-        .position(|w| w == b"gltfpack 1.3")
-        .unwrap();
-    let version = |digit: u8| {
-        let mut b = bytes.clone();
-        b[at + 11] = digit;
-        b
-    };
+    let version = cli_support::robot_cc_variant;
     p.write_bytes(source, &version(b'4'));
     let report = rebuild(&mut kept, None);
     let readers: BTreeSet<(String, String)> = report

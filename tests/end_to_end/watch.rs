@@ -3,7 +3,7 @@
 //! build, Ctrl-C. Each waits for the watch's JSON lines with a generous
 //! timeout (the lines come within tens of milliseconds here).
 
-use crate::cli_support::{KILN, Project};
+use crate::cli_support::{KILN, Project, ROBOT_CC as SOURCE, robot_cc_variant as variant};
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -123,19 +123,8 @@ impl Drop for Watch {
     }
 }
 
-const SOURCE: &str = "sources/characters/RobotExpressive.cc.glb";
-
 /// One way of saving bytes over the source.
 type Save<'a> = dyn Fn(&[u8]) + 'a;
-
-/// The demo's source with its generator string's last digit set to
-/// `digit`: a valid file of other bytes.
-fn variant(digit: u8) -> Vec<u8> {
-    let mut bytes = fs::read(std::path::Path::new(crate::cli_support::REPO).join(SOURCE)).unwrap();
-    let at = bytes.windows(11).position(|w| w == b"gltfpack 1.").unwrap();
-    bytes[at + 11] = digit;
-    bytes
-}
 
 /// The ids of the jobs whose outputs a "built" line lists.
 fn changed_jobs(line: &Value) -> Vec<String> {
