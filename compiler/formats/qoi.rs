@@ -269,16 +269,6 @@ pub fn header(bytes: &[u8]) -> Result<Header, Error> {
     })
 }
 
-#[inline(always)]
-fn hash(p: [u8; 4]) -> usize {
-    (p[0]
-        .wrapping_mul(3)
-        .wrapping_add(p[1].wrapping_mul(5))
-        .wrapping_add(p[2].wrapping_mul(7))
-        .wrapping_add(p[3].wrapping_mul(11))
-        & 63) as usize
-}
-
 /// Pixels the decoder first makes room for, at least: 4 M (16 MiB, a
 /// 2,048 × 2,048 atlas in one piece). A file that claims more grows its
 /// pixels in pieces, each at most the size of what was already decoded,
@@ -287,8 +277,9 @@ const FIRST_PIECE: usize = 1 << 22;
 
 /// The decoder's state between pieces of the output.
 struct State {
-    index: [[u8; 4]; 64],
-    px: [u8; 4],
+    /// Pixels as little-endian u32s, as the encoder holds them.
+    index: [u32; 64],
+    px: u32,
     pos: usize,
     /// Pixels of a run not yet written (a run that crossed a piece).
     run: usize,
@@ -301,8 +292,8 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
     let data_bytes = bytes.len() - HEADER_BYTES;
     let mut out: Vec<[u8; 4]> = Vec::new();
     let mut state = State {
-        index: [[0; 4]; 64],
-        px: [0, 0, 0, 255],
+        index: [0; 64],
+        px: u32::from_le_bytes([0, 0, 0, 255]),
         pos: HEADER_BYTES,
         run: 0,
     };
@@ -318,7 +309,12 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
     while out.len() < total {
         let done = out.len();
         let piece = (total - done).min(done.max(FIRST_PIECE.max(data_bytes)));
-        memory::grow(&mut out, done + piece).map_err(|e| Error::NoMemory {
+        let room = if done == 0 {
+            memory::zeroed_bytes(piece).map(|v| out = v)
+        } else {
+            memory::grow(&mut out, done + piece)
+        };
+        room.map_err(|e| Error::NoMemory {
             offset: state.pos as u64,
             bytes: e.bytes,
         })?;
@@ -337,6 +333,7 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
 
 /// Fills `slots` (the next piece of the image; `left` pixels of the image
 /// remain from its start) with the pixels of the next ops.
+#[inline(never)]
 fn decode_piece(
     bytes: &[u8],
     slots: &mut [[u8; 4]],
@@ -344,13 +341,18 @@ fn decode_piece(
     s: &mut State,
 ) -> Result<(), Error> {
     let n = slots.len();
+    // Pixels of the image after this piece.
+    let beyond = left - n;
     let mut px = s.px;
     let index = &mut s.index;
     let mut data = &bytes[s.pos..];
-    let mut i = s.run.min(n);
-    slots[..i].fill(px);
-    let mut carry = s.run - i;
+    let first = s.run.min(n);
+    slots[..first].fill(px.to_le_bytes());
+    let mut carry = s.run - first;
+    let mut i = first;
     while i < n {
+        let at = i;
+        i += 1;
         // Slice patterns: each op's length is checked by the match itself.
         match data {
             [b1 @ 0x00..=0x3f, rest @ ..] => {
@@ -358,20 +360,18 @@ fn decode_piece(
                 // a slot never written (transparent black, whose hash is
                 // 0): every written slot holds a pixel of its own hash.
                 px = index[usize::from(*b1)];
-                if px == [0; 4] {
-                    index[0] = px;
-                }
+                // Without a branch: index[0] becomes 0 when px is 0.
+                index[0] &= u32::from(px != 0).wrapping_neg();
                 data = rest;
-                slots[i] = px;
-                i += 1;
+                slots[at] = px.to_le_bytes();
                 continue;
             }
             [OP_RGB, r, g, b, rest @ ..] => {
-                px = [*r, *g, *b, px[3]];
+                px = u32::from_le_bytes([*r, *g, *b, 0]) | (px & 0xff00_0000);
                 data = rest;
             }
             [OP_RGBA, r, g, b, a, rest @ ..] => {
-                px = [*r, *g, *b, *a];
+                px = u32::from_le_bytes([*r, *g, *b, *a]);
                 data = rest;
             }
             [b1 @ 0xc0..=0xfd, rest @ ..] => {
@@ -379,32 +379,54 @@ fn decode_piece(
                 // in the index already: every other op stores its pixel,
                 // and `decode` stores the implicit first one when the
                 // file starts with a run.
-                let run = usize::from(b1 & 0x3f) + 1;
-                if run > left - i {
+                let copies = usize::from(b1 & 0x3f);
+                let room = n - i + beyond;
+                if copies > room {
                     return Err(Error::RunPastImage {
                         offset: (bytes.len() - data.len()) as u64,
-                        run: run as u32,
-                        left: (left - i) as u64,
+                        run: copies as u32 + 1,
+                        left: room as u64 + 1,
                     });
                 }
-                let k = run.min(n - i);
-                slots[i..i + k].fill(px);
-                i += k;
-                carry = run - k;
+                let v = px.to_le_bytes();
+                slots[at] = v;
+                let after = &mut slots[i..];
+                if let Some(longest) = after.first_chunk_mut::<61>() {
+                    // Room for any run: a fixed-size fill, no loop (the
+                    // slots past this run are written again by what follows).
+                    longest.fill(v);
+                    i += copies;
+                } else if copies <= after.len() {
+                    after[..copies].fill(v);
+                    i += copies;
+                } else {
+                    // The run goes on past this piece.
+                    after.fill(v);
+                    carry = copies - after.len();
+                    i = n;
+                }
                 data = rest;
                 continue;
             }
             [b1 @ 0x40..=0x7f, rest @ ..] => {
-                px[0] = px[0].wrapping_add((b1 >> 4) & 3).wrapping_sub(2);
-                px[1] = px[1].wrapping_add((b1 >> 2) & 3).wrapping_sub(2);
-                px[2] = px[2].wrapping_add(b1 & 3).wrapping_sub(2);
+                let [r, g, b, a] = px.to_le_bytes();
+                px = u32::from_le_bytes([
+                    r.wrapping_add((b1 >> 4) & 3).wrapping_sub(2),
+                    g.wrapping_add((b1 >> 2) & 3).wrapping_sub(2),
+                    b.wrapping_add(b1 & 3).wrapping_sub(2),
+                    a,
+                ]);
                 data = rest;
             }
             [b1 @ 0x80..=0xbf, b2, rest @ ..] => {
                 let vg = (b1 & 0x3f).wrapping_sub(32);
-                px[0] = px[0].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 >> 4));
-                px[1] = px[1].wrapping_add(vg);
-                px[2] = px[2].wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 & 0x0f));
+                let [r, g, b, a] = px.to_le_bytes();
+                px = u32::from_le_bytes([
+                    r.wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 >> 4)),
+                    g.wrapping_add(vg),
+                    b.wrapping_add(vg.wrapping_sub(8).wrapping_add(b2 & 0x0f)),
+                    a,
+                ]);
                 data = rest;
             }
             _ => {
@@ -423,8 +445,7 @@ fn decode_piece(
             }
         }
         index[hash(px)] = px;
-        slots[i] = px;
-        i += 1;
+        slots[at] = px.to_le_bytes();
     }
     s.px = px;
     s.run = carry;
@@ -499,8 +520,8 @@ pub fn encode_pixels(header: &Header, rgba: &[u8]) -> Result<Vec<u8>, Error> {
     // pages the ops never reach are never touched.
     let mut out = Vec::with_capacity(HEADER_BYTES + 5 * total + END_MARKER.len());
     out.extend_from_slice(&header_bytes(header));
-    reference_ops(rgba.as_chunks::<4>().0, |op| {
-        out.extend_from_slice(op);
+    reference_ops(rgba.as_chunks::<4>().0, |ops| {
+        out.extend_from_slice(ops);
         true
     });
     out.extend_from_slice(&END_MARKER);
@@ -508,81 +529,104 @@ pub fn encode_pixels(header: &Header, rgba: &[u8]) -> Result<Vec<u8>, Error> {
 }
 
 /// Whether `bytes` are exactly what [`encode`] writes for `image` (the one
-/// canonical encoding of its pixels): compared op by op as the reference
-/// encoder makes them, without writing an encoding, stopping at the first
-/// difference.
+/// canonical encoding of its pixels): compared as the reference encoder
+/// makes them, a block of ops at a time, without writing an encoding,
+/// stopping at the first block that differs.
 pub fn is_reference_encoding(image: &Image, bytes: &[u8]) -> bool {
     if !validate(image).is_empty() || !bytes.starts_with(&header_bytes(&image.header)) {
         return false;
     }
     let mut pos = HEADER_BYTES;
-    let same = reference_ops(image.rgba.as_chunks::<4>().0, |op| {
-        let hit = bytes[pos..].starts_with(op);
-        pos += op.len();
+    let same = reference_ops(image.rgba.as_chunks::<4>().0, |ops| {
+        let hit = bytes[pos..].starts_with(ops);
+        pos += ops.len();
         hit
     });
     same && bytes[pos..] == END_MARKER
 }
 
-/// The reference encoder's ops for `pixels`, in order, each handed to
-/// `emit` (which returns false to stop; then so does this).
+/// Bytes of ops [`reference_ops`] gathers before handing them on.
+const OPS_BLOCK: usize = 1 << 14;
+
+/// The index position of the pixel whose bytes, read little-endian, are
+/// `v`: `(r * 3 + g * 5 + b * 7 + a * 11) % 64`. One multiplication
+/// gathers the sum into the top byte (the channels spread so that no
+/// partial product carries into it).
+#[inline(always)]
+fn hash(v: u32) -> usize {
+    let v = u64::from(v);
+    let spread = ((v & 0xff00_ff00) << 32) | (v & 0x00ff_00ff);
+    (spread.wrapping_mul(0x0300_0700_0005_000b) >> 56) as usize & 63
+}
+
+/// The reference encoder's ops for `pixels`, in order, handed to `emit` a
+/// block at a time (at most [`OPS_BLOCK`] bytes, whole ops); `emit`
+/// returns false to stop, and then so does this.
 fn reference_ops(pixels: &[[u8; 4]], mut emit: impl FnMut(&[u8]) -> bool) -> bool {
     let total = pixels.len();
-    let mut index = [[0u8; 4]; 64];
-    let mut prev = [0u8, 0, 0, 255];
-    let mut run = 0u8;
-    for (i, &px) in pixels.iter().enumerate() {
-        if px == prev {
-            run += 1;
-            if run == 62 || i + 1 == total {
-                if !emit(&[OP_RUN | (run - 1)]) {
-                    return false;
-                }
-                run = 0;
-            }
-            continue;
-        }
-        if run > 0 {
-            if !emit(&[OP_RUN | (run - 1)]) {
+    let mut block = [0u8; OPS_BLOCK];
+    let mut n = 0;
+    // Pixels as little-endian u32s: one compare, one multiply for the hash.
+    let mut index = [0u32; 64];
+    let mut prev = u32::from_le_bytes([0, 0, 0, 255]);
+    let mut i = 0;
+    while i < total {
+        // Room for the longest op (5 bytes).
+        if n > OPS_BLOCK - 5 {
+            if !emit(&block[..n]) {
                 return false;
             }
-            run = 0;
+            n = 0;
         }
-        let at = hash(px);
-        let ok = if index[at] == px {
-            emit(&[OP_INDEX | at as u8])
+        let px = pixels[i];
+        let v = u32::from_le_bytes(px);
+        if v == prev {
+            // A run: this pixel and the equal ones after it, at most 62.
+            let end = total.min(i + 62);
+            let mut j = i + 1;
+            while j < end && u32::from_le_bytes(pixels[j]) == prev {
+                j += 1;
+            }
+            block[n] = OP_RUN | (j - i - 1) as u8;
+            n += 1;
+            i = j;
+            continue;
+        }
+        let at = hash(v);
+        if index[at] == v {
+            block[n] = OP_INDEX | at as u8;
+            n += 1;
         } else {
-            index[at] = px;
-            if px[3] == prev[3] {
-                let vr = px[0].wrapping_sub(prev[0]) as i8;
-                let vg = px[1].wrapping_sub(prev[1]) as i8;
-                let vb = px[2].wrapping_sub(prev[2]) as i8;
-                let vg_r = i16::from(vr) - i16::from(vg);
-                let vg_b = i16::from(vb) - i16::from(vg);
-                if (-2..=1).contains(&vr) && (-2..=1).contains(&vg) && (-2..=1).contains(&vb) {
-                    emit(&[OP_DIFF
-                        | (((vr + 2) as u8) << 4)
-                        | (((vg + 2) as u8) << 2)
-                        | ((vb + 2) as u8)])
-                } else if (-8..=7).contains(&vg_r)
-                    && (-32..=31).contains(&vg)
-                    && (-8..=7).contains(&vg_b)
-                {
-                    emit(&[
-                        OP_LUMA | ((vg + 32) as u8),
-                        (((vg_r + 8) as u8) << 4) | ((vg_b + 8) as u8),
-                    ])
+            index[at] = v;
+            let [r, g, b, a] = px;
+            let [pr, pg, pb, pa] = prev.to_le_bytes();
+            if a == pa {
+                let vr = r.wrapping_sub(pr);
+                let vg = g.wrapping_sub(pg);
+                let vb = b.wrapping_sub(pb);
+                // Each difference plus its bias fits the op's field when
+                // no bit above the field is set.
+                let (vr2, vg2, vb2) = (vr.wrapping_add(2), vg.wrapping_add(2), vb.wrapping_add(2));
+                let vg32 = vg.wrapping_add(32);
+                let vg_r8 = vr.wrapping_sub(vg).wrapping_add(8);
+                let vg_b8 = vb.wrapping_sub(vg).wrapping_add(8);
+                if (vr2 | vg2 | vb2) < 4 {
+                    block[n] = OP_DIFF | (vr2 << 4) | (vg2 << 2) | vb2;
+                    n += 1;
+                } else if vg32 < 64 && (vg_r8 | vg_b8) < 16 {
+                    block[n..n + 2].copy_from_slice(&[OP_LUMA | vg32, (vg_r8 << 4) | vg_b8]);
+                    n += 2;
                 } else {
-                    emit(&[OP_RGB, px[0], px[1], px[2]])
+                    block[n..n + 4].copy_from_slice(&[OP_RGB, r, g, b]);
+                    n += 4;
                 }
             } else {
-                emit(&[OP_RGBA, px[0], px[1], px[2], px[3]])
+                block[n..n + 5].copy_from_slice(&[OP_RGBA, r, g, b, a]);
+                n += 5;
             }
-        };
-        if !ok {
-            return false;
         }
-        prev = px;
+        prev = v;
+        i += 1;
     }
-    true
+    emit(&block[..n])
 }

@@ -67,6 +67,29 @@ pub fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>, NoMemory> {
     Ok(v)
 }
 
+/// `n` arrays of zero bytes, as [`zeroed`] gives them, but asked of the
+/// allocator as zeroed memory: a large buffer comes as fresh pages the
+/// system zeroes as they are first touched, not written twice (once with
+/// zeros, once with what the caller puts there).
+pub fn zeroed_bytes<const N: usize>(n: usize) -> Result<Vec<[u8; N]>, NoMemory> {
+    let layout = std::alloc::Layout::array::<[u8; N]>(n).map_err(|_| no_memory::<[u8; N]>(n))?;
+    if layout.size() == 0 {
+        return Ok(vec![[0; N]; n]); // nothing to allocate
+    }
+    // SAFETY: `layout` has a non-zero size; a null pointer is a refusal.
+    // Otherwise the allocation is the global allocator's, of exactly `n`
+    // values of `[u8; N]` at their alignment, and every byte is zero,
+    // which is a valid `[u8; N]`: what `Vec::from_raw_parts` asks for,
+    // with length and capacity `n`.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<[u8; N]>();
+        if p.is_null() {
+            return Err(no_memory::<[u8; N]>(n));
+        }
+        Ok(Vec::from_raw_parts(p, n, n))
+    }
+}
+
 /// Extends `v` with default values (zeros) to `len` values, if it is
 /// shorter.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, len: usize) -> Result<(), NoMemory> {
@@ -124,6 +147,17 @@ mod tests {
         );
         assert_eq!(probe(huge).unwrap_err(), NoMemory { bytes });
         assert_eq!(
+            zeroed_bytes::<4>(huge / 4).unwrap_err(),
+            NoMemory {
+                bytes: (huge / 4) as u64 * 4
+            }
+        );
+        assert_eq!(
+            zeroed_bytes::<8>(usize::MAX).unwrap_err(),
+            NoMemory { bytes: u64::MAX },
+            "a size that overflows is refused, not wrapped"
+        );
+        assert_eq!(
             NoMemory { bytes: 5 }.to_string(),
             "needs 5 bytes of memory, which could not be had"
         );
@@ -149,5 +183,19 @@ mod tests {
         probe(1 << 20).unwrap();
         let w: Vec<u64> = with_capacity(10).unwrap();
         assert!(w.is_empty() && w.capacity() >= 10);
+        assert_eq!(zeroed_bytes::<4>(3).unwrap(), [[0; 4]; 3]);
+        assert!(zeroed_bytes::<4>(0).unwrap().is_empty());
+        assert_eq!(zeroed_bytes::<0>(5).unwrap().len(), 5);
+        // A large one: fresh zeroed pages, an ordinary vector afterwards
+        // (written, grown and freed through the global allocator).
+        let mut big = zeroed_bytes::<4>(1 << 22).unwrap();
+        assert_eq!(big.len(), 1 << 22);
+        assert!(big.iter().all(|p| *p == [0; 4]));
+        big[1 << 21] = [1, 2, 3, 4];
+        big.push([5; 4]);
+        assert_eq!(
+            (big[1 << 21], big[1 << 22], big.len()),
+            ([1, 2, 3, 4], [5; 4], (1 << 22) + 1)
+        );
     }
 }

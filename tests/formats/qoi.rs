@@ -329,17 +329,26 @@ fn hostile_headers_allocate_only_what_the_ops_make() {
     assert_eq!(largest, 8 * (data + 8), "allocated {largest} bytes");
     // A run that crosses from one piece into the next (the first piece is
     // 4 M pixels): the image decodes whole and exactly.
+    // Then a second colour from an op in the second piece, and its runs.
     let total = (1usize << 22) + 100;
+    let second = (1usize << 22) + 50;
     let mut ops = vec![0xfe, 1, 2, 3];
     let mut made = 1;
     while made < total {
-        let run = (total - made).min(62);
+        if made == second {
+            ops.extend([0xfe, 4, 5, 6]);
+            made += 1;
+            continue;
+        }
+        let run = (if made < second { second } else { total } - made).min(62);
         ops.push(0xc0 | (run as u8 - 1));
         made += run;
     }
     let image = qoi::decode(&file(total as u32, 1, &ops)).unwrap();
-    assert!(image.rgba.chunks_exact(4).all(|p| p == [1, 2, 3, 255]));
     assert_eq!(image.rgba.len(), total * 4);
+    let (first, rest) = image.rgba.split_at(second * 4);
+    assert!(first.chunks_exact(4).all(|p| p == [1, 2, 3, 255]));
+    assert!(rest.chunks_exact(4).all(|p| p == [4, 5, 6, 255]));
     // A 2,048 x 2,048 atlas of runs (67 kB) decodes into one piece: one
     // big allocation, no regrowth.
     let mut ops = vec![0xfe, 9, 9, 9];
@@ -426,6 +435,62 @@ fn generated_images_round_trip_and_match_the_reference_encoder() {
     let bytes = qoi::encode(&flat).unwrap();
     assert_eq!(bytes, reference_encode(&flat));
     assert_eq!(qoi::decode(&bytes).unwrap(), flat);
+}
+
+/// `is_reference_encoding` compares block by block (16 KiB of ops at a
+/// time): the canonical bytes of an image of many blocks pass; a changed
+/// byte in the first, a middle or the last block, a trailing byte, a
+/// truncation or another header fail.
+#[test]
+fn the_reference_check_compares_every_block() {
+    let image = generated(256, 256, 42);
+    let bytes = qoi::encode(&image).unwrap();
+    assert!(
+        bytes.len() > 4 * (1 << 14),
+        "{} bytes: several blocks",
+        bytes.len()
+    );
+    assert!(qoi::is_reference_encoding(&image, &bytes));
+    let ops_end = bytes.len() - 8;
+    for at in [
+        14,
+        20,
+        1 << 14,
+        (1 << 14) + 1,
+        bytes.len() / 2,
+        ops_end - 1,
+        ops_end,
+        bytes.len() - 1,
+    ] {
+        let mut changed = bytes.clone();
+        changed[at] ^= 1;
+        assert!(
+            !qoi::is_reference_encoding(&image, &changed),
+            "byte {at} changed"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(!qoi::is_reference_encoding(&image, &longer));
+    for cut in [1, 8, 9, bytes.len() / 2, bytes.len() - 14] {
+        assert!(
+            !qoi::is_reference_encoding(&image, &bytes[..bytes.len() - cut]),
+            "{cut} bytes cut"
+        );
+    }
+    // Another image of the same size: other pixels fail, and so does a
+    // header that says linear instead.
+    assert!(!qoi::is_reference_encoding(
+        &generated(256, 256, 43),
+        &bytes
+    ));
+    let mut linear = image.clone();
+    linear.header.colorspace = Colorspace::Linear;
+    assert!(!qoi::is_reference_encoding(&linear, &bytes));
+    assert!(qoi::is_reference_encoding(
+        &linear,
+        &qoi::encode(&linear).unwrap()
+    ));
 }
 
 #[test]
