@@ -356,11 +356,16 @@ impl<E, R: FnMut(u64, &mut [u8]) -> Result<(), E>> cgeo::Source for Pieces<E, R>
         let piece = if len > MAX_PIECE_BYTES {
             Err(PieceFailed::Limit(PieceLimit::TooLarge { offset, len }))
         } else {
-            memory::zeroed(len)
+            // Zeroed by the allocator: fresh pages for a large piece, not
+            // written with zeros before the read writes them again.
+            memory::zeroed_bytes::<1>(len)
                 .map_err(|_| PieceFailed::Limit(PieceLimit::Memory { offset, len }))
-                .and_then(|mut buf| match (self.read)(offset, &mut buf) {
-                    Ok(()) => Ok(buf),
-                    Err(e) => Err(PieceFailed::Read(e)),
+                .and_then(|buf| {
+                    let mut buf = buf.into_flattened();
+                    match (self.read)(offset, &mut buf) {
+                        Ok(()) => Ok(buf),
+                        Err(e) => Err(PieceFailed::Read(e)),
+                    }
                 })
         };
         piece.map(Cow::Owned).map_err(|failed| {

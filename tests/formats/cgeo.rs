@@ -998,3 +998,76 @@ fn the_reader_reads_the_table_the_section_headers_and_one_snapshot_at_a_time() {
         assert!(source.largest < header as usize + table as usize + 8);
     }
 }
+
+/// Meshes longer than the reader's window (1,024 triples inflated at a
+/// time; stored ones read where they are): every value round-trips in
+/// both forms, and a value that is not finite is found at its index, in a
+/// complete snapshot, in a difference, and in a sum of two finite values.
+#[test]
+fn long_meshes_are_read_whole_and_every_value_is_checked() {
+    let n = 2_500;
+    for compressed in [false, true] {
+        let mut seq = sample(3, compressed, false);
+        for (k, s) in seq.snapshots.iter_mut().enumerate() {
+            s.mesh.vertices = vec3s(k as u64 + 7, n);
+            s.mesh.channels[1] = vec3s(k as u64 + 9, 1_500);
+        }
+        let bytes = cgeo::encode(&seq).unwrap();
+        let back = cgeo::decode(&bytes).unwrap();
+        for (a, b) in back.snapshots.iter().zip(&seq.snapshots) {
+            assert_eq!(a.mesh, b.mesh, "compressed {compressed}");
+        }
+    }
+    let mut seq = sample(2, false, false);
+    for (k, s) in seq.snapshots.iter_mut().enumerate() {
+        s.mesh.vertices = vec3s(k as u64 + 7, n);
+    }
+    let good = cgeo::encode(&seq).unwrap();
+    let (_, table) = layout(&good);
+    let payload = |k: usize| {
+        u64::from_le_bytes(good[table + 8 * k..table + 8 * k + 8].try_into().unwrap()) as usize + 12
+    };
+    // Vertex j's x: after the kind byte and (snapshot 0) its four counts.
+    let first = |j: usize| payload(0) + 17 + 12 * j;
+    let diff = |j: usize| payload(1) + 1 + 12 * j;
+    let set = |edits: &[(usize, f32)]| {
+        let mut b = good.clone();
+        for &(o, v) in edits {
+            b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        b
+    };
+    let cases: Vec<(Vec<u8>, Option<usize>, &str)> = vec![
+        (
+            set(&[(first(1_500) + 4, f32::NAN)]),
+            Some(0),
+            "vertex 1500 is not finite",
+        ),
+        (
+            set(&[(first(2_499) + 8, f32::INFINITY)]),
+            Some(0),
+            "vertex 2499 is not finite",
+        ),
+        (
+            set(&[(diff(1_700), f32::NEG_INFINITY), (diff(1_800), f32::NAN)]),
+            Some(1),
+            "vertex difference 1700 is not finite",
+        ),
+        // Both finite; their sum is not.
+        (
+            set(&[(first(2_000), f32::MAX), (diff(2_000), f32::MAX)]),
+            Some(1),
+            "vertex 2000 is not finite",
+        ),
+    ];
+    for (b, snapshot, want) in cases {
+        let e = err(&b);
+        let text = e.to_string();
+        assert!(text.contains(want), "{text} lacks {want}");
+        assert_eq!(e.snapshot, snapshot, "{text}");
+    }
+    // A sum that stays finite is no error: the largest value less one.
+    let b = set(&[(first(10), f32::MAX), (diff(10), -1.0)]);
+    let mut r = Reader::new(&b[..]).unwrap();
+    assert_eq!(r.snapshot(1).unwrap().mesh.vertices[10][0], f32::MAX - 1.0);
+}

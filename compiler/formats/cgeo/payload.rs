@@ -197,25 +197,80 @@ impl<'a> Payload<'a> {
             what,
             bytes: e.bytes,
         })?;
+        // Stored bytes are read where they are; inflated ones through the
+        // window.
+        if let Some(raw) = self.plain(n * 12)? {
+            return triples(raw, &mut out, what).map(|()| out);
+        }
         let mut raw = [0u8; WINDOW_ITEMS * 12];
         while out.len() < n {
             let k = (n - out.len()).min(WINDOW_ITEMS);
             self.fill(&mut raw[..k * 12])?;
-            for c in raw[..k * 12].chunks_exact(12) {
-                let v: [f32; 3] = std::array::from_fn(|i| {
-                    f32::from_le_bytes([c[4 * i], c[4 * i + 1], c[4 * i + 2], c[4 * i + 3]])
-                });
-                if v.iter().any(|x| !x.is_finite()) {
-                    return Err(Rule::NotFinite {
-                        what,
-                        index: out.len(),
-                    });
-                }
-                out.push(v);
-            }
+            triples(&raw[..k * 12], &mut out, what)?;
         }
         Ok(out)
     }
+
+    /// The next `len` bytes of a stored payload, where they are (`None`
+    /// for an inflated one, which [`Payload::fill`] reads).
+    fn plain(&mut self, len: usize) -> Result<Option<&'a [u8]>, Rule> {
+        let Stored::Plain { bytes, pos } = &mut self.stored else {
+            return Ok(None);
+        };
+        let bytes: &'a [u8] = bytes;
+        let Some(raw) = pos.checked_add(len).and_then(|end| bytes.get(*pos..end)) else {
+            return Err(Rule::Bytes(cursor::Error::Truncated {
+                offset: *pos as u64,
+                what: "the section's payload".into(),
+                need: len as u64,
+                have: bytes.len() - *pos,
+            }));
+        };
+        *pos += len;
+        self.pending = self.pending.saturating_sub(len as u64);
+        Ok(Some(raw))
+    }
+}
+
+/// Appends the float triples of `raw` (little-endian) to `out`, each
+/// float finite, else the first that is not is the error (`what`, with
+/// its triple's index in `out`).
+fn triples(raw: &[u8], out: &mut Vec<[f32; 3]>, what: &'static str) -> Result<(), Rule> {
+    if let Some(i) = first_not_finite(raw) {
+        return Err(Rule::NotFinite {
+            what,
+            index: out.len() + i / 3,
+        });
+    }
+    // Through a window on the stack, as flat floats: a copy the compiler
+    // does four floats at a time, then one append.
+    let mut window = [[0f32; 3]; WINDOW_ITEMS];
+    for part in raw.chunks(WINDOW_ITEMS * 12) {
+        let values = &mut window[..part.len() / 12];
+        for (v, w) in values
+            .as_flattened_mut()
+            .iter_mut()
+            .zip(part.as_chunks::<4>().0)
+        {
+            *v = f32::from_le_bytes(*w);
+        }
+        out.extend_from_slice(values);
+    }
+    Ok(())
+}
+
+/// The index of the first float of `raw` (little-endian) that is an
+/// infinity or a NaN (its exponent all ones). The common answer, none, is
+/// one pass without a branch per value.
+pub(super) fn first_not_finite(raw: &[u8]) -> Option<usize> {
+    const EXPONENT: u32 = 0x7f80_0000;
+    let words = raw.as_chunks::<4>().0;
+    let bad = |w: &[u8; 4]| u32::from_le_bytes(*w) & EXPONENT == EXPONENT;
+    let any = words.iter().fold(0u32, |acc, w| acc | u32::from(bad(w)));
+    if any == 0 {
+        return None;
+    }
+    words.iter().position(bad)
 }
 
 /// Items a payload is read in at a time (a window on the stack: a
