@@ -211,6 +211,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::pipeline::input::MAX_PIECE_BYTES as f64,
         ),
         (
+            "input::MAX_AHEAD_BYTES",
+            kiln::pipeline::input::MAX_AHEAD_BYTES as f64,
+        ),
+        (
             "gguf::MAX_STRING_BYTES",
             kiln::formats::gguf::MAX_STRING_BYTES as f64,
         ),

@@ -193,22 +193,53 @@ impl<'a> Payload<'a> {
     /// allocated fallibly (the count is within the limits, the memory may
     /// not be).
     pub(super) fn vec3s(&mut self, n: usize, what: &'static str) -> Result<Vec<[f32; 3]>, Rule> {
+        self.read_triples(n, None, [what, what])
+    }
+
+    /// `base.len()` float triples of differences, each added to `base`'s
+    /// (the differences become the values in one pass). Each difference
+    /// is finite, else the first that is not is the error (`whats[0]`);
+    /// then each sum, else the first that is not (`whats[1]`), reported
+    /// only once every difference has been read and checked.
+    pub(super) fn sums(
+        &mut self,
+        base: &[[f32; 3]],
+        whats: [&'static str; 2],
+    ) -> Result<Vec<[f32; 3]>, Rule> {
+        self.read_triples(base.len(), Some(base), whats)
+    }
+
+    fn read_triples(
+        &mut self,
+        n: usize,
+        base: Option<&[[f32; 3]]>,
+        whats: [&'static str; 2],
+    ) -> Result<Vec<[f32; 3]>, Rule> {
         let mut out: Vec<[f32; 3]> = memory::with_capacity(n).map_err(|e| Rule::NoMemory {
-            what,
+            what: whats[0],
             bytes: e.bytes,
         })?;
+        let mut bad_sum = None;
         // Stored bytes are read where they are; inflated ones through the
         // window.
         if let Some(raw) = self.plain(n * 12)? {
-            return triples(raw, &mut out, what).map(|()| out);
+            triples(raw, base, &mut out, whats[0], &mut bad_sum)?;
+        } else {
+            let mut raw = [0u8; WINDOW_ITEMS * 12];
+            while out.len() < n {
+                let k = (n - out.len()).min(WINDOW_ITEMS);
+                self.fill(&mut raw[..k * 12])?;
+                let base = base.map(|b| &b[out.len()..out.len() + k]);
+                triples(&raw[..k * 12], base, &mut out, whats[0], &mut bad_sum)?;
+            }
         }
-        let mut raw = [0u8; WINDOW_ITEMS * 12];
-        while out.len() < n {
-            let k = (n - out.len()).min(WINDOW_ITEMS);
-            self.fill(&mut raw[..k * 12])?;
-            triples(&raw[..k * 12], &mut out, what)?;
+        match bad_sum {
+            Some(index) => Err(Rule::NotFinite {
+                what: whats[1],
+                index,
+            }),
+            None => Ok(out),
         }
-        Ok(out)
     }
 
     /// The next `len` bytes of a stored payload, where they are (`None`
@@ -234,25 +265,56 @@ impl<'a> Payload<'a> {
 
 /// Appends the float triples of `raw` (little-endian) to `out`, each
 /// float finite, else the first that is not is the error (`what`, with
-/// its triple's index in `out`).
-fn triples(raw: &[u8], out: &mut Vec<[f32; 3]>, what: &'static str) -> Result<(), Rule> {
-    if let Some(i) = first_not_finite(raw) {
-        return Err(Rule::NotFinite {
-            what,
-            index: out.len() + i / 3,
-        });
-    }
-    // Through a window on the stack, as flat floats: a copy the compiler
-    // does four floats at a time, then one append.
+/// its triple's index in `out`). With `base` (as many triples as `raw`
+/// holds), each is added to `base`'s, and the index of the first sum that
+/// is not finite is kept in `bad_sum` if it holds none yet.
+fn triples(
+    raw: &[u8],
+    base: Option<&[[f32; 3]]>,
+    out: &mut Vec<[f32; 3]>,
+    what: &'static str,
+    bad_sum: &mut Option<usize>,
+) -> Result<(), Rule> {
+    // Through a window on the stack, as flat floats: a check, then a copy
+    // (or an addition) the compiler does four floats at a time, then one
+    // append.
     let mut window = [[0f32; 3]; WINDOW_ITEMS];
-    for part in raw.chunks(WINDOW_ITEMS * 12) {
+    for (p, part) in raw.chunks(WINDOW_ITEMS * 12).enumerate() {
+        if let Some(i) = first_not_finite(part) {
+            return Err(Rule::NotFinite {
+                what,
+                index: out.len() + i / 3,
+            });
+        }
         let values = &mut window[..part.len() / 12];
-        for (v, w) in values
-            .as_flattened_mut()
-            .iter_mut()
-            .zip(part.as_chunks::<4>().0)
-        {
-            *v = f32::from_le_bytes(*w);
+        let words = part.as_chunks::<4>().0;
+        match base {
+            None => {
+                for (v, w) in values.as_flattened_mut().iter_mut().zip(words) {
+                    *v = f32::from_le_bytes(*w);
+                }
+            }
+            Some(base) => {
+                let base = &base[p * WINDOW_ITEMS..][..values.len()];
+                for ((v, w), a) in values
+                    .as_flattened_mut()
+                    .iter_mut()
+                    .zip(words)
+                    .zip(base.as_flattened())
+                {
+                    *v = *a + f32::from_le_bytes(*w);
+                }
+                let any = values
+                    .as_flattened()
+                    .iter()
+                    .fold(false, |acc, x| acc | !x.is_finite());
+                if any && bad_sum.is_none() {
+                    *bad_sum = values
+                        .iter()
+                        .position(|v| v.iter().any(|x| !x.is_finite()))
+                        .map(|i| out.len() + i);
+                }
+            }
         }
         out.extend_from_slice(values);
     }

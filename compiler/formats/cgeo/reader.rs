@@ -33,6 +33,10 @@ pub trait Source {
     /// The `len` bytes at `offset`; the reader asks only for bytes inside
     /// the file.
     fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, SourceFailed>;
+    /// A hint: the reader will soon ask for bytes inside `len` bytes at
+    /// `offset` (the next snapshot's sections, while it decodes this one).
+    /// A source may start reading them; what `read` gives is the same.
+    fn will_read(&mut self, _offset: u64, _len: usize) {}
 }
 
 /// A [`Source`] could not give its bytes; the source keeps its own error
@@ -47,6 +51,10 @@ impl<T: Source + ?Sized> Source for &mut T {
 
     fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, SourceFailed> {
         (**self).read(offset, len)
+    }
+
+    fn will_read(&mut self, offset: u64, len: usize) {
+        (**self).will_read(offset, len);
     }
 }
 
@@ -184,6 +192,16 @@ impl<S: Source> Reader<S> {
                 Rule::Invalid(format!("no snapshot {k} ({} snapshots)", sections.len())),
             ));
         };
+        // The next snapshot's sections, one span, for a source that can
+        // read them while this one is decoded.
+        if let Some(next) = sections.get(k + 1)
+            && let (Some(a), Some(b)) = (
+                next.iter().map(|s| s.start).min(),
+                next.iter().map(|s| s.start + s.len).max(),
+            )
+        {
+            source.will_read(a as u64, b - a);
+        }
         let mut snap = Snapshot {
             order: list.iter().map(|s| s.id).collect(),
             ..Snapshot::default()
@@ -533,32 +551,13 @@ fn complete_mesh(p: &mut Payload) -> Result<Mesh, Rule> {
 }
 
 fn difference_mesh(p: &mut Payload, first: &Mesh) -> Result<Mesh, Rule> {
-    // The differences become the values in place (no second copy).
-    let add =
-        |a: &[[f32; 3]], mut d: Vec<[f32; 3]>, what: &'static str| -> Result<Vec<[f32; 3]>, Rule> {
-            // As flat floats, four at a time.
-            for (d, a) in d.as_flattened_mut().iter_mut().zip(a.as_flattened()) {
-                *d += *a;
-            }
-            let any = d
-                .as_flattened()
-                .iter()
-                .fold(false, |acc, x| acc | !x.is_finite());
-            match any.then(|| d.iter().position(|v| v.iter().any(|x| !x.is_finite()))) {
-                Some(Some(index)) => Err(Rule::NotFinite { what, index }),
-                _ => Ok(d),
-            }
-        };
-    let d = p.vec3s(first.vertices.len(), "vertex difference")?;
-    let vertices = add(&first.vertices, d, "vertex")?;
+    let vertices = p.sums(&first.vertices, ["vertex difference", "vertex"])?;
     p.tag("TAG_MESH_VERTICES_END", TAG_MESH_VERTICES_END)?;
-    let d = p.vec3s(first.normals.len(), "normal difference")?;
-    let normals = add(&first.normals, d, "normal")?;
+    let normals = p.sums(&first.normals, ["normal difference", "normal"])?;
     p.tag("TAG_MESH_NORMALS_END", TAG_MESH_NORMALS_END)?;
     let mut channels = Vec::with_capacity(first.channels.len());
     for ch in &first.channels {
-        let d = p.vec3s(ch.len(), "map coordinate difference")?;
-        channels.push(add(ch, d, "map coordinate")?);
+        channels.push(p.sums(ch, ["map coordinate difference", "map coordinate"])?);
     }
     p.tag("TAG_MESH_MAP_COORDS_END", TAG_MESH_MAP_COORDS_END)?;
     Ok(Mesh {
