@@ -606,6 +606,10 @@ mod tests {
                 assert_eq!(&*p.read(10, 1).unwrap(), &[10]);
                 // A span past the file, or over the limit, is not read ahead;
                 // a failing span still fails with the read's own error.
+                // A span that ends at the file's end is read ahead; one
+                // past it is not.
+                p.will_read(240, 16);
+                assert_eq!(&*p.read(250, 6).unwrap(), &bytes[250..256]);
                 p.will_read(250, 7);
                 p.will_read(0, MAX_AHEAD_BYTES + 1);
                 p.will_read(190, 20);
@@ -616,11 +620,27 @@ mod tests {
             // ahead worked); the ordinary reads are the rest.
             assert_eq!(
                 reads,
-                if ahead_works { 3 } else { 5 },
+                if ahead_works { 3 } else { 6 },
                 "ahead works: {ahead_works}"
             );
         }
-        assert_eq!(ahead_reads.into_inner(), 4);
+        assert_eq!(ahead_reads.into_inner(), 6);
+        // At most MAX_AHEAD_BYTES is read ahead, exactly that much is (a
+        // file as long as can be: only the limit decides).
+        let asked = std::sync::Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            let asked = &asked;
+            let mut p = Pieces::new(u64::MAX, |_, _: &mut [u8]| Ok::<(), String>(())).read_ahead(
+                scope,
+                move |_, buf| {
+                    asked.lock().unwrap().push(buf.len());
+                    true
+                },
+            );
+            p.will_read(0, MAX_AHEAD_BYTES + 1);
+            p.will_read(1, MAX_AHEAD_BYTES);
+        });
+        assert_eq!(asked.into_inner().unwrap(), [MAX_AHEAD_BYTES]);
     }
 
     #[test]
