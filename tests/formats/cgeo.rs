@@ -1059,6 +1059,20 @@ fn long_meshes_are_read_whole_and_every_value_is_checked() {
             Some(1),
             "vertex 2000 is not finite",
         ),
+        // Three such sums, two in one window of 1,024 and one in a later
+        // window: the first is named.
+        (
+            set(&[
+                (first(100), f32::MAX),
+                (diff(100), f32::MAX),
+                (first(101), f32::MAX),
+                (diff(101), f32::MAX),
+                (first(2_000), f32::MAX),
+                (diff(2_000), f32::MAX),
+            ]),
+            Some(1),
+            "vertex 100 is not finite",
+        ),
     ];
     for (b, snapshot, want) in cases {
         let e = err(&b);
