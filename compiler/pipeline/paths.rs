@@ -39,16 +39,8 @@ impl RelPath {
         if text.contains('\0') {
             return Err(format!("{text:?} contains a NUL byte"));
         }
-        // Already normal (the common case): no empty, `.` or `..` parts,
-        // found in one pass over the bytes (a part is `.` or `..` when it
-        // starts after a slash, or at the start, and is only dots).
-        let bytes = text.as_bytes();
-        let normal = !bytes.starts_with(b"./")
-            && !bytes.starts_with(b"../")
-            && !matches!(bytes, b"." | b"..")
-            && !bytes.windows(2).any(|w| w == b"//")
-            && !bytes.windows(3).any(|w| w == b"/./" || w == b"/..")
-            && !bytes.ends_with(b"/.");
+        // Already normal (the common case): no empty, `.` or `..` parts.
+        let normal = text.split('/').all(|p| !matches!(p, "" | "." | ".."));
         if normal {
             return Ok(RelPath(text.to_string()));
         }
