@@ -332,7 +332,9 @@ pub fn decode(bytes: &[u8]) -> Result<Image, Error> {
 }
 
 /// Fills `slots` (the next piece of the image; `left` pixels of the image
-/// remain from its start) with the pixels of the next ops.
+/// remain from its start) with the pixels of the next ops. Not inlined
+/// into `decode`: apart, its loop keeps its state in registers (inlined,
+/// 3,000 decodes of Fox's atlas took 1.33 s against 1.15 s).
 #[inline(never)]
 fn decode_piece(
     bytes: &[u8],

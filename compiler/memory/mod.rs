@@ -90,6 +90,12 @@ pub fn zeroed_bytes<const N: usize>(n: usize) -> Result<Vec<[u8; N]>, NoMemory> 
     }
 }
 
+/// `n` zero bytes, asked of the allocator as zeroed memory
+/// ([`zeroed_bytes`]): a buffer a read is about to fill.
+pub fn zeroed_buffer(n: usize) -> Result<Vec<u8>, NoMemory> {
+    zeroed_bytes::<1>(n).map(Vec::into_flattened)
+}
+
 /// Extends `v` with default values (zeros) to `len` values, if it is
 /// shorter.
 pub fn grow<T: Clone + Default>(v: &mut Vec<T>, len: usize) -> Result<(), NoMemory> {
@@ -146,6 +152,7 @@ mod tests {
             NoMemory { bytes: bytes + 2 }
         );
         assert_eq!(probe(huge).unwrap_err(), NoMemory { bytes });
+        assert_eq!(zeroed_buffer(huge).unwrap_err(), NoMemory { bytes });
         assert_eq!(
             zeroed_bytes::<4>(huge / 4).unwrap_err(),
             NoMemory {
@@ -184,6 +191,7 @@ mod tests {
         let w: Vec<u64> = with_capacity(10).unwrap();
         assert!(w.is_empty() && w.capacity() >= 10);
         assert_eq!(zeroed_bytes::<4>(3).unwrap(), [[0; 4]; 3]);
+        assert_eq!(zeroed_buffer(3).unwrap(), [0; 3]);
         assert!(zeroed_bytes::<4>(0).unwrap().is_empty());
         assert_eq!(zeroed_bytes::<0>(5).unwrap().len(), 5);
         // A large one: fresh zeroed pages, an ordinary vector afterwards

@@ -29,12 +29,13 @@ fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
         input::open_regular(file, cgeo::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
     let len = meta.len();
     // The next snapshot read on a second thread while this one is decoded.
+    let read_at = |offset, buf: &mut [u8]| file.read_exact_at(buf, offset);
     std::thread::scope(|scope| {
         let mut pieces = input::Pieces::new(len, |offset, buf: &mut [u8]| {
-            file.read_exact_at(buf, offset)
+            read_at(offset, buf)
                 .map_err(|e| format!("reading {} bytes at byte {offset}: {e}", buf.len()))
         })
-        .read_ahead(scope, |offset, buf| file.read_exact_at(buf, offset).is_ok());
+        .read_ahead(scope, |offset, buf| read_at(offset, buf).is_ok());
         let result = read_cgeo(&mut pieces, len);
         pieces.settle(result, |failed| match failed {
             input::PieceFailed::Read(message) => message,

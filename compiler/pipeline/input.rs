@@ -370,10 +370,9 @@ impl<E, R: FnMut(u64, &mut [u8]) -> Result<(), E>> Pieces<E, R> {
             // The memory too is had on this thread (fallibly; a refusal is
             // a read ahead that failed).
             for (offset, len) in asks {
-                let read = memory::zeroed_bytes::<1>(len).ok().and_then(|buf| {
-                    let mut buf = buf.into_flattened();
-                    read_at(offset, &mut buf).then_some(buf)
-                });
+                let read = memory::zeroed_buffer(len)
+                    .ok()
+                    .and_then(|mut buf| read_at(offset, &mut buf).then_some(buf));
                 if give.send(read).is_err() {
                     break;
                 }
@@ -426,28 +425,22 @@ impl<E, R: FnMut(u64, &mut [u8]) -> Result<(), E>> cgeo::Source for Pieces<E, R>
     }
 
     fn read(&mut self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, cgeo::SourceFailed> {
-        if let Some(at) = self.ahead_holds(offset, len) {
-            return match &self.ahead {
-                Some(Ahead {
-                    ready: Some((_, buf)),
-                    ..
-                }) => Ok(Cow::Borrowed(&buf[at..at + len])),
-                _ => Err(cgeo::SourceFailed),
-            };
+        if let Some(at) = self.ahead_holds(offset, len)
+            && let Some(Ahead {
+                ready: Some((_, buf)),
+                ..
+            }) = &self.ahead
+        {
+            return Ok(Cow::Borrowed(&buf[at..at + len]));
         }
         let piece = if len > MAX_PIECE_BYTES {
             Err(PieceFailed::Limit(PieceLimit::TooLarge { offset, len }))
         } else {
-            // Zeroed by the allocator: fresh pages for a large piece, not
-            // written with zeros before the read writes them again.
-            memory::zeroed_bytes::<1>(len)
+            memory::zeroed_buffer(len)
                 .map_err(|_| PieceFailed::Limit(PieceLimit::Memory { offset, len }))
-                .and_then(|buf| {
-                    let mut buf = buf.into_flattened();
-                    match (self.read)(offset, &mut buf) {
-                        Ok(()) => Ok(buf),
-                        Err(e) => Err(PieceFailed::Read(e)),
-                    }
+                .and_then(|mut buf| match (self.read)(offset, &mut buf) {
+                    Ok(()) => Ok(buf),
+                    Err(e) => Err(PieceFailed::Read(e)),
                 })
         };
         piece.map(Cow::Owned).map_err(|failed| {

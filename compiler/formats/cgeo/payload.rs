@@ -324,7 +324,7 @@ fn triples(
 /// The index of the first float of `raw` (little-endian) that is an
 /// infinity or a NaN (its exponent all ones). The common answer, none, is
 /// one pass without a branch per value.
-pub(super) fn first_not_finite(raw: &[u8]) -> Option<usize> {
+fn first_not_finite(raw: &[u8]) -> Option<usize> {
     const EXPONENT: u32 = 0x7f80_0000;
     let words = raw.as_chunks::<4>().0;
     let bad = |w: &[u8; 4]| u32::from_le_bytes(*w) & EXPONENT == EXPONENT;
