@@ -1,10 +1,11 @@
 """A build after one source changed, kiln beside ninja, interleaved run by
 run (so a noisy machine disturbs both alike).
 
-    python3 benches/one_change.py KILN [JOBS] [ROUNDS]
+    python3 benches/one_change.py KILN [JOBS] [ROUNDS] [PROJECT]
 
 Makes (once) the JOBS-job project of benches/gen_project.py (10,000 by
-default) in benches/work/change-JOBS, builds it with both, then for each
+default) in benches/work/change-JOBS, or uses PROJECT (one gen_project.py
+made, e.g. with other `--manifests`), builds it with both, then for each
 round writes one source anew with other bytes (the GLB's generator string
 alternates, so the file stays valid and its pose cache really rebuilds) and
 times `kiln build --quiet` and `ninja` (which re-runs that source's one
@@ -23,7 +24,7 @@ kiln = sys.argv[1]
 jobs = int(sys.argv[2]) if len(sys.argv) > 2 else 10_000
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 30
 here = Path(__file__).resolve().parent
-project = here / "work" / f"change-{jobs}"
+project = Path(sys.argv[4]) if len(sys.argv) > 4 else here / "work" / f"change-{jobs}"
 ninja = shutil.which("ninja") or str(Path.home() / ".local" / "bin" / "ninja")
 
 if not (project / "build.ninja").exists():
