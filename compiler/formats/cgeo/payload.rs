@@ -188,10 +188,10 @@ impl<'a> Payload<'a> {
         Ok(count as usize)
     }
 
-    /// `n` finite float triples (`n` checked by the caller).
-    /// Read through a window of [`WINDOW_ITEMS`] triples; the values are
-    /// allocated fallibly (the count is within the limits, the memory may
-    /// not be).
+    /// `n` finite float triples (`n` checked by the caller): stored ones
+    /// decoded where they are, inflated ones through a window of
+    /// [`WINDOW_ITEMS`] triples. The values are allocated fallibly (the
+    /// count is within the limits, the memory may not be).
     pub(super) fn vec3s(&mut self, n: usize, what: &'static str) -> Result<Vec<[f32; 3]>, Rule> {
         self.read_triples(n, None, [what, what])
     }
@@ -335,8 +335,9 @@ fn first_not_finite(raw: &[u8]) -> Option<usize> {
     words.iter().position(bad)
 }
 
-/// Items a payload is read in at a time (a window on the stack: a
-/// section's values are never held twice).
+/// Triples decoded at a time, through a window on the stack: an inflated
+/// section's values are never held twice (its bytes are inflated a window
+/// at a time), and a stored one's are copied or added four floats at a time.
 const WINDOW_ITEMS: usize = 1024;
 
 impl Inflater<'_> {
