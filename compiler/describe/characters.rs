@@ -75,6 +75,58 @@ pub(super) fn data(c: &CharactersFile) -> Value {
     })
 }
 
+/// The file as `kiln view`'s page draws it: each model's node tree (bind
+/// TRS), palette, inverse-bind matrices, vertices and triangles, skinned
+/// and textured with its atlas (the section's picture `atlas`), and every
+/// clip of its bank, for the page to play by the runtime's rules. Floats
+/// in arrays are base64 little-endian `f32`s (the file's own values);
+/// single floats are JSON numbers of the same value.
+pub(super) fn scene(c: &CharactersFile) -> Value {
+    let doc = &c.doc;
+    let f64s = |v: &[f32]| v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>();
+    json!({
+        "kind": "characters",
+        "models": doc.models.iter().enumerate().map(|(k, m)| json!({
+            "id": m.id,
+            "bank": m.bank,
+            "atlas": k,
+            "nodes": m.nodes.iter().map(|n| json!({
+                "name": n.name,
+                "parent": n.parent.map_or(-1, i64::from),
+                "translation": f64s(&n.translation),
+                "rotation": f64s(&n.rotation),
+                "scale": f64s(&n.scale),
+            })).collect::<Vec<_>>(),
+            "mesh_node": m.mesh_node,
+            "joints": m.joints,
+            "inverse_bind": super::f32s_base64(m.inverse_bind.iter().flatten().copied()),
+            "vertex_count": m.vertices.len(),
+            "vertices": super::f32s_base64(m.vertices.iter().flatten().copied()),
+            "indices": u16s_base64(&m.indices),
+        })).collect::<Vec<_>>(),
+        "banks": doc.banks.iter().map(|b| json!({
+            "id": b.id,
+            "clips": b.clips.iter().map(|clip| json!({
+                "name": clip.name,
+                "duration_s": f64::from(clip.duration_s),
+                "tracks": clip.tracks.iter().map(|t| json!({
+                    "node": t.node,
+                    "path": t.path.name(),
+                    "step": t.step,
+                    "times_s": super::f32s_base64(t.times_s.iter().copied()),
+                    "values": super::f32s_base64(t.values.iter().copied()),
+                })).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn u16s_base64(values: &[u16]) -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
 pub(super) fn text(o: &mut dyn Write, file: &str, c: &CharactersFile) -> io::Result<()> {
     let doc = &c.doc;
     say!(
@@ -144,4 +196,130 @@ pub(super) fn verdict(c: &CharactersFile) -> Result<String, Vec<String>> {
         c.doc.banks.len(),
         c.doc.banks.iter().map(|b| b.clips.len()).sum::<usize>()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+
+    fn decoded(v: &Value) -> Vec<u8> {
+        base64::engine::general_purpose::STANDARD
+            .decode(v.as_str().unwrap())
+            .unwrap()
+    }
+
+    fn f32s(v: &Value) -> Vec<f32> {
+        decoded(v)
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect()
+    }
+
+    fn node(name: &str, parent: Option<u32>, y: f32) -> kchr::Node {
+        kchr::Node {
+            name: name.into(),
+            parent,
+            translation: [0.1, y, -0.3],
+            rotation: [0.0, 0.6, 0.0, 0.8],
+            scale: [1.0, 2.0, 0.5],
+        }
+    }
+
+    #[test]
+    fn the_scene_is_every_model_and_clip_as_the_file_holds_it() {
+        let mut vertex = [0.0f32; kchr::VERTEX_STRIDE];
+        vertex
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, v)| *v = i as f32 * 0.1);
+        let model = kchr::Model {
+            id: "fox".into(),
+            bank: 1,
+            nodes: vec![node("root", None, 0.7), node("hip", Some(0), 1.1)],
+            mesh_node: 0,
+            joints: vec![1],
+            inverse_bind: vec![std::array::from_fn(|i| i as f32 / 3.0)],
+            vertices: vec![vertex, vertex.map(|v| -v)],
+            indices: vec![0, 1, 65_535],
+            image: kchr::Image {
+                width: 1,
+                height: 1,
+                qoi: Vec::new(),
+            },
+        };
+        let track = kchr::Track {
+            node: "hip".into(),
+            path: kchr::Path::Rotation,
+            step: true,
+            times_s: vec![0.0, 0.1],
+            values: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.6, 0.0, 0.8],
+        };
+        let bank = |id: &str, clips| kchr::Bank {
+            id: id.into(),
+            clips,
+        };
+        let clip = kchr::Clip {
+            name: "run".into(),
+            duration_s: 0.1,
+            tracks: vec![track.clone()],
+        };
+        let file = CharactersFile {
+            doc: kchr::Document {
+                models: vec![
+                    model.clone(),
+                    kchr::Model {
+                        id: "cub".into(),
+                        bank: 0,
+                        ..model.clone()
+                    },
+                ],
+                banks: vec![bank("a", Vec::new()), bank("b", vec![clip])],
+            },
+            bytes: 0,
+            level: None,
+        };
+        let s = scene(&file);
+        assert_eq!(s["kind"], "characters");
+        let m = &s["models"][0];
+        assert_eq!(
+            (m["id"].as_str(), m["bank"].as_u64(), m["atlas"].as_u64()),
+            (Some("fox"), Some(1), Some(0))
+        );
+        assert_eq!(s["models"][1]["atlas"], 1);
+        assert_eq!(s["models"][1]["bank"], 0);
+        assert_eq!(m["nodes"][0]["parent"], -1);
+        assert_eq!(m["nodes"][1]["parent"], 0);
+        // Single floats are the file's f32 values exactly.
+        assert_eq!(
+            m["nodes"][1]["translation"][1].as_f64(),
+            Some(f64::from(1.1f32))
+        );
+        assert_eq!(
+            m["nodes"][1]["rotation"],
+            json!([0.0, f64::from(0.6f32), 0.0, f64::from(0.8f32)])
+        );
+        assert_eq!(m["nodes"][1]["scale"], json!([1.0, 2.0, 0.5]));
+        assert_eq!(
+            (m["mesh_node"].as_u64(), m["joints"].clone()),
+            (Some(0), json!([1]))
+        );
+        assert_eq!(f32s(&m["inverse_bind"]), model.inverse_bind.concat());
+        assert_eq!(m["vertex_count"], 2);
+        assert_eq!(f32s(&m["vertices"]), model.vertices.concat());
+        assert_eq!(decoded(&m["indices"]), [0, 0, 1, 0, 255, 255]);
+        assert_eq!(s["banks"][0]["clips"], json!([]));
+        let c = &s["banks"][1]["clips"][0];
+        assert_eq!(
+            (c["name"].as_str(), c["duration_s"].as_f64()),
+            (Some("run"), Some(f64::from(0.1f32)))
+        );
+        let t = &c["tracks"][0];
+        assert_eq!(
+            (t["node"].as_str(), t["path"].as_str(), t["step"].as_bool()),
+            (Some("hip"), Some("rotation"), Some(true))
+        );
+        assert_eq!(f32s(&t["times_s"]), track.times_s);
+        assert_eq!(f32s(&t["values"]), track.values);
+    }
 }

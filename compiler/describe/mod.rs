@@ -137,13 +137,23 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
 }
 
 /// What `kiln view`'s page draws of the file in 3-D (its `scene`), if it
-/// draws anything: a pose cache's entities moving, a replay's joint tree.
+/// draws anything: a pose cache's entities moving, a replay's joint tree,
+/// compiled characters skinned and playing their clips.
 pub fn scene(kind: &FileKind) -> Option<Value> {
     match kind {
         FileKind::PoseCache(c) => Some(pose_cache::scene(c)),
         FileKind::Replay(r) => Some(replay::scene(r)),
+        FileKind::Characters(c) => Some(characters::scene(c)),
         _ => None,
     }
+}
+
+/// Floats as `kiln view`'s page carries them: little-endian `f32`s, in
+/// base64.
+fn f32s_base64(values: impl IntoIterator<Item = f32>) -> String {
+    use base64::Engine as _;
+    let bytes: Vec<u8> = values.into_iter().flat_map(f32::to_le_bytes).collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 /// What the file is, in a few words (a heading's).

@@ -187,7 +187,7 @@ fn picture(o: &mut String, p: &Picture) {
          href=\"data:image/png;base64,{png}\" style=\"image-rendering:pixelated\"/>",
         w = p.width,
         h = p.height,
-        dw = p.width.clamp(64, 512),
+        dw = p.width.clamp(192, 512),
     );
     for ([x, y, w, h], caption) in &p.rects {
         let _ = write!(

@@ -112,21 +112,8 @@ pub(super) fn scene(c: &PoseCache) -> Value {
         "frames_in_file": c.n_frames(),
         "entities": c.entities.iter().map(|e| &e.name).collect::<Vec<_>>(),
         "shapes": c.entities.iter().map(|e| shape_name(e.shape)).collect::<Vec<_>>(),
-        "positions": floats_base64(positions),
+        "positions": super::f32s_base64(positions.flatten()),
     })
-}
-
-/// Positions as the page carries them: three little-endian `f32`s each,
-/// in base64.
-pub(super) fn floats_base64(positions: impl ExactSizeIterator<Item = [f32; 3]>) -> String {
-    use base64::Engine as _;
-    let mut bytes = Vec::with_capacity(positions.len() * 12);
-    for p in positions {
-        for v in p {
-            bytes.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    base64::engine::general_purpose::STANDARD.encode(&bytes)
 }
 
 #[cfg(test)]

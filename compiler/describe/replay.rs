@@ -99,7 +99,7 @@ pub(super) fn scene(r: &Replay) -> Value {
     let frames = r
         .frames()
         .min(super::MAX_DRAWN_POSES.checked_div(n).unwrap_or(0));
-    let positions = r.positions.iter().take(frames * n).copied();
+    let positions = r.positions.iter().take(frames * n).flatten().copied();
     json!({
         "kind": "joints",
         "dimensions": 3,
@@ -108,7 +108,7 @@ pub(super) fn scene(r: &Replay) -> Value {
         "fps": r.fps,
         "entities": (0..n).map(|j| format!("joint {j}")).collect::<Vec<_>>(),
         "parents": r.parents,
-        "positions": super::pose_cache::floats_base64(positions),
+        "positions": super::f32s_base64(positions),
     })
 }
 

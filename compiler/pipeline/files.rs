@@ -531,8 +531,9 @@ fn read_beside(
 
 /// `file` as `kiln view` shows it (named `path` on the page): its summary,
 /// the first [`page::MAX_ROWS`] rows of its tensor table, and its pictures
-/// (each model's atlas of a compiled characters entry, a QOI image); or
-/// why it cannot be shown.
+/// (each model's atlas of a compiled characters entry, a QOI image, the
+/// atlas of a glTF asset's materials with its regions outlined); or why it
+/// cannot be shown.
 pub fn shown(file: &Path, path: &str) -> page::Shown {
     let mut shown = page::Shown {
         path: path.to_string(),
@@ -569,20 +570,32 @@ pub fn shown(file: &Path, path: &str) -> page::Shown {
     shown.table = crate::describe::table(&kind)
         .map(|(_, t)| (t.rows().take(page::MAX_ROWS).collect(), t.len()));
     let pictures = match &kind {
-        FileKind::Characters(c) => character_atlases(c).map(|atlases| {
+        FileKind::Characters(c) => character_atlases(c).and_then(|atlases| {
             atlases
                 .into_iter()
-                .map(|(id, image)| (format!("the atlas of model {id}"), image))
+                .map(|(id, image)| picture(format!("the atlas of model {id}"), &image, Vec::new()))
                 .collect()
         }),
-        FileKind::Qoi(q) => Ok(vec![("the image".to_string(), rgba8(q.clone()))]),
+        FileKind::Qoi(q) => {
+            picture("the image".to_string(), &rgba8(q.clone()), Vec::new()).map(|p| vec![p])
+        }
+        // A source asset: the atlas kiln's material stage makes of it, each
+        // region outlined with its materials.
+        FileKind::Gltf(g) if g.node_uses.iter().any(|(mesh, _)| mesh.is_some()) => {
+            atlas_of(file, &atlas::Settings::default())
+                .map_err(|e| format!("its atlas: {e}"))
+                .and_then(|a| {
+                    let rects = a
+                        .regions
+                        .iter()
+                        .map(|r| (r.rect, r.materials.join(", ")))
+                        .collect();
+                    picture("the atlas of its materials".to_string(), &a.image, rects)
+                })
+                .map(|p| vec![p])
+        }
         _ => Ok(Vec::new()),
     };
-    let pictures = pictures.and_then(|p| {
-        p.into_iter()
-            .map(|(label, image)| picture(label, &image, Vec::new()))
-            .collect::<Result<Vec<_>, String>>()
-    });
     match pictures {
         Ok(p) => shown.pictures = p,
         Err(e) => shown.problem = Some(e),

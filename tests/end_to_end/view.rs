@@ -165,8 +165,8 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         "{}",
         files[0]
     );
-    // A replay's joint tree, and --json; every documented field of both
-    // documents was printed.
+    // A replay's joint tree, a level's characters, and --json; every
+    // documented field of both documents was printed.
     let replay = kiln::formats::mbreplay::encode(&crate::synth::replay()).unwrap();
     p.write_bytes("walk.mbreplay", &replay);
     let out = p.kiln(&[
@@ -177,6 +177,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         "walk.mbreplay",
         "notes.txt",
         "out/poses/fox-run.ospc",
+        "out/levels/sandbox/@world/characters",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -184,7 +185,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
     check(&schema(), "view", ".", &printed, &mut seen);
     assert_eq!(
         (printed["files"].as_u64(), printed["not_shown"].as_u64()),
-        (Some(3), Some(1))
+        (Some(4), Some(1))
     );
     assert_eq!(
         printed["bytes"].as_u64(),
@@ -223,6 +224,12 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
 /// its scripts ran), with every host name unresolvable. WebGL is
 /// SwiftShader's, on the CPU.
 fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, String) {
+    let url = format!("file://{}", page.display());
+    chromium_with(&url, profile, &["--dump-dom"])
+}
+
+/// [`chromium`] of `url`, with `args` (what it dumps).
+fn chromium_with(url: &str, profile: &std::path::Path, args: &[&str]) -> (Vec<String>, String) {
     let out = std::process::Command::new("chromium")
         .args([
             "--headless",
@@ -238,10 +245,10 @@ fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, 
             "--enable-logging=stderr",
             "--v=0",
             "--virtual-time-budget=2000",
-            "--dump-dom",
         ])
+        .args(args)
         .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("file://{}", page.display()))
+        .arg(url)
         .output()
         .expect("chromium (Debian's package; tests/full.sh installs it)");
     assert!(out.status.success(), "{}", stderr(&out));
@@ -277,7 +284,16 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     // decoder), an absent pose as null; and it drew each one with WebGL.
     let caches: Vec<&Value> = files.iter().filter(|f| f["what"] == "pose cache").collect();
     assert!(caches.len() >= 10);
-    assert_eq!(dom.matches("data-webgl=\"yes\"").count(), caches.len());
+    let models: usize = files
+        .iter()
+        .filter_map(|f| f["scene"]["models"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert!(models >= 6, "{models}");
+    assert_eq!(
+        dom.matches("data-webgl=\"yes\"").count(),
+        caches.len() + models
+    );
     let expected: Vec<Expected> = caches
         .iter()
         .map(|file| {
@@ -324,6 +340,412 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     fs::write(p.path("asking.html"), asking).unwrap();
     let (console, _) = chromium(&p.path("asking.html"), &p.path("profile"));
     assert_eq!(console.len(), 2, "{console:?}");
+}
+
+#[test]
+#[ignore = "full tier: Chromium from Debian's packages (tests/full.sh installs it)"]
+fn chromium_plays_compiled_characters_as_kiln_skins_them() {
+    use kiln::bake::skinning;
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (files, _) = page(&p, &[]);
+    let levels: Vec<&Value> = files
+        .iter()
+        .filter(|f| f["what"] == "compiled characters")
+        .collect();
+    assert!(levels.len() >= 2);
+    let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
+    assert_eq!(console, Vec::<String>::new());
+    let checks: Vec<Value> = dom
+        .split("<pre class=\"kiln-check-characters\" hidden=\"\">")
+        .skip(1)
+        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+        .collect();
+    assert_eq!(checks.len(), levels.len());
+    // Exact: at three times of every clip of every model, the world
+    // position of every node the page posed (its own sampler and three.js's
+    // bones) is kiln's CPU skinning's within 1e-5 m, and so are the
+    // vertices three.js's skinned mesh moves (its bone matrices are f32s,
+    // so within 1e-5 of the model's size).
+    let (mut nodes, mut vertices) = (0, 0);
+    for (file, check) in levels.iter().zip(&checks) {
+        let path = file["path"].as_str().unwrap();
+        let doc = kiln::formats::kchr::decode(&fs::read(p.path(path)).unwrap()).unwrap();
+        let check = check.as_array().unwrap();
+        let poses: usize = doc
+            .models
+            .iter()
+            .map(|m| 3 * doc.banks[m.bank as usize].clips.len())
+            .sum();
+        assert_eq!(check.len(), poses, "{path}");
+        for c in check {
+            let model = doc.models.iter().find(|m| m.id == c["model"]).unwrap();
+            let clips = &doc.banks[model.bank as usize].clips;
+            let clip = clips.iter().find(|x| x.name == c["clip"]).unwrap();
+            let t = c["time_s"].as_f64().unwrap();
+            let local = skinning::local_poses(model, Some(clip), t);
+            let world = skinning::world_matrices(model, &local);
+            let got = c["nodes"].as_array().unwrap();
+            assert_eq!(got.len(), model.nodes.len());
+            for (n, (w, g)) in world.iter().zip(got).enumerate() {
+                for k in 0..3 {
+                    let v = g[k].as_f64().unwrap();
+                    assert!(
+                        (v - w[12 + k]).abs() <= 1e-5,
+                        "{path} {} {} at {t}: node {n}: {v} against {}",
+                        model.id,
+                        clip.name,
+                        w[12 + k]
+                    );
+                }
+                nodes += 1;
+            }
+            let skin = skinning::skin(model, &world);
+            let size = skin.iter().flatten().fold(1.0f64, |m, x| m.max(x.abs()));
+            let got = c["vertices"].as_array().unwrap();
+            assert!(got.len() >= model.vertices.len().min(16), "{path}");
+            for g in got {
+                let i = g[0].as_u64().unwrap() as usize;
+                for k in 0..3 {
+                    let v = g[1 + k].as_f64().unwrap();
+                    assert!(
+                        (v - skin[i][k]).abs() <= 1e-5 * size,
+                        "{path} {} {} at {t}: vertex {i}: {v} against {}",
+                        model.id,
+                        clip.name,
+                        skin[i][k]
+                    );
+                }
+                vertices += 1;
+            }
+        }
+    }
+    assert!(nodes > 1000 && vertices > 500, "{nodes} {vertices}");
+
+    // The rules the demo's clips do not all use: a STEP track, a rotation
+    // whose next key is on the far side (the shorter arc), keys starting
+    // after 0 and ending before the clip, an animated scale, a node bound
+    // away from the origin and scaled.
+    let doc = tricky_characters();
+    p.write_bytes("tricky.kchr", &kiln::formats::kchr::encode(&doc).unwrap());
+    let (files, _) = page(&p, &["tricky.kchr"]);
+    assert_eq!(files[0]["what"], "compiled characters");
+    let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
+    assert_eq!(console, Vec::<String>::new());
+    assert_eq!(dom.matches("data-webgl=\"yes\"").count(), 1);
+    let rest = dom
+        .split("<pre class=\"kiln-check-characters\" hidden=\"\">")
+        .nth(1)
+        .unwrap();
+    let check: Value =
+        serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap();
+    let check = check.as_array().unwrap();
+    let model = &doc.models[0];
+    let clip = &doc.banks[0].clips[0];
+    let times: Vec<f64> = check
+        .iter()
+        .map(|c| c["time_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(times, [0.0, 0.37 * 2.0, 2.0]);
+    for (c, t) in check.iter().zip(times) {
+        let world = skinning::world_matrices(model, &skinning::local_poses(model, Some(clip), t));
+        for (w, g) in world.iter().zip(c["nodes"].as_array().unwrap()) {
+            for k in 0..3 {
+                let v = g[k].as_f64().unwrap();
+                assert!(
+                    (v - w[12 + k]).abs() <= 1e-5,
+                    "at {t}: {v} against {}",
+                    w[12 + k]
+                );
+            }
+        }
+        let skin = skinning::skin(model, &world);
+        for g in c["vertices"].as_array().unwrap() {
+            let i = g[0].as_u64().unwrap() as usize;
+            for k in 0..3 {
+                let v = g[1 + k].as_f64().unwrap();
+                assert!(
+                    (v - skin[i][k]).abs() <= 1e-5,
+                    "at {t}: vertex {i}: {v} against {}",
+                    skin[i][k]
+                );
+            }
+        }
+        assert_eq!(
+            c["vertices"].as_array().unwrap().len(),
+            model.vertices.len()
+        );
+    }
+}
+
+/// A small characters file whose one clip uses what the demo's may not:
+/// see its use above.
+fn tricky_characters() -> kiln::formats::kchr::Document {
+    use kiln::formats::kchr::{Bank, Clip, Document, Image, Model, Node, Path, Track};
+    let node = |name: &str, parent, translation, rotation, scale| Node {
+        name: String::from(name),
+        parent,
+        translation,
+        rotation,
+        scale,
+    };
+    let s45 = std::f32::consts::FRAC_PI_8.sin();
+    let c45 = std::f32::consts::FRAC_PI_8.cos();
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    // Inverse binds: each joint's bind world translation undone.
+    let moved = |x: f32, y: f32, z: f32| {
+        let mut m = [0.0; 16];
+        for i in 0..4 {
+            m[5 * i] = 1.0;
+        }
+        m[12..15].copy_from_slice(&[x, y, z]);
+        m
+    };
+    let vertex = |p: [f32; 3], j: [f32; 2], w: f32| {
+        [
+            p[0],
+            p[1],
+            p[2],
+            0.0,
+            1.0,
+            0.0,
+            0.5,
+            0.5,
+            j[0],
+            j[1],
+            0.0,
+            0.0,
+            w,
+            1.0 - w,
+            0.0,
+            0.0,
+        ]
+    };
+    let rgba: Vec<u8> = [
+        [200u8, 80, 40, 255],
+        [40, 160, 90, 255],
+        [30, 60, 200, 255],
+        [250, 250, 250, 255],
+    ]
+    .concat();
+    let qoi = kiln::formats::qoi::encode(&kiln::formats::qoi::Image {
+        header: kiln::formats::qoi::Header {
+            width: 2,
+            height: 2,
+            channels: kiln::formats::qoi::Channels::Rgba,
+            colorspace: kiln::formats::qoi::Colorspace::Srgb,
+        },
+        rgba,
+    })
+    .unwrap();
+    Document {
+        models: vec![Model {
+            id: "tricky".into(),
+            bank: 0,
+            nodes: vec![
+                node(
+                    "root",
+                    None,
+                    [0.5, 0.0, 0.0],
+                    [0.0, 0.0, 0.0, 1.0],
+                    [2.0; 3],
+                ),
+                node(
+                    "hip",
+                    Some(0),
+                    [0.0, 1.0, 0.0],
+                    [0.0, s45, 0.0, c45],
+                    [1.0; 3],
+                ),
+                node(
+                    "spine",
+                    Some(1),
+                    [0.0, 0.5, 0.25],
+                    [0.0, 0.0, 0.0, 1.0],
+                    [1.0; 3],
+                ),
+                node(
+                    "tail",
+                    Some(2),
+                    [0.0, 0.0, -0.75],
+                    [h, 0.0, 0.0, h],
+                    [1.0; 3],
+                ),
+            ],
+            mesh_node: 0,
+            joints: vec![1, 2, 3],
+            inverse_bind: vec![
+                moved(-0.5, -2.0, 0.0),
+                moved(-0.5, -3.0, -0.5),
+                moved(-0.5, -3.0, 1.0),
+            ],
+            vertices: vec![
+                vertex([0.0, 2.0, 0.0], [0.0, 1.0], 1.0),
+                vertex([1.0, 2.5, 0.0], [0.0, 1.0], 0.5),
+                vertex([0.0, 3.0, 0.5], [1.0, 2.0], 0.25),
+                vertex([0.0, 3.0, -1.0], [2.0, 0.0], 0.75),
+            ],
+            indices: vec![0, 1, 2, 0, 2, 3],
+            image: Image {
+                width: 2,
+                height: 2,
+                qoi,
+            },
+        }],
+        banks: vec![Bank {
+            id: "tricks".into(),
+            clips: vec![Clip {
+                name: "tricky".into(),
+                duration_s: 2.0,
+                tracks: vec![
+                    Track {
+                        node: "hip".into(),
+                        path: Path::Translation,
+                        step: true,
+                        times_s: vec![0.0, 0.5, 1.5],
+                        values: vec![0.0, 1.0, 0.0, 0.25, 1.0, 0.0, 0.0, 1.5, 0.5],
+                    },
+                    Track {
+                        node: "hip".into(),
+                        path: Path::Rotation,
+                        step: false,
+                        times_s: vec![0.2, 1.0, 1.8],
+                        values: vec![0.0, 0.0, 0.0, 1.0, 0.0, -s45, 0.0, -c45, h, 0.0, 0.0, h],
+                    },
+                    Track {
+                        node: "spine".into(),
+                        path: Path::Rotation,
+                        step: true,
+                        times_s: vec![0.3, 0.9],
+                        values: vec![0.0, 0.0, s45, c45, 0.0, 0.0, -s45, c45],
+                    },
+                    Track {
+                        node: "spine".into(),
+                        path: Path::Scale,
+                        step: false,
+                        times_s: vec![0.5, 1.5],
+                        values: vec![1.0, 1.0, 1.0, 1.5, 0.5, 2.0],
+                    },
+                ],
+            }],
+        }],
+    }
+}
+
+/// Where the golden screenshots are, with the Chromium version that took
+/// them.
+const SHOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/view");
+
+#[test]
+#[ignore = "full tier: Chromium from Debian's packages (tests/full.sh installs it)"]
+fn chromium_draws_the_golden_screenshots() {
+    // Visual: a character at 37 % of its first clip, a pose cache half
+    // way, a source asset's atlas with its regions outlined, each alone at
+    // the page's corner (`?only=&picture=`), as the goldens show them.
+    // SwiftShader draws the same bytes on every run of one Chromium;
+    // another Chromium may differ a little, so then (as three.js's own
+    // screenshot tests) a pixel may differ by 0.1 of its range and 1 % of
+    // the pixels by more. Re-take them with KILN_BLESS=1.
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (files, _) = page(&p, &[]);
+    fs::rename(p.path("page.html"), p.path("demo.html")).unwrap();
+    let index = |path: &str| files.iter().position(|f| f["path"] == path).unwrap();
+    let forest = index("out/levels/forest/@world/characters");
+    let models = files[forest]["scene"]["models"].as_array().unwrap();
+    let cesium = models.iter().position(|m| m["id"] == "cesium-man").unwrap();
+    let poses = index("out/poses/cesium-man-walk.ospc");
+    let (files, _) = page(
+        &p,
+        &[
+            "sources/characters/RobotExpressive.glb",
+            "out/poses/fox-run.ospc",
+        ],
+    );
+    let regions = files[0]["data"]["materials"].as_array().unwrap().len();
+    assert_eq!(regions, 3);
+    let shots = [
+        ("character", "demo.html", forest, "0.37", cesium, [480, 320]),
+        ("poses", "demo.html", poses, "0.5", 0, [480, 320]),
+        ("atlas", "page.html", 0, "0", 0, [194, 578]),
+    ];
+    let version = String::from_utf8(
+        std::process::Command::new("chromium")
+            .arg("--version")
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let version = version
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let bless = std::env::var_os("KILN_BLESS").is_some();
+    let recorded = fs::read_to_string(format!("{SHOTS}/chromium.txt")).unwrap_or_default();
+    let same_chromium = recorded.trim() == version;
+    for (name, html, file, at, picture, [width, height]) in shots {
+        let shot = p.path(&format!("{name}.png"));
+        let url = format!(
+            "file://{}?only={file}&at={at}&picture={picture}",
+            p.path(html).display()
+        );
+        let (console, _) = chromium_with(
+            &url,
+            &p.path("profile"),
+            &[
+                &format!("--window-size={width},{height}"),
+                &format!("--screenshot={}", shot.display()),
+                "--hide-scrollbars",
+            ],
+        );
+        assert_eq!(console, Vec::<String>::new());
+        let golden = format!("{SHOTS}/{name}.png");
+        if bless {
+            fs::create_dir_all(SHOTS).unwrap();
+            fs::copy(&shot, &golden).unwrap();
+            fs::write(format!("{SHOTS}/chromium.txt"), format!("{version}\n")).unwrap();
+            continue;
+        }
+        let decode =
+            |path: &std::path::Path| kiln::import::image::decode(&fs::read(path).unwrap()).unwrap();
+        let (got, want) = (decode(&shot), decode(std::path::Path::new(&golden)));
+        assert_eq!((got.width, got.height), (want.width, want.height), "{name}");
+        let far = got
+            .pixels
+            .chunks_exact(4)
+            .zip(want.pixels.chunks_exact(4))
+            .filter(|(a, b)| a.iter().zip(*b).any(|(x, y)| x.abs_diff(*y) > 25))
+            .count();
+        let differ = got
+            .pixels
+            .chunks_exact(4)
+            .zip(want.pixels.chunks_exact(4))
+            .filter(|(a, b)| a != b)
+            .count();
+        if same_chromium {
+            assert_eq!(
+                differ, 0,
+                "{name}: {differ} pixels differ from {golden} (this Chromium took it)"
+            );
+        } else {
+            let pixels = (got.width * got.height) as usize;
+            assert!(
+                far * 100 <= pixels,
+                "{name}: {far} of {pixels} pixels differ by more than 0.1 from {golden} (taken by {recorded:?}, this is {version:?})"
+            );
+        }
+        // What is drawn is not the background alone.
+        let background = got.pixels[..4].to_vec();
+        let drawn = got
+            .pixels
+            .chunks_exact(4)
+            .filter(|px| **px != background[..])
+            .count();
+        assert!(drawn > 100, "{name}: {drawn} pixels drawn");
+    }
 }
 
 /// Text of an HTML element as written by a browser's serializer: `&amp;`,

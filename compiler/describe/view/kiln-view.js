@@ -2,17 +2,36 @@
 // kiln-data JSON, made by kiln's validated decoders; nothing here parses
 // a file), with the part of three.js in three.js. Pose caches: the
 // entities as points moving on a timeline, absent poses not drawn;
-// replays: the joints so, each joined to its parent by a line.
+// replays: the joints so, each joined to its parent by a line; compiled
+// characters: each model skinned and textured with its atlas, its
+// skeleton drawn, playing its bank's clips by the runtime's rules.
 (function () {
   'use strict';
   var T = window.KILN_THREE;
   var files = JSON.parse(document.getElementById('kiln-data').textContent);
+  // page.html?only=3 shows the fourth file alone; &at=0.5 starts each
+  // timeline half way (a fraction of its frames or of its first clip);
+  // &picture=1 shows its second picture (scenes, then images) alone, at
+  // the page's corner: what the tests' screenshots take.
+  var query = new URLSearchParams(location.search);
+  var only = query.get('only'), at = Math.min(Math.max(Number(query.get('at')) || 0, 0), 1);
+  if (only !== null) {
+    document.querySelectorAll('nav, section').forEach(function (e) {
+      if (e.id !== 'f' + only) e.hidden = true;
+    });
+  }
 
-  function floats(b64) {
+  function bytes(b64) {
     var bin = atob(b64);
-    var bytes = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return new Float32Array(bytes.buffer);
+    var out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  function floats(b64) {
+    return new Float32Array(bytes(b64).buffer);
+  }
+  function u16s(b64) {
+    return new Uint16Array(bytes(b64).buffer);
   }
 
   // The positions of `frame` as numbers, an absent pose's as null: what
@@ -41,35 +60,46 @@
     return renderer;
   }
 
+  // A box after `after` holding a 480 x 320 canvas the page's one
+  // renderer copies each drawn frame to (a browser keeps only so many
+  // WebGL contexts); without WebGL, a line saying so, and null.
+  function sceneBox(section, after) {
+    var box = document.createElement('div');
+    box.className = 'scene';
+    section.insertBefore(box, after.nextSibling);
+    var renderer = sharedRenderer();
+    if (!renderer) {
+      box.dataset.webgl = 'no';
+      box.textContent = 'No WebGL in this browser: the data is in the tables below.';
+      return null;
+    }
+    box.dataset.webgl = 'yes';
+    var canvas = document.createElement('canvas');
+    canvas.width = 480;
+    canvas.height = 320;
+    box.appendChild(canvas);
+    return { box: box, renderer: renderer, ctx: canvas.getContext('2d') };
+  }
+
+  function hidden(section, className, value) {
+    var check = document.createElement('pre');
+    check.className = className;
+    check.hidden = true;
+    check.textContent = JSON.stringify(value);
+    section.appendChild(check);
+  }
+
   function poses(section, s) {
     var n = s.entities.length;
     var pos = floats(s.positions);
     var last = Math.max(s.frames - 1, 0);
-    var check = document.createElement('pre');
-    check.className = 'kiln-check';
-    check.hidden = true;
-    check.textContent = JSON.stringify([0, Math.floor(last / 2), last].map(function (f) {
+    hidden(section, 'kiln-check', [0, Math.floor(last / 2), last].map(function (f) {
       return { frame: f, positions: framePositions(pos, n, f) };
     }));
-    section.appendChild(check);
 
-    var box = document.createElement('div');
-    box.className = 'scene';
-    section.insertBefore(box, section.querySelector('h2').nextSibling);
-    var renderer = sharedRenderer();
-    if (!renderer) {
-      box.dataset.webgl = 'no';
-      box.textContent = 'No WebGL in this browser: the positions are in the tables below.';
-      return;
-    }
-    box.dataset.webgl = 'yes';
-    // Each scene is drawn by the one renderer and copied to its own
-    // canvas: a browser keeps only so many WebGL contexts.
-    var canvas = document.createElement('canvas');
-    canvas.width = 480;
-    canvas.height = 320;
-    var ctx = canvas.getContext('2d');
-    box.appendChild(canvas);
+    var view = sceneBox(section, section.querySelector('h2'));
+    if (!view) return;
+    var renderer = view.renderer, ctx = view.ctx, box = view.box;
 
     // Frame every present position.
     var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
@@ -110,7 +140,7 @@
     slider.type = 'range';
     slider.min = 0;
     slider.max = last;
-    slider.value = 0;
+    slider.value = Math.round(at * last);
     var label = document.createElement('span');
     var play = document.createElement('button');
     play.textContent = 'play';
@@ -163,7 +193,300 @@
       };
       requestAnimationFrame(step);
     });
-    draw(0);
+    draw(Number(slider.value));
+  }
+
+  // The runtime's sampling rules (kiln's bake/skinning.rs, which the
+  // tests compare with): a track holds its first key before it and its
+  // last after it; STEP holds the previous key; LINEAR lerps translation
+  // and scale and slerps rotation along the shorter arc.
+  function locate(times, t) {
+    var last = times.length - 1;
+    if (t <= times[0]) return [0, 0];
+    if (t >= times[last]) return [last, 0];
+    var lo = 0, hi = last; // the first key after t is in (lo, hi]
+    while (hi - lo > 1) {
+      var mid = (lo + hi) >> 1;
+      if (times[mid] <= t) lo = mid; else hi = mid;
+    }
+    return [lo, (t - times[lo]) / (times[hi] - times[lo])];
+  }
+  function normalize(q) {
+    var len = Math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(len > 1e-30) || !isFinite(len)) return [0, 0, 0, 1];
+    return [q[0] / len, q[1] / len, q[2] / len, q[3] / len];
+  }
+  function dot4(a, b) {
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  }
+  function slerp(a, b, t) {
+    if (dot4(a, b) < 0) b = [-b[0], -b[1], -b[2], -b[3]];
+    var diff = [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]];
+    var sum = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
+    var angle = 2 * Math.atan2(Math.sqrt(dot4(diff, diff)), Math.sqrt(dot4(sum, sum)));
+    var wa = 1 - t, wb = t;
+    if (angle >= 1e-9) {
+      var sin = Math.sin(angle);
+      wa = Math.sin((1 - t) * angle) / sin;
+      wb = Math.sin(t * angle) / sin;
+    }
+    return normalize([0, 1, 2, 3].map(function (i) { return wa * a[i] + wb * b[i]; }));
+  }
+  function sample(track, t) {
+    var w = track.path === 'rotation' ? 4 : 3;
+    var at = locate(track.times, t), k = at[0], u = at[1];
+    var key = function (i) {
+      var v = Array.prototype.slice.call(track.values, i * w, i * w + w);
+      return w === 4 ? normalize(v) : v;
+    };
+    if (u === 0 || track.step) return key(k);
+    var a = key(k), b = key(k + 1);
+    if (w === 4) return slerp(a, b, u);
+    return [0, 1, 2].map(function (c) { return a[c] + (b[c] - a[c]) * u; });
+  }
+
+  // One model of a compiled characters file: a skinned mesh textured with
+  // its atlas, bound to bones made from its nodes, the skeleton drawn over
+  // it, and its bank's clips to play. Returns what the page's check reads.
+  function character(section, after, m, bank) {
+    var nodes = m.nodes, n = nodes.length;
+    var scene = new T.Scene();
+    scene.background = new T.Color(0xf4f4f4);
+    var bones = nodes.map(function (node) {
+      var b = new T.Bone();
+      b.name = node.name;
+      return b;
+    });
+    nodes.forEach(function (node, i) {
+      (node.parent >= 0 ? bones[node.parent] : scene).add(bones[i]);
+    });
+    var byName = {};
+    nodes.forEach(function (node, i) { byName[node.name] = i; });
+    var clips = bank.clips.map(function (clip) {
+      return {
+        name: clip.name,
+        duration: clip.duration_s,
+        tracks: clip.tracks.filter(function (t) { return t.node in byName; }).map(function (t) {
+          return { node: byName[t.node], path: t.path, step: t.step, times: floats(t.times_s), values: floats(t.values) };
+        }),
+      };
+    });
+
+    var v = floats(m.vertices), count = m.vertex_count;
+    var position = new Float32Array(count * 3), normal = new Float32Array(count * 3);
+    var uv = new Float32Array(count * 2), skinIndex = new Uint16Array(count * 4);
+    var skinWeight = new Float32Array(count * 4);
+    for (var i = 0; i < count; i++) {
+      for (var k = 0; k < 3; k++) {
+        position[i * 3 + k] = v[i * 16 + k];
+        normal[i * 3 + k] = v[i * 16 + 3 + k];
+      }
+      uv[i * 2] = v[i * 16 + 6];
+      uv[i * 2 + 1] = v[i * 16 + 7];
+      for (k = 0; k < 4; k++) {
+        skinIndex[i * 4 + k] = v[i * 16 + 8 + k];
+        skinWeight[i * 4 + k] = v[i * 16 + 12 + k];
+      }
+    }
+    var geometry = new T.BufferGeometry();
+    geometry.setAttribute('position', new T.BufferAttribute(position, 3));
+    geometry.setAttribute('normal', new T.BufferAttribute(normal, 3));
+    geometry.setAttribute('uv', new T.BufferAttribute(uv, 2));
+    geometry.setAttribute('skinIndex', new T.BufferAttribute(skinIndex, 4));
+    geometry.setAttribute('skinWeight', new T.BufferAttribute(skinWeight, 4));
+    geometry.setIndex(new T.BufferAttribute(u16s(m.indices), 1));
+    var ibm = floats(m.inverse_bind);
+    var skeleton = new T.Skeleton(m.joints.map(function (j) { return bones[j]; }), m.joints.map(function (_, j) {
+      return new T.Matrix4().fromArray(ibm, j * 16);
+    }));
+    // The atlas (v down: row 0 is its top row, as glTF's) is the
+    // section's picture, already on the page as a PNG.
+    var texture = new T.Texture();
+    texture.flipY = false;
+    texture.colorSpace = T.SRGBColorSpace;
+    var material = new T.MeshLambertMaterial({ map: texture });
+    var mesh = new T.SkinnedMesh(geometry, material);
+    mesh.frustumCulled = false;
+    scene.add(mesh);
+    // The skin is in the model's space: bound with the identity, as
+    // Σ w · world(joint) · inverse_bind(joint) · p.
+    mesh.bind(skeleton, new T.Matrix4());
+    scene.add(new T.AmbientLight(0xffffff, 1.2));
+    var sun = new T.DirectionalLight(0xffffff, 2.0);
+    sun.position.set(0.4, 1, 0.8);
+    scene.add(sun);
+    // The skeleton: a line from each palette joint to its nearest
+    // ancestor in the palette (a valid model's tree has no cycle).
+    var isJoint = nodes.map(function () { return false; });
+    m.joints.forEach(function (j) { isJoint[j] = true; });
+    var up = nodes.map(function (node) {
+      var a = node.parent;
+      for (var hops = 0; a >= 0 && !isJoint[a] && hops < n; hops++) a = nodes[a].parent;
+      return a >= 0 && isJoint[a] ? a : -1;
+    });
+    var ends = new Float32Array(n * 6);
+    var lines = new T.BufferGeometry();
+    lines.setAttribute('position', new T.BufferAttribute(ends, 3));
+    var skeletonLines = new T.LineSegments(lines, new T.LineBasicMaterial({ color: 0x1060c0, depthTest: false }));
+    skeletonLines.renderOrder = 1;
+    skeletonLines.frustumCulled = false;
+    scene.add(skeletonLines);
+
+    // Every node's local TRS at `time` of clip `c` (-1: the bind pose).
+    var world = new T.Vector3();
+    function pose(c, time) {
+      nodes.forEach(function (node, i) {
+        bones[i].position.fromArray(node.translation);
+        bones[i].quaternion.fromArray(normalize(node.rotation));
+        bones[i].scale.fromArray(node.scale);
+      });
+      if (c >= 0) {
+        clips[c].tracks.forEach(function (track) {
+          var value = sample(track, time), b = bones[track.node];
+          if (track.path === 'translation') b.position.fromArray(value);
+          else if (track.path === 'rotation') b.quaternion.fromArray(value);
+          else b.scale.fromArray(value);
+        });
+      }
+      scene.updateMatrixWorld(true);
+      skeleton.update();
+      var drawn = 0;
+      nodes.forEach(function (node, i) {
+        if (!isJoint[i] || up[i] < 0) return;
+        world.setFromMatrixPosition(bones[i].matrixWorld).toArray(ends, drawn * 6);
+        world.setFromMatrixPosition(bones[up[i]].matrixWorld).toArray(ends, drawn * 6 + 3);
+        drawn++;
+      });
+      lines.attributes.position.needsUpdate = true;
+      lines.setDrawRange(0, drawn * 2);
+    }
+
+    // What the tests compare with kiln's CPU skinning: every node's world
+    // position and some vertices skinned, at three times of every clip.
+    var sampled = [];
+    var every = Math.max(1, Math.floor(count / 16));
+    clips.forEach(function (clip, c) {
+      [0, clip.duration * 0.37, clip.duration].forEach(function (time) {
+        pose(c, time);
+        var skinned = [];
+        for (var i = 0; i < count; i += every) {
+          var p = new T.Vector3(position[i * 3], position[i * 3 + 1], position[i * 3 + 2]);
+          mesh.applyBoneTransform(i, p);
+          skinned.push([i, p.x, p.y, p.z]);
+        }
+        sampled.push({
+          model: m.id,
+          clip: clip.name,
+          time_s: time,
+          nodes: bones.map(function (b) { return world.setFromMatrixPosition(b.matrixWorld).toArray(); }),
+          vertices: skinned,
+        });
+      });
+    });
+
+    var view = sceneBox(section, after);
+    if (!view) return { after: after, sampled: sampled };
+    var box = view.box;
+    var caption = document.createElement('div');
+    caption.textContent = 'model ' + m.id;
+    box.insertBefore(caption, box.firstChild);
+
+    // Frame the skin as the first clip moves it (or the bind pose).
+    var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    var p = new T.Vector3();
+    [0, 0.37, 1].forEach(function (f) {
+      pose(clips.length ? 0 : -1, clips.length ? clips[0].duration * f : 0);
+      for (var i = 0; i < count; i++) {
+        p.fromArray(position, i * 3);
+        mesh.applyBoneTransform(i, p);
+        lo = [Math.min(lo[0], p.x), Math.min(lo[1], p.y), Math.min(lo[2], p.z)];
+        hi = [Math.max(hi[0], p.x), Math.max(hi[1], p.y), Math.max(hi[2], p.z)];
+      }
+    });
+    if (!isFinite(lo[0])) lo = hi = [0, 0, 0];
+    // The bounding sphere fills the view's height.
+    var centre = new T.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+    var radius = Math.max(new T.Vector3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]).length() / 2, 1e-3);
+    var camera = new T.PerspectiveCamera(40, 480 / 320, radius / 100, radius * 100);
+    var away = new T.Vector3(0.45, 0.25, 1).normalize().multiplyScalar(radius / Math.sin(Math.PI / 9));
+    camera.position.copy(centre).add(away);
+    camera.lookAt(centre);
+
+    var choose = document.createElement('select');
+    var bind = document.createElement('option');
+    bind.value = -1;
+    bind.textContent = 'bind pose';
+    choose.appendChild(bind);
+    clips.forEach(function (clip, c) {
+      var o = document.createElement('option');
+      o.value = c;
+      o.textContent = clip.name + ' (' + clip.duration.toFixed(2) + ' s)';
+      choose.appendChild(o);
+    });
+    choose.value = clips.length ? 0 : -1;
+    var slider = document.createElement('input');
+    slider.type = 'range';
+    slider.min = 0;
+    slider.max = 1000;
+    slider.value = Math.round(at * 1000);
+    var play = document.createElement('button');
+    play.textContent = 'play';
+    var label = document.createElement('span');
+    box.appendChild(document.createElement('br'));
+    box.appendChild(choose);
+    box.appendChild(play);
+    box.appendChild(slider);
+    box.appendChild(label);
+
+    function draw() {
+      var c = Number(choose.value);
+      var duration = c >= 0 ? clips[c].duration : 0;
+      var time = duration * Number(slider.value) / 1000;
+      pose(c, time);
+      label.textContent = c >= 0 ? ' ' + time.toFixed(3) + ' s of ' + duration.toFixed(3) : '';
+      view.renderer.render(scene, camera);
+      view.ctx.drawImage(view.renderer.domElement, 0, 0);
+    }
+    choose.addEventListener('change', function () { slider.value = 0; draw(); });
+    slider.addEventListener('input', draw);
+    var playing = false, started = 0, from = 0;
+    play.addEventListener('click', function () {
+      playing = !playing;
+      play.textContent = playing ? 'pause' : 'play';
+      started = performance.now();
+      from = Number(slider.value);
+      var step = function (now) {
+        if (!playing) return;
+        var c = Number(choose.value);
+        var duration = c >= 0 ? clips[c].duration : 0;
+        if (duration > 0) slider.value = (from + (now - started) / duration) % 1000;
+        draw();
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    var image = section.querySelectorAll('figure image')[m.atlas];
+    if (image) {
+      var img = new Image();
+      img.onload = function () {
+        texture.image = img;
+        texture.needsUpdate = true;
+        draw();
+      };
+      img.src = image.getAttribute('href');
+    }
+    draw();
+    return { after: box, sampled: sampled };
+  }
+
+  function characters(section, s) {
+    var after = section.querySelector('h2'), sampled = [];
+    s.models.forEach(function (m) {
+      var drawn = character(section, after, m, s.banks[m.bank]);
+      after = drawn.after;
+      sampled = sampled.concat(drawn.sampled);
+    });
+    hidden(section, 'kiln-check-characters', sampled);
   }
 
   files.forEach(function (file, i) {
@@ -171,5 +494,16 @@
     if (!s) return;
     var section = document.getElementById('f' + i);
     if (s.kind === 'poses' || s.kind === 'joints') poses(section, s);
+    if (s.kind === 'characters') characters(section, s);
   });
+  var picture = only !== null && query.get('picture');
+  if (picture) {
+    var shown = document.getElementById('f' + only);
+    var alone = shown && shown.querySelectorAll('canvas, svg.picture')[Number(picture)];
+    if (alone) {
+      alone.style.display = 'block';
+      document.body.replaceChildren(alone);
+      document.body.style.margin = '0';
+    }
+  }
 })();
