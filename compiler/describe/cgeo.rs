@@ -11,6 +11,21 @@ pub struct CgeoFile {
     pub topology_changing: bool,
     pub bytes: usize,
     pub snapshots: Vec<CgeoSnapshot>,
+    /// The first snapshots as `kiln view` draws them (kept only for it,
+    /// at most [`MAX_DRAWN_ITEMS`] vertices and triangles in all).
+    pub drawn: Vec<DrawnSnapshot>,
+}
+
+/// The most vertices and triangles of one CGeo sequence `kiln view`
+/// draws, over all its snapshots (later snapshots are left out, and
+/// counted): the page carries each as three numbers.
+pub const MAX_DRAWN_ITEMS: usize = 250_000;
+
+/// One snapshot's mesh as the page draws it.
+pub struct DrawnSnapshot {
+    pub vertices: Vec<[f32; 3]>,
+    /// Its triangles, when not those of the snapshot drawn before it.
+    pub triangles: Option<Vec<[u32; 3]>>,
 }
 
 /// What one snapshot holds.
@@ -67,6 +82,32 @@ pub(super) fn data(c: &CgeoFile) -> Value {
             "points": s.points,
             "unknown_sections": s.unknown_sections.iter().map(|id| format!("0x{id:08X}")).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
+    })
+}
+
+/// The sequence as `kiln view`'s page draws it: each drawn snapshot's
+/// vertices (base64 little-endian `f32`s) and, where they change, its
+/// triangles (base64 little-endian `u32` vertex indices).
+pub(super) fn scene(c: &CgeoFile) -> Value {
+    use base64::Engine as _;
+    let h = &c.header;
+    json!({
+        "kind": "meshes",
+        "frames": c.drawn.len(),
+        "frames_in_file": c.snapshots.len(),
+        "start_us": h.start_us,
+        "time_per_snapshot_us": h.time_per_snapshot_us,
+        "snapshots": c.drawn.iter().map(|d| {
+            let mut v = json!({
+                "vertex_count": d.vertices.len(),
+                "positions": super::f32s_base64(d.vertices.iter().flatten().copied()),
+            });
+            if let Some(t) = &d.triangles {
+                let bytes: Vec<u8> = t.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
+                v["triangles"] = base64::engine::general_purpose::STANDARD.encode(bytes).into();
+            }
+            v
+        }).collect::<Vec<_>>(),
     })
 }
 

@@ -35,7 +35,7 @@ use std::path::Path;
 use serde_json::Value;
 
 pub use bundle::BundleCheck;
-pub use cgeo::{CgeoFile, CgeoSnapshot};
+pub use cgeo::{CgeoFile, CgeoSnapshot, DrawnSnapshot};
 pub use characters::CharactersFile;
 pub use gguf::GgufFile;
 pub use pose_cache::MAX_DRAWN_POSES;
@@ -138,12 +138,14 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
 
 /// What `kiln view`'s page draws of the file in 3-D (its `scene`), if it
 /// draws anything: a pose cache's entities moving, a replay's joint tree,
-/// compiled characters skinned and playing their clips.
+/// compiled characters skinned and playing their clips, a CGeo sequence's
+/// meshes (those `files::load_to_draw` kept).
 pub fn scene(kind: &FileKind) -> Option<Value> {
     match kind {
         FileKind::PoseCache(c) => Some(pose_cache::scene(c)),
         FileKind::Replay(r) => Some(replay::scene(r)),
         FileKind::Characters(c) => Some(characters::scene(c)),
+        FileKind::Cgeo(c) => Some(cgeo::scene(c)),
         _ => None,
     }
 }

@@ -8,8 +8,8 @@ use super::input;
 use crate::bake::atlas::{self, Atlas};
 use crate::bake::model_bundle::{self as bundle, Role};
 use crate::describe::{
-    BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, FileKind, GgufFile, GltfSummary, Kind,
-    MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo, page,
+    BundleCheck, CgeoFile, CgeoSnapshot, CharactersFile, DrawnSnapshot, FileKind, GgufFile,
+    GltfSummary, Kind, MaterialInfo, MeshInfo, PrimitiveInfo, TextureInfo, page,
 };
 use crate::formats::cgeo;
 use crate::formats::gguf;
@@ -23,7 +23,9 @@ use crate::import::gltf;
 
 /// Decodes every snapshot of a CGeo file, one at a time, reading each
 /// snapshot's sections when it comes to them (memory: one snapshot).
-fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
+/// A CGeo sequence, its first snapshots' meshes kept for `kiln view` when
+/// `to_draw`.
+fn load_cgeo(file: &Path, to_draw: bool) -> Result<CgeoFile, String> {
     use std::os::unix::fs::FileExt;
     let (file, meta) =
         input::open_regular(file, cgeo::MAX_FILE_BYTES).map_err(|e| e.to_string())?;
@@ -36,7 +38,7 @@ fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
                 .map_err(|e| format!("reading {} bytes at byte {offset}: {e}", buf.len()))
         })
         .read_ahead(scope, |offset, buf| read_at(offset, buf).is_ok());
-        let result = read_cgeo(&mut pieces, len);
+        let result = read_cgeo(&mut pieces, len, to_draw);
         pieces.settle(result, |failed| match failed {
             input::PieceFailed::Read(message) => message,
             input::PieceFailed::Limit(limit) => limit.to_string(),
@@ -44,12 +46,21 @@ fn load_cgeo(file: &Path) -> Result<CgeoFile, String> {
     })
 }
 
-fn read_cgeo(source: impl cgeo::Source, len: u64) -> Result<CgeoFile, String> {
+fn read_cgeo(source: impl cgeo::Source, len: u64, to_draw: bool) -> Result<CgeoFile, String> {
     let bytes = len as usize;
     let invalid = |e: cgeo::Error| format!("invalid CGeo: {e}");
     let mut reader = cgeo::Reader::open(source, false).map_err(invalid)?;
     let triangles = reader.first().triangles.len();
     let mut snapshots = Vec::with_capacity(reader.len());
+    let mut drawn: Vec<DrawnSnapshot> = Vec::new();
+    let mut draw_left = if to_draw {
+        crate::describe::cgeo::MAX_DRAWN_ITEMS
+    } else {
+        0
+    };
+    // The triangles of the snapshot drawn last, to carry a list only when
+    // it changes.
+    let mut last_triangles: Option<Vec<[u32; 3]>> = None;
     for k in 0..reader.len() {
         // Snapshot 0 was decoded as the file was opened: not again (it
         // may be a section's whole decoded budget).
@@ -58,6 +69,22 @@ fn read_cgeo(source: impl cgeo::Source, len: u64) -> Result<CgeoFile, String> {
             _ => Some(reader.snapshot(k).map_err(invalid)?),
         };
         let s = later.as_ref().unwrap_or(reader.first_snapshot());
+        // A difference snapshot keeps snapshot 0's triangles.
+        let tris = match s.complete {
+            true => &s.mesh.triangles,
+            false => &reader.first().triangles,
+        };
+        let items = s.mesh.vertices.len().saturating_add(tris.len());
+        if to_draw && items <= draw_left && drawn.len() == k {
+            draw_left -= items;
+            let tris: Vec<[u32; 3]> = tris.iter().map(|t| t.vertices).collect();
+            let same = last_triangles.as_ref() == Some(&tris);
+            drawn.push(DrawnSnapshot {
+                vertices: s.mesh.vertices.clone(),
+                triangles: (!same).then(|| tris.clone()),
+            });
+            last_triangles = Some(tris);
+        }
         let known = [
             cgeo::TAG_MESH_DATA,
             cgeo::TAG_BOUNDING_BOX,
@@ -88,6 +115,7 @@ fn read_cgeo(source: impl cgeo::Source, len: u64) -> Result<CgeoFile, String> {
         topology_changing: reader.topology_changing(),
         bytes,
         snapshots,
+        drawn,
     })
 }
 
@@ -345,6 +373,16 @@ fn load_gltf(
 /// the one its first bytes give; failing that, the one its name gives, so
 /// a `.qoi` whose magic is damaged is refused by QOI's rule at byte 0.
 pub fn load(file: &Path) -> Result<FileKind, String> {
+    load_as(file, false)
+}
+
+/// [`load`], keeping what `kiln view` draws that a summary does not need
+/// (a CGeo sequence's first meshes, bounded).
+pub fn load_to_draw(file: &Path) -> Result<FileKind, String> {
+    load_as(file, true)
+}
+
+fn load_as(file: &Path, to_draw: bool) -> Result<FileKind, String> {
     if file.is_dir() && file.join("manifest.json").is_file() {
         return load_bundle(file).map(FileKind::Bundle);
     }
@@ -426,7 +464,7 @@ pub fn load(file: &Path) -> Result<FileKind, String> {
             let externals = read_beside(file, needs, "buffer")?;
             load_gltf(&bytes, len, &externals).map(FileKind::Gltf)
         }
-        Kind::Cgeo => load_cgeo(file).map(FileKind::Cgeo),
+        Kind::Cgeo => load_cgeo(file, to_draw).map(FileKind::Cgeo),
     }
 }
 
@@ -554,7 +592,7 @@ pub fn shown(file: &Path, path: &str) -> page::Shown {
         }
         return shown;
     }
-    let kind = match load(file) {
+    let kind = match load_to_draw(file) {
         Ok(kind) => kind,
         Err(e) => {
             shown.problem = Some(match file.exists() {

@@ -467,6 +467,10 @@ fn the_limits_table_gives_each_constants_value() {
             "pose_cache::MAX_DRAWN_POSES",
             kiln::describe::MAX_DRAWN_POSES as f64,
         ),
+        (
+            "cgeo::MAX_DRAWN_ITEMS",
+            kiln::describe::cgeo::MAX_DRAWN_ITEMS as f64,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

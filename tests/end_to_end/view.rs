@@ -165,8 +165,8 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         "{}",
         files[0]
     );
-    // A replay's joint tree, a level's characters, and --json; every
-    // documented field of both documents was printed.
+    // A replay's joint tree, a level's characters, a CGeo sequence, and
+    // --json; every documented field of both documents was printed.
     let replay = kiln::formats::mbreplay::encode(&crate::synth::replay()).unwrap();
     p.write_bytes("walk.mbreplay", &replay);
     let out = p.kiln(&[
@@ -178,6 +178,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         "notes.txt",
         "out/poses/fox-run.ospc",
         "out/levels/sandbox/@world/characters",
+        "out/cgeo/fox-run-cgeo.cgeo",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -185,7 +186,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
     check(&schema(), "view", ".", &printed, &mut seen);
     assert_eq!(
         (printed["files"].as_u64(), printed["not_shown"].as_u64()),
-        (Some(4), Some(1))
+        (Some(5), Some(1))
     );
     assert_eq!(
         printed["bytes"].as_u64(),
@@ -262,6 +263,89 @@ fn chromium_with(url: &str, profile: &std::path::Path, args: &[&str]) -> (Vec<St
 }
 
 #[test]
+fn a_cgeo_sequence_is_drawn_up_to_its_bound() {
+    use base64::Engine as _;
+    use kiln::describe::cgeo::MAX_DRAWN_ITEMS;
+    use kiln::formats::cgeo::{Header, Mesh, Sequence, Snapshot, Triangle};
+    let p = Project::demo();
+    // Ten snapshots of 30,000 vertices: the first eight fit the bound
+    // (240,000 vertices and their triangles), the rest are counted. With
+    // the topology changing, each snapshot's triangles are its own, and
+    // carried only where they differ from the last drawn.
+    let n = 30_000;
+    let triangle = |a: u32| Triangle {
+        vertices: [a, a + 1, a + 2],
+        normals: [0; 3],
+        material: 0,
+        edges: 0,
+    };
+    let snapshots = (0..10u32)
+        .map(|k| Snapshot {
+            complete: true,
+            mesh: Mesh {
+                vertices: (0..n).map(|i| [i as f32, k as f32, 0.5]).collect(),
+                normals: vec![[0.0, 0.0, 1.0]],
+                channels: Vec::new(),
+                triangles: vec![triangle(k / 2)],
+                map_indices: Vec::new(),
+            },
+            bounding_box: None,
+            point_cloud: None,
+            unknown: Vec::new(),
+            order: Vec::new(),
+        })
+        .collect();
+    let seq = Sequence {
+        header: Header {
+            snapshots: 10,
+            time_per_snapshot_us: 40_000,
+            start_us: 0,
+            scale: 1.0,
+            material: "[none]".into(),
+            object: "plane".into(),
+            compressed: false,
+            other: Vec::new(),
+        },
+        topology_changing: true,
+        snapshots,
+    };
+    p.write_bytes("plane.cgeo", &kiln::formats::cgeo::encode(&seq).unwrap());
+    let (files, _) = page(&p, &["plane.cgeo"]);
+    let s = &files[0]["scene"];
+    assert_eq!(s["kind"], "meshes");
+    let drawn = MAX_DRAWN_ITEMS / (n + 1);
+    assert_eq!(
+        (s["frames"].as_u64(), s["frames_in_file"].as_u64()),
+        (Some(drawn as u64), Some(10))
+    );
+    let b64 = |v: &Value| {
+        base64::engine::general_purpose::STANDARD
+            .decode(v.as_str().unwrap())
+            .unwrap()
+    };
+    for (k, snap) in s["snapshots"].as_array().unwrap().iter().enumerate() {
+        let floats: Vec<f32> = b64(&snap["positions"])
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert_eq!(floats, seq.snapshots[k].mesh.vertices.concat());
+        assert_eq!(snap["vertex_count"].as_u64(), Some(n as u64));
+        // Snapshots 2k and 2k + 1 share their triangles.
+        match k % 2 {
+            0 => {
+                let a = (k / 2) as u32;
+                let ints: Vec<u8> = [a, a + 1, a + 2]
+                    .iter()
+                    .flat_map(|i| i.to_le_bytes())
+                    .collect();
+                assert_eq!(b64(&snap["triangles"]), ints);
+            }
+            _ => assert!(snap.get("triangles").is_none(), "{k}"),
+        }
+    }
+}
+
+#[test]
 #[ignore = "full tier: Chromium from Debian's packages (tests/full.sh installs it)"]
 fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     let p = Project::demo();
@@ -290,10 +374,59 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
         .map(Vec::len)
         .sum();
     assert!(models >= 6, "{models}");
+    let sequences: Vec<&Value> = files
+        .iter()
+        .filter(|f| f["what"] == "CGeo sequence")
+        .collect();
+    assert_eq!(sequences.len(), 1);
     assert_eq!(
         dom.matches("data-webgl=\"yes\"").count(),
-        caches.len() + models
+        caches.len() + models + sequences.len()
     );
+    // A CGeo sequence: the meshes the page drew at its first, middle and
+    // last snapshot are the decoder's.
+    let checks: Vec<Value> = dom
+        .split("<pre class=\"kiln-check-meshes\" hidden=\"\">")
+        .skip(1)
+        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+        .collect();
+    assert_eq!(checks.len(), sequences.len());
+    let path = sequences[0]["path"].as_str().unwrap();
+    let seq = kiln::formats::cgeo::decode(&fs::read(p.path(path)).unwrap()).unwrap();
+    let last = seq.snapshots.len() - 1;
+    let frames: Vec<u64> = checks[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["frame"].as_u64().unwrap())
+        .collect();
+    assert_eq!(frames, [0, last as u64 / 2, last as u64]);
+    let mut compared = 0;
+    for c in checks[0].as_array().unwrap() {
+        let s = &seq.snapshots[c["frame"].as_u64().unwrap() as usize];
+        assert_eq!(
+            c["vertex_count"].as_u64(),
+            Some(s.mesh.vertices.len() as u64)
+        );
+        assert_eq!(
+            c["triangle_count"].as_u64(),
+            Some(seq.snapshots[0].mesh.triangles.len() as u64)
+        );
+        for v in c["vertices"].as_array().unwrap() {
+            let i = v[0].as_u64().unwrap() as usize;
+            for k in 0..3 {
+                // As f32: serde_json's parse of the page's shortest f64
+                // text may be an ulp off.
+                assert_eq!(
+                    v[1 + k].as_f64().map(|x| x as f32),
+                    Some(s.mesh.vertices[i][k]),
+                    "{path} vertex {i}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 3 * 3 * 16, "{compared}");
     let expected: Vec<Expected> = caches
         .iter()
         .map(|file| {

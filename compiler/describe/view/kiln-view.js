@@ -4,7 +4,8 @@
 // entities as points moving on a timeline, absent poses not drawn;
 // replays: the joints so, each joined to its parent by a line; compiled
 // characters: each model skinned and textured with its atlas, its
-// skeleton drawn, playing its bank's clips by the runtime's rules.
+// skeleton drawn, playing its bank's clips by the runtime's rules; CGeo
+// sequences: the mesh of each snapshot.
 (function () {
   'use strict';
   var T = window.KILN_THREE;
@@ -32,6 +33,9 @@
   }
   function u16s(b64) {
     return new Uint16Array(bytes(b64).buffer);
+  }
+  function u32s(b64) {
+    return new Uint32Array(bytes(b64).buffer);
   }
 
   // The positions of `frame` as numbers, an absent pose's as null: what
@@ -489,12 +493,102 @@
     hidden(section, 'kiln-check-characters', sampled);
   }
 
+  // A CGeo sequence: the mesh of each drawn snapshot, one at a time on a
+  // timeline (a snapshot without its own triangles keeps the last ones).
+  function meshes(section, s) {
+    var frames = s.snapshots.map(function (snap) {
+      return { positions: floats(snap.positions), triangles: snap.triangles ? u32s(snap.triangles) : null };
+    });
+    var triangles = null;
+    frames.forEach(function (f) {
+      if (f.triangles) triangles = f.triangles; else f.triangles = triangles || new Uint32Array(0);
+    });
+    var last = Math.max(frames.length - 1, 0);
+    hidden(section, 'kiln-check-meshes', frames.length ? [0, Math.floor(last / 2), last].map(function (k) {
+      var p = frames[k].positions, count = p.length / 3, every = Math.max(1, Math.floor(count / 16)), sampled = [];
+      for (var i = 0; i < count; i += every) sampled.push([i, p[i * 3], p[i * 3 + 1], p[i * 3 + 2]]);
+      return { frame: k, vertex_count: count, triangle_count: frames[k].triangles.length / 3, vertices: sampled };
+    }) : []);
+    if (!frames.length) return;
+    var view = sceneBox(section, section.querySelector('h2'));
+    if (!view) return;
+    var lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    frames.forEach(function (f) {
+      for (var i = 0; i < f.positions.length; i++) {
+        lo[i % 3] = Math.min(lo[i % 3], f.positions[i]);
+        hi[i % 3] = Math.max(hi[i % 3], f.positions[i]);
+      }
+    });
+    if (!isFinite(lo[0])) lo = hi = [0, 0, 0];
+    var centre = new T.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+    var radius = Math.max(new T.Vector3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]).length() / 2, 1e-3);
+    var camera = new T.PerspectiveCamera(40, 480 / 320, radius / 100, radius * 100);
+    camera.position.copy(centre).add(new T.Vector3(0.45, 0.25, 1).normalize().multiplyScalar(radius / Math.sin(Math.PI / 9)));
+    camera.lookAt(centre);
+    var scene = new T.Scene();
+    scene.background = new T.Color(0xf4f4f4);
+    scene.add(new T.AmbientLight(0xffffff, 1.2));
+    var sun = new T.DirectionalLight(0xffffff, 2.0);
+    sun.position.set(0.4, 1, 0.8);
+    scene.add(sun);
+    var mesh = new T.Mesh(new T.BufferGeometry(), new T.MeshLambertMaterial({ color: 0xb0a090, side: T.DoubleSide }));
+    mesh.frustumCulled = false;
+    scene.add(mesh);
+    var geometries = [];
+    function geometry(k) {
+      if (!geometries[k]) {
+        var g = new T.BufferGeometry();
+        g.setAttribute('position', new T.BufferAttribute(frames[k].positions, 3));
+        g.setIndex(new T.BufferAttribute(frames[k].triangles, 1));
+        g.computeVertexNormals();
+        geometries[k] = g;
+      }
+      return geometries[k];
+    }
+    var slider = document.createElement('input');
+    slider.type = 'range';
+    slider.min = 0;
+    slider.max = last;
+    slider.value = Math.round(at * last);
+    var play = document.createElement('button');
+    play.textContent = 'play';
+    var label = document.createElement('span');
+    view.box.appendChild(document.createElement('br'));
+    view.box.appendChild(play);
+    view.box.appendChild(slider);
+    view.box.appendChild(label);
+    function draw() {
+      var k = Number(slider.value);
+      mesh.geometry = geometry(k);
+      label.textContent = ' snapshot ' + k + ' of ' + last + ' (' + ((s.start_us + k * s.time_per_snapshot_us) / 1e6).toFixed(3) + ' s), ' +
+        frames[k].positions.length / 3 + ' vertices, ' + frames[k].triangles.length / 3 + ' triangles' +
+        (s.frames < s.frames_in_file ? '; the first ' + s.frames + ' of ' + s.frames_in_file + ' snapshots drawn' : '');
+      view.renderer.render(scene, camera);
+      view.ctx.drawImage(view.renderer.domElement, 0, 0);
+    }
+    slider.addEventListener('input', draw);
+    var playing = false;
+    play.addEventListener('click', function () {
+      playing = !playing;
+      play.textContent = playing ? 'pause' : 'play';
+      var step = function () {
+        if (!playing) return;
+        slider.value = (Number(slider.value) + 1) % (last + 1);
+        draw();
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    draw();
+  }
+
   files.forEach(function (file, i) {
     var s = file.scene;
     if (!s) return;
     var section = document.getElementById('f' + i);
     if (s.kind === 'poses' || s.kind === 'joints') poses(section, s);
     if (s.kind === 'characters') characters(section, s);
+    if (s.kind === 'meshes') meshes(section, s);
   });
   var picture = only !== null && query.get('picture');
   if (picture) {
