@@ -139,13 +139,14 @@ pub fn table(kind: &FileKind) -> Option<(&'static str, Table<'_>)> {
 /// What `kiln view`'s page draws of the file in 3-D (its `scene`), if it
 /// draws anything: a pose cache's entities moving, a replay's joint tree,
 /// compiled characters skinned and playing their clips, a CGeo sequence's
-/// meshes (those `files::load_to_draw` kept).
+/// meshes (those `files::load_to_draw` kept), a style's G1 joints moving.
 pub fn scene(kind: &FileKind) -> Option<Value> {
     match kind {
         FileKind::PoseCache(c) => Some(pose_cache::scene(c)),
         FileKind::Replay(r) => Some(replay::scene(r)),
         FileKind::Characters(c) => Some(characters::scene(c)),
         FileKind::Cgeo(c) => Some(cgeo::scene(c)),
+        FileKind::Style(s) => Some(style::scene(s)),
         _ => None,
     }
 }

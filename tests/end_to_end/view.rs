@@ -379,9 +379,14 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
         .filter(|f| f["what"] == "CGeo sequence")
         .collect();
     assert_eq!(sequences.len(), 1);
+    let styles = files
+        .iter()
+        .filter(|f| f["what"] == "MotionBricks style")
+        .count();
+    assert_eq!(styles, 1);
     assert_eq!(
         dom.matches("data-webgl=\"yes\"").count(),
-        caches.len() + models + sequences.len()
+        caches.len() + models + sequences.len() + styles
     );
     // A CGeo sequence: the meshes the page drew at its first, middle and
     // last snapshot are the decoder's.
@@ -427,23 +432,38 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
         }
     }
     assert!(compared >= 3 * 3 * 16, "{compared}");
-    let expected: Vec<Expected> = caches
+    // A style: the G1 joints where its clip puts them (each stored
+    // position plus its frame's root), in page order among the caches.
+    let expected: Vec<Expected> = files
         .iter()
+        .filter(|f| f["what"] == "pose cache" || f["what"] == "MotionBricks style")
         .map(|file| {
-            let bytes = fs::read(p.path(file["path"].as_str().unwrap())).unwrap();
+            let path = file["path"].as_str().unwrap().to_string();
+            let bytes = fs::read(p.path(&path)).unwrap();
+            if file["what"] == "MotionBricks style" {
+                let style = kiln::formats::mbstyle::read(&bytes).unwrap().style;
+                let n = kiln::formats::mbstyle::JOINTS;
+                let positions = style
+                    .joint_positions
+                    .chunks_exact(n)
+                    .zip(&style.root_positions)
+                    .flat_map(|(joints, r)| {
+                        joints
+                            .iter()
+                            .map(move |j| Some([j[0] + r[0], j[1] + r[1], j[2] + r[2]]))
+                    });
+                return (path, n, positions.collect());
+            }
             let cache = kiln::formats::ospc::decode(&bytes).unwrap();
             let n = cache.entities.len();
             let positions = cache
                 .poses
                 .iter()
                 .map(|p| (!p.is_absent()).then_some(p.position));
-            (
-                file["path"].as_str().unwrap().to_string(),
-                n,
-                positions.collect(),
-            )
+            (path, n, positions.collect())
         })
         .collect();
+    assert_eq!(expected.len(), caches.len() + 1);
     let compared = compare_checks(&dom, &expected);
     assert!(compared > 1000, "{compared}");
     // A replay: its joint tree, the positions its decoder gives.
