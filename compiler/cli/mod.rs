@@ -85,14 +85,16 @@ enum Command {
         outputs stay. A game can watch out/ (kiln renames each output into place whole, \
         the set's index last) or read the JSON lines (docs/watch.md).")]
     Watch(watch::WatchArgs),
-    /// Write one self-contained HTML page showing what was built: each
-    /// output's summary, tensor table and pictures
+    /// Write one self-contained HTML page showing what was built (or serve
+    /// it): each output's summary, tensor table, pictures and 3-D scene
     #[command(after_help = "Examples:\n  \
         kiln view --html report.html                   every output of every job\n  \
         kiln view forest --html forest.html            one level's outputs\n  \
-        kiln view out/models/tiny.gguf --html m.html   the files named\n\n\
+        kiln view out/models/tiny.gguf --html m.html   the files named\n  \
+        kiln view --serve                              http://127.0.0.1:7474/, reloading\n\n\
         The page needs nothing else: no server and no network (open it from disk or \
-        from a CI artifact). A file not built yet is listed as such.")]
+        from a CI artifact). A file not built yet is listed as such. Served, an open page \
+        reloads itself when what it shows changes: run `kiln watch` beside it.")]
     View(view::ViewArgs),
     /// Show what a file holds (the types kiln reads are listed below)
     #[command(after_help = "Examples:\n  \

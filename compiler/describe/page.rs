@@ -63,11 +63,22 @@ const THREE_LICENSE: &str = include_str!("view/three-LICENSE");
 const VIEW: &str = include_str!("view/kiln-view.js");
 
 /// The page for `shown`, titled `title`. Scripts are in it only when a
-/// file has a scene to draw, each allowed by its hash alone.
-pub fn html(title: &str, shown: &[Shown]) -> String {
-    let scripts: Vec<&str> = match shown.iter().any(|s| s.scene.is_some()) {
+/// file has a scene to draw, each allowed by its hash alone. A `live` page
+/// (served by `kiln view --serve`, at that generation) always has them,
+/// and may connect to its own server's `/events` to reload when the
+/// generation moves on.
+pub fn html(title: &str, shown: &[Shown], live: Option<u64>) -> String {
+    let scripts: Vec<&str> = match live.is_some() || shown.iter().any(|s| s.scene.is_some()) {
         true => vec![THREE, VIEW],
         false => Vec::new(),
+    };
+    let connect = match live {
+        Some(_) => "; connect-src 'self'",
+        None => "",
+    };
+    let body = match live {
+        Some(generation) => format!("<body data-live=\"{generation}\">"),
+        None => "<body>".to_string(),
     };
     let script_src: String = scripts
         .iter()
@@ -82,8 +93,8 @@ pub fn html(title: &str, shown: &[Shown]) -> String {
         o,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         img-src data:; style-src 'unsafe-inline'{script_src}\">\n\
-         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+         img-src data:; style-src 'unsafe-inline'{connect}{script_src}\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n{body}\n<h1>{}</h1>\n",
         escape(title),
         escape(title)
     );
@@ -361,7 +372,7 @@ mod tests {
                 ..Shown::default()
             },
         ];
-        let page = html("kiln & co", &shown);
+        let page = html("kiln & co", &shown, None);
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("<title>kiln &amp; co</title>"));
         assert!(page.contains("<td>k&lt;</td>"), "{page}");
@@ -381,13 +392,19 @@ mod tests {
 
     #[test]
     fn scripts_come_with_a_scene_and_only_their_hashes_may_run() {
-        let plain = html("t", &[Shown::default()]);
+        let plain = html("t", &[Shown::default()], None);
         assert!(!plain.contains("<script>") && !plain.contains("script-src"));
+        assert!(!plain.contains("connect-src") && plain.contains("<body>"));
+        // Served, the page reloads itself: its scripts, and its server.
+        let live = html("t", &[Shown::default()], Some(7));
+        assert!(live.contains("<body data-live=\"7\">"));
+        assert!(live.contains("default-src 'none'; img-src data:; style-src 'unsafe-inline'; connect-src 'self'; script-src 'sha256-"));
+        assert!(live.contains(&format!("<script>{VIEW}</script>")));
         let drawn = Shown {
             scene: Some(json!({"kind": "poses"})),
             ..Shown::default()
         };
-        let page = html("t", &[drawn]);
+        let page = html("t", &[drawn], None);
         for js in [THREE, VIEW] {
             assert!(!js.contains("</script"));
             assert!(page.contains(&format!("<script>{js}</script>")));

@@ -22,6 +22,7 @@ pub mod planner;
 pub mod remote;
 pub mod schema;
 pub mod select;
+pub mod serve;
 pub mod shared_cache;
 pub mod sources;
 pub mod state;

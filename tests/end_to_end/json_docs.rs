@@ -15,8 +15,9 @@ use crate::json_support::{check, schema};
 /// Documents checked by other tests: a MotionBricks bundle folder needs a
 /// full-size extraction (the full tier's
 /// `bake/model_bundle.rs` `a_full_size_synthetic_bundle_…`); the watch's
-/// lines come from a running watch (`watch.rs`).
-const CHECKED_ELSEWHERE: [&str; 4] = ["inspect-bundle", "watch", "view", "view-data"];
+/// lines come from a running watch (`watch.rs`); the view's from `view.rs`
+/// (a server's line among them).
+const CHECKED_ELSEWHERE: [&str; 5] = ["inspect-bundle", "watch", "view", "view-data", "view-serve"];
 
 fn json(out: &std::process::Output) -> Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {

@@ -471,6 +471,14 @@ fn the_limits_table_gives_each_constants_value() {
             "cgeo::MAX_DRAWN_ITEMS",
             kiln::describe::cgeo::MAX_DRAWN_ITEMS as f64,
         ),
+        (
+            "serve::MAX_CONNECTIONS",
+            kiln::pipeline::serve::MAX_CONNECTIONS as f64,
+        ),
+        (
+            "serve::MAX_REQUEST_BYTES",
+            kiln::pipeline::serve::MAX_REQUEST_BYTES as f64,
+        ),
     ];
     let section = DOC.split("## Limits").nth(1).expect("a Limits section");
     let rows: Vec<Vec<&str>> = section

@@ -201,7 +201,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
     }
     for ((doc, path), fields) in schema()
         .iter()
-        .filter(|((doc, _), _)| doc.starts_with("view"))
+        .filter(|((doc, _), _)| doc == "view" || doc == "view-data")
     {
         for name in fields.keys() {
             assert!(
@@ -949,4 +949,185 @@ fn compare_checks(dom: &str, expected: &[Expected]) -> usize {
         }
     }
     compared
+}
+
+/// A child process killed when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(p: &Project, args: &[&str], out: std::process::Stdio) -> Killed {
+    Killed(
+        std::process::Command::new(crate::cli_support::KILN)
+            .args(args)
+            .current_dir(p.root())
+            .env_remove("CI")
+            .stdout(out)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    )
+}
+
+/// A `kiln view --serve --port 0 --json` of `p`: the server, its port and
+/// its address (from its first line, checked against docs/json.md).
+fn serve(p: &Project) -> (Killed, u16, String) {
+    use std::io::{BufRead, BufReader};
+    let mut server = spawn(
+        p,
+        &["view", "--serve", "--port", "0", "--json"],
+        std::process::Stdio::piped(),
+    );
+    let mut first = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let started: Value = serde_json::from_str(&first).unwrap();
+    check(&schema(), "view-serve", ".", &started, &mut BTreeSet::new());
+    let url = started["url"].as_str().unwrap().to_string();
+    let port: u16 = url["http://127.0.0.1:".len()..url.len() - 1]
+        .parse()
+        .unwrap();
+    (server, port, url)
+}
+
+#[test]
+#[ignore = "full tier: Chromium from Debian's packages (tests/full.sh installs it)"]
+fn chromium_opens_the_served_page_and_its_event_stream() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (_server, _, url) = serve(&p);
+    // In a browser: the page opens from the server with no console
+    // message (its policy lets it connect to its own server alone) and
+    // opens its event stream. (Full tier: Chromium.)
+    let out = std::process::Command::new("chromium")
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-unsafe-swiftshader",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--timeout=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", p.path("profile").display()))
+        .arg(format!("{url}?only=0"))
+        .output()
+        .expect("chromium (Debian's package; tests/full.sh installs it)");
+    let console: Vec<String> = stderr(&out)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .filter(|l| !l.contains("GPU stall due to ReadPixels"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(console, Vec::<String>::new());
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        dom.contains("data-events=\"open\""),
+        "{}",
+        &dom[..dom.len().min(400)]
+    );
+    assert!(dom.contains("data-webgl=\"yes\""));
+}
+
+/// `GET path` of a `kiln view --serve` on `port`, with `host` (and
+/// `method`): the status code and the body.
+fn http(port: u16, method: &str, path: &str, host: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    write!(s, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    (head[9..12].parse().unwrap(), body.to_string())
+}
+
+/// The page's embedded data.
+fn page_data(html: &str) -> Value {
+    let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[test]
+fn the_served_page_moves_on_when_kiln_watch_commits() {
+    use crate::cli_support::{ROBOT_CC, robot_cc_variant};
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let (_, html) = page(&p, &[]);
+    let (mut server, port, _) = serve(&p);
+    let host = format!("127.0.0.1:{port}");
+    // The page, made for the request: what --html writes, at generation 0.
+    let (status, served) = http(port, "GET", "/?only=3", &host);
+    assert_eq!(status, 200);
+    assert!(served.contains("<body data-live=\"0\">"));
+    assert!(served.contains("connect-src 'self'"));
+    assert_eq!(page_data(&served), page_data(&html));
+    // What it refuses.
+    assert_eq!(http(port, "GET", "/nothing", &host).0, 404);
+    assert_eq!(http(port, "POST", "/", &host).0, 405);
+    assert_eq!(
+        http(port, "GET", "/", &format!("kiln.example:{port}")).0,
+        421
+    );
+    // The event stream: generation 0 now; a save kiln watch builds moves it.
+    let mut events = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    events
+        .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+        .unwrap();
+    write!(events, "GET /events HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    let mut seen = String::new();
+    let mut next_data = |seen: &mut String| -> u64 {
+        loop {
+            if let Some(at) = seen.find("data: ") {
+                let rest = &seen[at + 6..];
+                if let Some(end) = rest.find("\n\n") {
+                    let n = rest[..end].parse().unwrap();
+                    *seen = rest[end..].to_string();
+                    return n;
+                }
+            }
+            let mut buf = [0u8; 512];
+            let n = events.read(&mut buf).expect("an event within a minute");
+            assert!(n > 0, "the stream ended: {seen}");
+            seen.push_str(std::str::from_utf8(&buf[..n]).unwrap());
+        }
+    };
+    assert!(seen.is_empty());
+    assert_eq!(next_data(&mut seen), 0);
+    let _watch = spawn(&p, &["watch", "--quiet"], Stdio::null());
+    p.write_bytes(ROBOT_CC, &robot_cc_variant(b'8'));
+    let generation = next_data(&mut seen);
+    assert!(generation >= 1);
+    let (_, served) = http(port, "GET", "/", &host);
+    let live: u64 = served
+        .split("<body data-live=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(live >= generation, "{live} {generation}");
+    // Ctrl-C ends it cleanly.
+    let pid = i32::try_from(server.0.id()).unwrap();
+    // SAFETY: kill(2) on the child's pid, which is still ours (not waited
+    // for yet).
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    assert_eq!(server.0.wait().unwrap().code(), Some(0));
 }

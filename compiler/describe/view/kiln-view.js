@@ -16,6 +16,16 @@
   // the page's corner: what the tests' screenshots take.
   var query = new URLSearchParams(location.search);
   var only = query.get('only'), at = Math.min(Math.max(Number(query.get('at')) || 0, 0), 1);
+  // Served by `kiln view --serve`: reload when the server's generation
+  // moves past the one this page was made at.
+  var live = document.body.dataset.live;
+  if (live !== undefined && window.EventSource) {
+    var events = new EventSource('/events');
+    events.onopen = function () { document.body.dataset.events = 'open'; };
+    events.onmessage = function (e) {
+      if (e.data !== live) location.reload();
+    };
+  }
   if (only !== null) {
     document.querySelectorAll('nav, section').forEach(function (e) {
       if (e.id !== 'f' + only) e.hidden = true;
