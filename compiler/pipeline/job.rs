@@ -15,6 +15,7 @@
 //! here: the engine commits the whole set once the run has succeeded (see
 //! `engine::commit`), or discards it.
 
+use std::any::Any;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use sha2::{Digest, Sha256};
 
 use super::input::{self, ReadError};
 use super::manifest::Pos;
+pub use super::memo::{MAX_MEMO_BYTES, Memo};
 use super::out_dir::{Folder, OutTree};
 use super::output_hash::OutputHash;
 use super::paths::{FileSig, RelPath, Resolver};
@@ -185,6 +187,7 @@ pub struct JobIo<'a> {
     /// Temporary files created, closed or not (to discard on failure).
     created: Vec<(Arc<Folder>, String, RelPath)>,
     staged: Vec<Staged>,
+    memo: Option<&'a Memo>,
 }
 
 impl<'a> JobIo<'a> {
@@ -205,6 +208,7 @@ impl<'a> JobIo<'a> {
             open_inputs: 0,
             created: Vec::new(),
             staged: Vec::new(),
+            memo: None,
         }
     }
 
@@ -248,6 +252,90 @@ impl<'a> JobIo<'a> {
             )),
             false => Ok(()),
         }
+    }
+
+    /// Lets the job use and keep parts in `memo`.
+    pub fn set_memo(&mut self, memo: &'a Memo) {
+        self.memo = Some(memo);
+    }
+
+    /// The hash of `path` as this job read it (its first read).
+    pub fn read_hash(&self, path: &RelPath) -> Option<[u8; 32]> {
+        self.reads.iter().find(|r| r.path == *path).map(|r| r.hash)
+    }
+
+    /// A mark of the files read so far, for [`JobIo::memo_put`] and
+    /// [`JobIo::read_since`].
+    pub fn reads_mark(&self) -> usize {
+        self.reads.len()
+    }
+
+    /// The files read since `mark`.
+    pub fn read_since(&self, mark: usize) -> Vec<RelPath> {
+        self.reads
+            .iter()
+            .skip(mark)
+            .map(|r| r.path.clone())
+            .collect()
+    }
+
+    /// The part kept under `key`, when every file it was made from reads
+    /// the same now (each read again and recorded, `pos` naming it in an
+    /// error); `None` when there is none, a file differs or cannot be read
+    /// (the job then makes the part, reading them the ordinary way). A
+    /// file that changes while it is read again fails the job, as it would
+    /// when read to make the part.
+    pub fn memo_get<T: Any + Send + Sync>(
+        &mut self,
+        key: &[u8; 32],
+        pos: Pos,
+    ) -> Result<Option<Arc<T>>, JobError> {
+        let Some(memo) = self.memo else {
+            return Ok(None);
+        };
+        let Some((reads, value)) = memo.find(key) else {
+            return Ok(None);
+        };
+        let Ok(value) = value.downcast::<T>() else {
+            return Ok(None);
+        };
+        for (path, len, hash) in reads {
+            let Ok(input) = self.open(&path, pos, len) else {
+                return Ok(None);
+            };
+            if input.len != len {
+                self.open_inputs -= 1;
+                return Ok(None);
+            }
+            self.finish(input)?;
+            if self.reads.last().map(|r| r.hash) != Some(hash) {
+                return Ok(None);
+            }
+        }
+        memo.hit();
+        Ok(Some(value))
+    }
+
+    /// Keeps `value` under `key` (taking `bytes`), made from the files this
+    /// job read since `mark` and `also` (paths it read before the mark).
+    pub fn memo_put<T: Any + Send + Sync>(
+        &self,
+        key: [u8; 32],
+        (mark, also): (usize, &[RelPath]),
+        value: Arc<T>,
+        bytes: usize,
+    ) {
+        let Some(memo) = self.memo else { return };
+        let mut reads: Vec<(RelPath, u64, [u8; 32])> = Vec::new();
+        let earlier = also
+            .iter()
+            .filter_map(|p| self.reads.iter().find(|r| r.path == *p));
+        for r in earlier.chain(self.reads.iter().skip(mark)) {
+            if !reads.iter().any(|(p, _, _)| *p == r.path) {
+                reads.push((r.path.clone(), r.sig.size, r.hash));
+            }
+        }
+        memo.keep(key, reads, value, bytes);
     }
 
     /// `Err` (an interruption) once the build was asked to stop.

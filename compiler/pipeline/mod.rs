@@ -13,6 +13,7 @@ pub mod input;
 pub mod job;
 pub mod kinds;
 pub mod manifest;
+pub mod memo;
 pub mod names;
 pub mod out_dir;
 pub mod output_hash;

@@ -421,3 +421,92 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
     );
     assert_eq!(from_kept, problems(engine::build(&opts, &quiet)));
 }
+
+#[test]
+fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one() {
+    // A level rebuilt because one model's source changed takes its other
+    // models from the memo of the process's earlier builds; a model whose
+    // source, a file beside it (its texture) or its entry changed is made
+    // again. Every output equals a one-off build's of the same files.
+    use kiln::pipeline::engine::{self, Kept, Options};
+    let p = Project::demo();
+    cli_support::split_fox(&p);
+    p.write(
+        "manifests/split.yaml",
+        "characters:\n  - level: split\n    banks:\n      - id: fox-anims\n        clips:\n          - source: sources/characters/Fox.glb\n      - id: robot-anims\n        clips:\n          - source: sources/characters/RobotExpressive.glb\n            animations: [Idle]\n    models:\n      - id: fox\n        source: split/fox.gltf\n        bank: fox-anims\n      - id: robot\n        source: sources/characters/RobotExpressive.cc.glb\n        bank: robot-anims\n",
+    );
+    let opts = Options {
+        root: p.root().to_path_buf(),
+        threads: 1,
+        ..Options::default()
+    };
+    let quiet = |_: engine::Event| {};
+    let mut kept = Kept::new();
+    let first = engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert!(
+        first.jobs.iter().all(|j| j.error.is_none()),
+        "{:?}",
+        first.jobs.iter().map(|j| &j.error).collect::<Vec<_>>()
+    );
+    // forest's four models, sandbox's two, split's two.
+    assert_eq!(kept.memo().held().0, 8);
+    assert_eq!(kept.memo().hits(), 0);
+    let same_as_one_off = |what: &str| {
+        let q = Project::demo();
+        cli_support::copy_dir(&p.path("sources"), &q.path("sources"));
+        cli_support::copy_dir(&p.path("manifests"), &q.path("manifests"));
+        cli_support::copy_dir(&p.path("split"), &q.path("split"));
+        assert!(q.kiln(&["build", "--quiet"]).status.success());
+        for level in ["forest", "split"] {
+            for file in ["@world/characters", "level.json"] {
+                let rel = format!("out/levels/{level}/{file}");
+                assert!(
+                    fs::read(p.path(&rel)).unwrap() == fs::read(q.path(&rel)).unwrap(),
+                    "{what}: {rel}"
+                );
+            }
+        }
+    };
+    // The compressed robot's source changed: forest and split rebuilt,
+    // their other models (fox, cesium-man, robot; the split fox) reused.
+    p.write_bytes(cli_support::ROBOT_CC, &cli_support::robot_cc_variant(b'4'));
+    engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert_eq!(kept.memo().hits(), 4);
+    same_as_one_off("a source changed");
+    // The split fox's texture, a file beside its .gltf, changed: that
+    // model is made again (and its atlas differs), the robot reused.
+    let png = fs::read(p.path("split/fur.png")).unwrap();
+    let other = fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/corpus/images/survey-interlaced.png"
+    ))
+    .unwrap();
+    fs::write(p.path("split/fur.png"), &other).unwrap();
+    let before = fs::read(p.path("out/levels/split/@world/characters")).unwrap();
+    engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert_eq!(kept.memo().hits(), 5);
+    assert!(fs::read(p.path("out/levels/split/@world/characters")).unwrap() != before);
+    same_as_one_off("a texture beside changed");
+    // And back: the first texture again. The memo holds the last part
+    // made for a key (the fox of the other texture), so the fox is made
+    // again: the same bytes as at first.
+    fs::write(p.path("split/fur.png"), &png).unwrap();
+    engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert_eq!(kept.memo().hits(), 6);
+    assert_eq!(
+        fs::read(p.path("out/levels/split/@world/characters")).unwrap(),
+        before
+    );
+    // The model's entry changed (its atlas padding): made again.
+    let text = fs::read_to_string(p.path("manifests/split.yaml")).unwrap();
+    p.write(
+        "manifests/split.yaml",
+        &text.replace(
+            "        source: split/fox.gltf\n",
+            "        source: split/fox.gltf\n        atlas: { padding: 2 }\n",
+        ),
+    );
+    engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert_eq!(kept.memo().hits(), 7);
+    same_as_one_off("an entry changed");
+}

@@ -472,6 +472,10 @@ fn the_limits_table_gives_each_constants_value() {
             kiln::describe::cgeo::MAX_DRAWN_ITEMS as f64,
         ),
         (
+            "memo::MAX_MEMO_BYTES",
+            kiln::pipeline::memo::MAX_MEMO_BYTES as f64,
+        ),
+        (
             "serve::MAX_CONNECTIONS",
             kiln::pipeline::serve::MAX_CONNECTIONS as f64,
         ),

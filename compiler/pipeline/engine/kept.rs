@@ -35,6 +35,9 @@ pub struct Kept {
     jobs: ([u8; 32], BTreeMap<JobKey, Job>),
     /// How many builds took what was kept instead of reading the files.
     reused: u64,
+    /// Parts of jobs made by this process's builds (none kept by a one-off
+    /// build).
+    memo: crate::pipeline::job::Memo,
 }
 
 /// The plan summary, and each of its jobs' freshness when the build ended.
@@ -77,6 +80,7 @@ impl Kept {
     pub fn new() -> Kept {
         Kept {
             keeping: true,
+            memo: crate::pipeline::job::Memo::new(crate::pipeline::job::MAX_MEMO_BYTES),
             ..Kept::default()
         }
     }
@@ -84,6 +88,11 @@ impl Kept {
     /// Keeps nothing: for a build that is the process's only one.
     pub fn none() -> Kept {
         Kept::default()
+    }
+
+    /// The parts of jobs this process's builds made, for the next.
+    pub fn memo(&self) -> &crate::pipeline::job::Memo {
+        &self.memo
     }
 
     /// How many builds used what was kept (the plan, or the journal and

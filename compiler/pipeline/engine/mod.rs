@@ -341,7 +341,7 @@ fn build_planned(
         results,
         journal_error,
     } = run_recorded(
-        opts,
+        (opts, kept.memo()),
         place,
         &claimed,
         (&jobs, dirty),
@@ -591,7 +591,7 @@ fn selected_reports(slots: Slots, selected: &[bool]) -> Vec<JobReport> {
 /// cache, recording each built one in the journal and the hash cache: the
 /// results, with their indices, and the first failure to record a job.
 fn run_recorded(
-    opts: &Options,
+    (opts, memo): (&Options, &super::job::Memo),
     place: Place,
     claimed: &BTreeSet<&RelPath>,
     (jobs, dirty): (&[Job], Vec<Dirty>),
@@ -610,6 +610,7 @@ fn run_recorded(
         hashes: Mutex::new(hashes),
         stop: &opts.stop,
         max_output_bytes: opts.max_output_bytes,
+        memo,
     };
     let results = run_dirty(dirty, jobs, &shared, opts.threads, on_event)?;
     let journal_error = shared

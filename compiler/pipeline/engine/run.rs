@@ -103,6 +103,8 @@ pub(super) struct Shared<'a> {
     pub(super) hashes: Mutex<&'a mut HashCache>,
     pub(super) stop: &'a Stop,
     pub(super) max_output_bytes: Option<u64>,
+    /// Parts of jobs made by this process's earlier builds (`kiln watch`).
+    pub(super) memo: &'a job::Memo,
 }
 
 fn run_job(job: &Job, why: Vec<String>, shared: &Shared) -> JobReport {
@@ -301,6 +303,7 @@ fn run_here(job: &Job, shared: &Shared) -> Result<Staging, JobError> {
         Some(shared.stop),
     );
     io.set_output_budget(shared.max_output_bytes);
+    io.set_memo(shared.memo);
     job.spec.run(&mut io)?;
     let messages = io.take_messages();
     let (reads, staged) = io.complete()?;

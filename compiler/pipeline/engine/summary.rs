@@ -100,7 +100,14 @@ pub(super) fn from_summary(
             return Ok(None);
         };
         let state = (&mut journal, &mut hashes);
-        summary.build_stale(start, opts, on_event, slots, replanned, state)?
+        summary.build_stale(
+            start,
+            (opts, kept.memo()),
+            on_event,
+            slots,
+            replanned,
+            state,
+        )?
     };
     let Summary { selected, .. } = summary;
     kept.keep(
@@ -228,7 +235,7 @@ impl Summary<'_> {
     fn build_stale(
         &self,
         start: &Start,
-        opts: &Options,
+        (opts, memo): (&Options, &crate::pipeline::job::Memo),
         on_event: &(dyn Fn(Event) + Sync),
         mut slots: Slots,
         replanned: Replanned,
@@ -255,7 +262,14 @@ impl Summary<'_> {
             display_out: self.display_out,
         };
         let state = (&mut *journal, &mut *hashes);
-        let ran = run_recorded(opts, place, &claimed, (&jobs, dirty), state, on_event)?;
+        let ran = run_recorded(
+            (opts, memo),
+            place,
+            &claimed,
+            (&jobs, dirty),
+            state,
+            on_event,
+        )?;
         let mut state_error = ran.journal_error;
         for (k, report) in ran.results {
             slots[at[k]] = Some(report);

@@ -241,6 +241,8 @@ struct Source {
     scene: Scene,
     names: Vec<String>,
     json: Option<gltf::json::Document>,
+    /// The files read to import it (it and its buffers beside it).
+    read: Vec<RelPath>,
 }
 
 fn load<'a>(
@@ -250,11 +252,13 @@ fn load<'a>(
 ) -> Result<(RelPath, &'a mut Source), JobError> {
     let path = RelPath::parse(&source.value).map_err(|m| JobError::at(source.pos, m))?;
     if !cache.contains_key(&path) {
+        let mark = io.reads_mark();
         let (file, doc) = sources::read_gltf(io, &path, source.pos, false)?;
         let (scene, json) = sources::import_gltf_with_json(io, &path, source.pos, &file, doc)?;
         let names = bake::node_names(&scene);
         let json = Some(json);
-        cache.insert(path.clone(), Source { file, scene, names, json });
+        let read = io.read_since(mark);
+        cache.insert(path.clone(), Source { file, scene, names, json, read });
     }
     let src = cache.get_mut(&path).expect("inserted above");
     Ok((path, src))
@@ -493,6 +497,45 @@ fn compile_bank(
     ))
 }
 
+/// A model as compiled, kept in the build's memo (`kiln watch`): a level
+/// rebuilt because one model's source changed takes the others from there.
+struct Compiled {
+    model: kchr::Model,
+    warnings: Vec<String>,
+    /// Texels its images hold (the level's sum is bounded).
+    texels: u64,
+}
+
+/// What a compiled model is made from but the files read after its
+/// source: the kind's version, the model's entry, its bank's place and
+/// animated nodes, and the files read to import its source, each with the
+/// hash this job read it with.
+fn model_key(m: &ModelEntry, bank: usize, animated: &BTreeSet<String>, source: &[(RelPath, Option<[u8; 32]>)]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    // The entry as its settings say (not where the manifest writes them).
+    let entry = serde_json::to_string(m).unwrap_or_else(|_| format!("{m:?}"));
+    h.update(format!("kiln characters model v{VERSION}\n{entry}\n{bank}\n{animated:?}\n{source:?}"));
+    h.finalize().into()
+}
+
+/// Adds a model's texels to the level's, failing past the level's bound.
+fn add_texels(texels: &mut u64, more: u64, m: &ModelEntry, path: &RelPath) -> Result<(), JobError> {
+    *texels = texels.saturating_add(more);
+    if *texels > atlas::MAX_LEVEL_TEXELS {
+        return Err(JobError::at(
+            m.source.pos,
+            format!(
+                "model {:?}: {path}: with its images the level's models show {} texels, more than the {} a level's images may hold together; make them smaller",
+                m.id.value,
+                *texels,
+                atlas::MAX_LEVEL_TEXELS
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn compile_model(
     io: &mut JobIo,
     cache: &mut BTreeMap<RelPath, Source>,
@@ -501,6 +544,44 @@ fn compile_model(
     animated: &[BTreeSet<String>],
     texels: &mut u64,
 ) -> Result<kchr::Model, JobError> {
+    let b = e
+        .banks
+        .value
+        .iter()
+        .position(|b| b.value.id.value == m.bank.value)
+        .ok_or_else(|| JobError::at(m.bank.pos, "planning checked the bank"))?;
+    let (path, src) = load(io, cache, &m.source)?;
+    let read = src.read.clone();
+    let source: Vec<(RelPath, Option<[u8; 32]>)> = read.iter().map(|p| (p.clone(), io.read_hash(p))).collect();
+    let key = model_key(m, b, &animated[b], &source);
+    if let Some(kept) = io.memo_get::<Compiled>(&key, m.source.pos)? {
+        add_texels(texels, kept.texels, m, &path)?;
+        for w in &kept.warnings {
+            io.warn(w.clone());
+        }
+        return Ok(kept.model.clone());
+    }
+    let mark = io.reads_mark();
+    let compiled = compile_model_here(io, cache, (m, b), &animated[b], texels)?;
+    for w in &compiled.warnings {
+        io.warn(w.clone());
+    }
+    let model = &compiled.model;
+    let bytes = model.vertices.len() * 64 + model.indices.len() * 2 + model.image.qoi.len() + model.nodes.len() * 128;
+    let model = compiled.model.clone();
+    io.memo_put(key, (mark, &read), std::sync::Arc::new(compiled), bytes);
+    Ok(model)
+}
+
+/// [`compile_model`] without the memo: the model, its warnings and the
+/// texels its images hold (added to the level's `texels`).
+fn compile_model_here(
+    io: &mut JobIo,
+    cache: &mut BTreeMap<RelPath, Source>,
+    (m, b): (&ModelEntry, usize),
+    animated: &BTreeSet<String>,
+    texels: &mut u64,
+) -> Result<Compiled, JobError> {
     let (path, src) = load(io, cache, &m.source)?;
     let at_source = |err: String| JobError::at(m.source.pos, format!("model {:?}: {path}: {err}", m.id.value));
     let skin = m
@@ -515,44 +596,35 @@ fn compile_model(
     let meshes = sources::import_meshes(io, &path, m.source.pos, &src.file, json, Some(&sel.meshes))?;
     let prims = bake::primitives(&src.scene, &sel, &meshes);
     let settings = m.atlas.as_ref().map_or(atlas::Settings::default(), |a| a.value);
-    *texels += atlas::shown_texels(&meshes, &prims, &sources::IMAGES);
-    if *texels > atlas::MAX_LEVEL_TEXELS {
-        return Err(JobError::at(
-            m.source.pos,
-            format!(
-                "model {:?}: {path}: with its images the level's models show {} texels, more than the {} a level's images may hold together; make them smaller",
-                m.id.value,
-                *texels,
-                atlas::MAX_LEVEL_TEXELS
-            ),
-        ));
-    }
+    let shown = atlas::shown_texels(&meshes, &prims, &sources::IMAGES);
+    add_texels(texels, shown, m, &path)?;
     let atlas = atlas::material_stage(&meshes, &prims, &settings, &sources::IMAGES).map_err(|err| {
         let pos = m.atlas.as_ref().map_or(m.source.pos, |a| a.pos);
         JobError::at(pos, format!("model {:?}: {path}: {err}", m.id.value))
     })?;
-    let b = e
-        .banks
-        .value
-        .iter()
-        .position(|b| b.value.id.value == m.bank.value)
-        .ok_or_else(|| JobError::at(m.bank.pos, "planning checked the bank"))?;
     let map = m.node_map.as_ref().map_or(NodeMap::default(), |n| NodeMap {
         ignore: n.value.ignore.clone(),
         pairs: n.value.pairs.clone(),
     });
-    let (names, animated) = bake::bind(&src.names, &m.bank.value, &animated[b], &map).map_err(|err| {
+    let (names, animated) = bake::bind(&src.names, &m.bank.value, animated, &map).map_err(|err| {
         let pos = m.node_map.as_ref().map_or(m.bank.pos, |n| n.pos);
         JobError::at(pos, format!("model {:?} ({path}): {err}", m.id.value))
     })?;
     let compiled = bake::model(&src.scene, &names, &sel, &meshes, &atlas, &animated)
         .map_err(|err| at_source(err.0))?;
-    for w in warnings.iter().chain(&atlas.warnings).chain(&compiled.warnings) {
-        io.warn(format!("model {:?} ({path}): {w}", m.id.value));
-    }
-    Ok(kchr::Model {
-        id: m.id.value.clone(),
-        bank: b as u32,
-        ..compiled.model
+    let warnings = warnings
+        .iter()
+        .chain(&atlas.warnings)
+        .chain(&compiled.warnings)
+        .map(|w| format!("model {:?} ({path}): {w}", m.id.value))
+        .collect();
+    Ok(Compiled {
+        model: kchr::Model {
+            id: m.id.value.clone(),
+            bank: b as u32,
+            ..compiled.model
+        },
+        warnings,
+        texels: shown,
     })
 }
