@@ -5,6 +5,7 @@
 use crate::formats::{hex, kchr};
 
 /// Per bank and clip: what the level's index says of it.
+#[derive(Clone, Debug)]
 pub struct ClipReport {
     pub name: String,
     pub source: String,

@@ -423,7 +423,7 @@ fn a_watch_keeps_the_state_between_builds_while_its_files_are_its_own() {
 }
 
 #[test]
-fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one() {
+fn a_watchs_builds_take_unchanged_models_and_banks_from_the_memo() {
     // A level rebuilt because one model's source changed takes its other
     // models from the memo of the process's earlier builds; a model whose
     // source, a file beside it (its texture) or its entry changed is made
@@ -448,8 +448,9 @@ fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one()
         "{:?}",
         first.jobs.iter().map(|j| &j.error).collect::<Vec<_>>()
     );
-    // forest's four models, sandbox's two, split's two.
-    assert_eq!(kept.memo().held().0, 8);
+    // forest's four models and three banks, sandbox's two and two, split's
+    // two and two.
+    assert_eq!(kept.memo().held().0, 15);
     assert_eq!(kept.memo().hits(), 0);
     let same_as_one_off = |what: &str| {
         let q = Project::demo();
@@ -468,13 +469,16 @@ fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one()
         }
     };
     // The compressed robot's source changed: forest and split rebuilt,
-    // their other models (fox, cesium-man, robot; the split fox) reused.
+    // their other models (fox, cesium-man, robot; the split fox) reused,
+    // and their banks (forest's three, split's two: no clip of theirs
+    // comes from that file, and the robot's skin is the same).
     p.write_bytes(cli_support::ROBOT_CC, &cli_support::robot_cc_variant(b'4'));
     engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
-    assert_eq!(kept.memo().hits(), 4);
+    assert_eq!(kept.memo().hits(), 4 + 5);
     same_as_one_off("a source changed");
     // The split fox's texture, a file beside its .gltf, changed: that
-    // model is made again (and its atlas differs), the robot reused.
+    // model is made again (and its atlas differs), the robot and the two
+    // banks reused.
     let png = fs::read(p.path("split/fur.png")).unwrap();
     let other = fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -484,7 +488,7 @@ fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one()
     fs::write(p.path("split/fur.png"), &other).unwrap();
     let before = fs::read(p.path("out/levels/split/@world/characters")).unwrap();
     engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
-    assert_eq!(kept.memo().hits(), 5);
+    assert_eq!(kept.memo().hits(), 9 + 3);
     assert!(fs::read(p.path("out/levels/split/@world/characters")).unwrap() != before);
     same_as_one_off("a texture beside changed");
     // And back: the first texture again. The memo holds the last part
@@ -492,7 +496,7 @@ fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one()
     // again: the same bytes as at first.
     fs::write(p.path("split/fur.png"), &png).unwrap();
     engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
-    assert_eq!(kept.memo().hits(), 6);
+    assert_eq!(kept.memo().hits(), 12 + 3);
     assert_eq!(
         fs::read(p.path("out/levels/split/@world/characters")).unwrap(),
         before
@@ -507,6 +511,13 @@ fn a_watchs_builds_take_unchanged_models_from_the_memo_and_never_a_changed_one()
         ),
     );
     engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
-    assert_eq!(kept.memo().hits(), 7);
+    assert_eq!(kept.memo().hits(), 15 + 3);
     same_as_one_off("an entry changed");
+    // A bank's entry changed (its tolerance): that bank is made again, the
+    // other bank and both models reused.
+    let text = fs::read_to_string(p.path("manifests/split.yaml")).unwrap();
+    p.write("manifests/split.yaml", &text.replace("          - source: sources/characters/Fox.glb\n", "          - source: sources/characters/Fox.glb\n        tolerance: { position_m: 0.001, rotation_deg: 0.1, scale: 0.001 }\n"));
+    engine::rebuild(&opts, &mut kept, None, &quiet).unwrap();
+    assert_eq!(kept.memo().hits(), 18 + 3);
+    same_as_one_off("a bank's entry changed");
 }

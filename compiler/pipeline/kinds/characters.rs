@@ -438,6 +438,15 @@ fn clip_settings(b: &BankEntry) -> ClipSettings {
 /// A bank's clips compiled with its settings, each clip's skin error
 /// measured at `radius` (per node name, the farthest skinned vertex of
 /// the models bound to the bank), and what to report of each.
+/// A bank as compiled, with its report and what it said, kept in the
+/// build's memo (`kiln watch`).
+struct CompiledBank {
+    bank: kchr::Bank,
+    report: Vec<ClipReport>,
+    warnings: Vec<String>,
+    notes: Vec<String>,
+}
+
 fn compile_bank(
     io: &mut JobIo,
     cache: &mut BTreeMap<RelPath, Source>,
@@ -445,6 +454,53 @@ fn compile_bank(
     picks: &[Pick],
     radius: &BTreeMap<String, f64>,
 ) -> Result<(kchr::Bank, Vec<ClipReport>), JobError> {
+    // What it is made from: its entry, its picks, the files read to import
+    // their sources (with their hashes), the skin radius of its models.
+    let mut read: Vec<RelPath> = Vec::new();
+    for pick in picks {
+        for p in &cache[&pick.path].read {
+            if !read.contains(p) {
+                read.push(p.clone());
+            }
+        }
+    }
+    let key = {
+        use sha2::{Digest, Sha256};
+        let entry = serde_json::to_string(b).unwrap_or_else(|_| format!("{b:?}"));
+        let picks: Vec<_> = picks.iter().map(|p| (&p.path, p.index, &p.source_name, &p.name)).collect();
+        let hashes: Vec<_> = read.iter().map(|p| (p, io.read_hash(p))).collect();
+        let mut h = Sha256::new();
+        h.update(format!("kiln characters bank v{VERSION}\n{entry}\n{picks:?}\n{hashes:?}\n{radius:?}"));
+        <[u8; 32]>::from(h.finalize())
+    };
+    let pos = b.id.pos;
+    let compiled = match io.memo_get::<CompiledBank>(&key, pos)? {
+        Some(kept) => kept,
+        None => {
+            let mark = io.reads_mark();
+            let compiled = std::sync::Arc::new(compile_bank_here(cache, b, picks, radius)?);
+            let bytes = compiled.bank.clips.iter().flat_map(|c| &c.tracks).map(|t| 8 * t.values.len() + 64).sum();
+            io.memo_put(key, (mark, &read), compiled.clone(), bytes);
+            compiled
+        }
+    };
+    for w in &compiled.warnings {
+        io.warn(w.clone());
+    }
+    for n in &compiled.notes {
+        io.note(n.clone());
+    }
+    Ok((compiled.bank.clone(), compiled.report.clone()))
+}
+
+/// [`compile_bank`] without the memo.
+fn compile_bank_here(
+    cache: &BTreeMap<RelPath, Source>,
+    b: &BankEntry,
+    picks: &[Pick],
+    radius: &BTreeMap<String, f64>,
+) -> Result<CompiledBank, JobError> {
+    let (mut warnings, mut notes) = (Vec::new(), Vec::new());
     let settings = clip_settings(b);
     let mut clips: Vec<kchr::Clip> = Vec::new();
     let mut report: Vec<ClipReport> = Vec::new();
@@ -460,13 +516,13 @@ fn compile_bank(
         let compiled = bake::clip(&src.scene, &src.names, clip, &settings, &skin, kchr::MAX_KEYS - kept.min(kchr::MAX_KEYS))
             .map_err(at_clip)?;
         for w in &compiled.warnings {
-            io.warn(format!("bank {:?}, clip {name:?} ({path}): {w}", b.id.value));
+            warnings.push(format!("bank {:?}, clip {name:?} ({path}): {w}", b.id.value));
         }
         if compiled.dropped_weights > 0 {
             dropped = (dropped.0 + 1, dropped.1 + compiled.dropped_weights);
         }
         let after: usize = compiled.clip.tracks.iter().map(|t| t.keys()).sum();
-        io.note(format!(
+        notes.push(format!(
             "bank {:?}, clip {name:?}: {} keys, {after} kept; the skin stays within {} of the source",
             b.id.value,
             compiled.keys_before,
@@ -482,19 +538,21 @@ fn compile_bank(
         clips.push(kchr::Clip { name: name.clone(), ..compiled.clip });
     }
     if dropped.0 > 0 {
-        io.warn(format!(
+        warnings.push(format!(
             "bank {:?}: {} morph weight channels of {} clips left out (a compiled character has no morph targets)",
             b.id.value, dropped.1, dropped.0
         ));
     }
     // `bake::clip` held the bank to `kchr::MAX_KEYS` as it went.
-    Ok((
-        kchr::Bank {
+    Ok(CompiledBank {
+        bank: kchr::Bank {
             id: b.id.value.clone(),
             clips,
         },
         report,
-    ))
+        warnings,
+        notes,
+    })
 }
 
 /// A model as compiled, kept in the build's memo (`kiln watch`): a level
