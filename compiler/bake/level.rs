@@ -4,6 +4,15 @@
 
 use crate::formats::{hex, kchr};
 
+/// Per model, each region of its atlas: what the level's index says of it.
+#[derive(Clone, Debug)]
+pub struct AtlasRegion {
+    /// `[x, y, width, height]` in atlas texels, padding excluded.
+    pub rect: [u32; 4],
+    /// The materials whose texels these are.
+    pub materials: Vec<String>,
+}
+
 /// Per bank and clip: what the level's index says of it.
 #[derive(Clone, Debug)]
 pub struct ClipReport {
@@ -23,7 +32,7 @@ pub fn level_json(
     len: u64,
     sha: &[u8; 32],
     doc: &kchr::Document,
-    reports: &[Vec<ClipReport>],
+    (reports, regions): (&[Vec<ClipReport>], &[Vec<AtlasRegion>]),
 ) -> String {
     let banks: Vec<serde_json::Value> = doc
         .banks
@@ -48,7 +57,7 @@ pub fn level_json(
             "sha256": hex(sha),
         }],
         "characters": {
-            "models": doc.models.iter().map(|m| serde_json::json!({
+            "models": doc.models.iter().zip(regions).map(|(m, regions)| serde_json::json!({
                 "id": m.id,
                 "bank": doc.banks[m.bank as usize].id,
                 "nodes": m.nodes.len(),
@@ -56,6 +65,10 @@ pub fn level_json(
                 "vertices": m.vertices.len(),
                 "triangles": m.indices.len() / 3,
                 "atlas": [m.image.width, m.image.height],
+                "atlas_regions": regions.iter().map(|r| serde_json::json!({
+                    "rect": r.rect,
+                    "materials": r.materials,
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
             "banks": banks,
         },

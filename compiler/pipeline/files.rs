@@ -608,10 +608,19 @@ pub fn shown(file: &Path, path: &str) -> page::Shown {
     shown.table = crate::describe::table(&kind)
         .map(|(_, t)| (t.rows().take(page::MAX_ROWS).collect(), t.len()));
     let pictures = match &kind {
+        // Each model's atlas, its regions outlined as its level's
+        // `level.json` gives them.
         FileKind::Characters(c) => character_atlases(c).and_then(|atlases| {
             atlases
                 .into_iter()
-                .map(|(id, image)| picture(format!("the atlas of model {id}"), &image, Vec::new()))
+                .enumerate()
+                .map(|(k, (id, image))| {
+                    picture(
+                        format!("the atlas of model {id}"),
+                        &image,
+                        level_regions(c, k),
+                    )
+                })
                 .collect()
         }),
         FileKind::Qoi(q) => {
@@ -639,6 +648,34 @@ pub fn shown(file: &Path, path: &str) -> page::Shown {
         Err(e) => shown.problem = Some(e),
     }
     shown
+}
+
+/// Model `k`'s atlas regions as its level's `level.json` gives them
+/// (`[x, y, width, height]` and their materials); none when it does not.
+fn level_regions(c: &CharactersFile, k: usize) -> Vec<([u32; 4], String)> {
+    let regions = c
+        .level
+        .as_ref()
+        .and_then(|l| l["characters"]["models"].get(k))
+        .filter(|m| m["id"].as_str() == c.doc.models.get(k).map(|m| m.id.as_str()))
+        .and_then(|m| m["atlas_regions"].as_array());
+    let rect = |r: &serde_json::Value| -> Option<[u32; 4]> {
+        let a = r["rect"].as_array()?;
+        let n = |i: usize| a.get(i)?.as_u64().and_then(|v| u32::try_from(v).ok());
+        Some([n(0)?, n(1)?, n(2)?, n(3)?])
+    };
+    regions
+        .into_iter()
+        .flatten()
+        .filter_map(|r| {
+            let materials: Vec<&str> = r["materials"]
+                .as_array()?
+                .iter()
+                .filter_map(|m| m.as_str())
+                .collect();
+            Some((rect(r)?, materials.join(", ")))
+        })
+        .collect()
 }
 
 /// `image` as a page's picture, with `rects` to outline.

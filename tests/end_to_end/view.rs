@@ -1131,3 +1131,53 @@ fn the_served_page_moves_on_when_kiln_watch_commits() {
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
     assert_eq!(server.0.wait().unwrap().code(), Some(0));
 }
+
+#[test]
+fn a_levels_atlases_are_outlined_with_the_regions_its_level_json_gives() {
+    let p = Project::demo();
+    assert!(p.kiln(&["build", "--quiet"]).status.success());
+    let level: Value =
+        serde_json::from_slice(&fs::read(p.path("out/levels/forest/level.json")).unwrap()).unwrap();
+    let models = level["characters"]["models"].as_array().unwrap();
+    // The robot's regions are its source's atlas's, as the material stage
+    // makes them (`kiln inspect --atlas-png --json`).
+    let out = p.kiln(&[
+        "inspect",
+        "--json",
+        "--atlas-png",
+        "robot.png",
+        "sources/characters/RobotExpressive.glb",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let inspected: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let robot = models.iter().find(|m| m["id"] == "robot").unwrap();
+    let rects: Vec<&Value> = robot["atlas_regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["rect"])
+        .collect();
+    let expected: Vec<&Value> = inspected["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["rect"])
+        .collect();
+    assert_eq!(rects, expected);
+    assert_eq!(
+        robot["atlas_regions"][0]["materials"],
+        inspected["regions"][0]["materials"]
+    );
+    // The page outlines each region of each model's atlas.
+    let (_, html) = page(&p, &["forest"]);
+    let regions: usize = models
+        .iter()
+        .map(|m| m["atlas_regions"].as_array().unwrap().len())
+        .sum();
+    assert!(regions >= models.len());
+    assert_eq!(html.matches("<rect x=").count(), regions);
+    let [x, y, w, h] = [0, 1, 2, 3].map(|i| rects[0][i].as_u64().unwrap());
+    assert!(html.contains(&format!(
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\">"
+    )));
+}

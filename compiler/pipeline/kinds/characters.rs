@@ -17,7 +17,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::bake::atlas;
-use crate::bake::level::ClipReport;
+use crate::bake::level::{AtlasRegion, ClipReport};
 use crate::bake::character::{self as bake, ClipSettings, NodeMap, Tolerance};
 use crate::formats::kchr;
 use crate::import::gltf;
@@ -43,7 +43,8 @@ pub const KIND: &str = "characters";
 /// keeps its size).
 /// 6: each UV island of a textured primitive is moved by whole periods of
 /// its wrap into the first tile before the region's tiles are counted.
-pub const VERSION: u32 = 6;
+/// 7: `level.json` gives each model's atlas regions (`atlas_regions`).
+pub const VERSION: u32 = 7;
 /// The folder of the output folder its jobs write under.
 pub const FOLDER: &str = "levels";
 
@@ -294,10 +295,12 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
                 .collect()
         })
         .collect();
-    let mut models = Vec::new();
+    let (mut models, mut regions) = (Vec::new(), Vec::new());
     let mut texels = 0;
     for model in &e.models.value {
-        models.push(compile_model(io, &mut cache, e, &model.value, &animated, &mut texels)?);
+        let (model, its_regions) = compile_model(io, &mut cache, e, &model.value, &animated, &mut texels)?;
+        models.push(model);
+        regions.push(its_regions);
     }
     // A bank's errors are measured where the skin of its models is.
     let mut banks = Vec::new();
@@ -327,7 +330,7 @@ pub fn run(e: &Entry, io: &mut JobIo) -> Result<(), JobError> {
     out.write_all(&bytes)
         .map_err(|err| JobError::job(format!("{path}: {err}")))?;
     let (len, sha) = io.close(out)?;
-    let index = crate::bake::level::level_json(level, len, &sha, &doc, &reports);
+    let index = crate::bake::level::level_json(level, len, &sha, &doc, (&reports, &regions));
     io.write(&index_path(level).map_err(JobError::job)?, index.as_bytes())
 }
 
@@ -559,6 +562,8 @@ fn compile_bank_here(
 /// rebuilt because one model's source changed takes the others from there.
 struct Compiled {
     model: kchr::Model,
+    /// Its atlas's regions, for `level.json`.
+    regions: Vec<AtlasRegion>,
     warnings: Vec<String>,
     /// Texels its images hold (the level's sum is bounded).
     texels: u64,
@@ -601,7 +606,7 @@ fn compile_model(
     m: &ModelEntry,
     animated: &[BTreeSet<String>],
     texels: &mut u64,
-) -> Result<kchr::Model, JobError> {
+) -> Result<(kchr::Model, Vec<AtlasRegion>), JobError> {
     let b = e
         .banks
         .value
@@ -617,7 +622,7 @@ fn compile_model(
         for w in &kept.warnings {
             io.warn(w.clone());
         }
-        return Ok(kept.model.clone());
+        return Ok((kept.model.clone(), kept.regions.clone()));
     }
     let mark = io.reads_mark();
     let compiled = compile_model_here(io, cache, (m, b), &animated[b], texels)?;
@@ -626,9 +631,9 @@ fn compile_model(
     }
     let model = &compiled.model;
     let bytes = model.vertices.len() * 64 + model.indices.len() * 2 + model.image.qoi.len() + model.nodes.len() * 128;
-    let model = compiled.model.clone();
+    let made = (compiled.model.clone(), compiled.regions.clone());
     io.memo_put(key, (mark, &read), std::sync::Arc::new(compiled), bytes);
-    Ok(model)
+    Ok(made)
 }
 
 /// [`compile_model`] without the memo: the model, its warnings and the
@@ -676,12 +681,21 @@ fn compile_model_here(
         .chain(&compiled.warnings)
         .map(|w| format!("model {:?} ({path}): {w}", m.id.value))
         .collect();
+    let regions = atlas
+        .regions
+        .iter()
+        .map(|r| AtlasRegion {
+            rect: r.rect,
+            materials: r.materials.clone(),
+        })
+        .collect();
     Ok(Compiled {
         model: kchr::Model {
             id: m.id.value.clone(),
             bank: b as u32,
             ..compiled.model
         },
+        regions,
         warnings,
         texels: shown,
     })
