@@ -103,6 +103,65 @@
     section.appendChild(check);
   }
 
+  // A scene lit for Lambert materials, on the page's grey.
+  function litScene() {
+    var scene = new T.Scene();
+    scene.background = new T.Color(0xf4f4f4);
+    scene.add(new T.AmbientLight(0xffffff, 1.2));
+    var sun = new T.DirectionalLight(0xffffff, 2.0);
+    sun.position.set(0.4, 1, 0.8);
+    scene.add(sun);
+    return scene;
+  }
+
+  // A camera whose view's height the bounding sphere of [lo, hi] fills.
+  function sphereCamera(lo, hi) {
+    if (!isFinite(lo[0])) lo = hi = [0, 0, 0];
+    var centre = new T.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+    var radius = Math.max(new T.Vector3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]).length() / 2, 1e-3);
+    var camera = new T.PerspectiveCamera(40, 480 / 320, radius / 100, radius * 100);
+    camera.position.copy(centre).add(new T.Vector3(0.45, 0.25, 1).normalize().multiplyScalar(radius / Math.sin(Math.PI / 9)));
+    camera.lookAt(centre);
+    return camera;
+  }
+
+  // Under a scene's canvas: `extra` (if any), a play button, a slider
+  // from 0 to `max` at `value`, and a label.
+  function controls(box, max, value, extra) {
+    var slider = document.createElement('input');
+    slider.type = 'range';
+    slider.min = 0;
+    slider.max = max;
+    slider.value = value;
+    var play = document.createElement('button');
+    play.textContent = 'play';
+    var label = document.createElement('span');
+    box.appendChild(document.createElement('br'));
+    if (extra) box.appendChild(extra);
+    box.appendChild(play);
+    box.appendChild(slider);
+    box.appendChild(label);
+    return { slider: slider, play: play, label: label };
+  }
+
+  // `play` steps the slider a frame an animation frame, round to 0 after
+  // `last`, drawing each.
+  function playFrames(c, last, draw) {
+    var playing = false;
+    c.play.addEventListener('click', function () {
+      playing = !playing;
+      c.play.textContent = playing ? 'pause' : 'play';
+      var step = function () {
+        if (!playing) return;
+        c.slider.value = (Number(c.slider.value) + 1) % (last + 1);
+        draw();
+        requestAnimationFrame(step);
+      };
+      requestAnimationFrame(step);
+    });
+    c.slider.addEventListener('input', draw);
+  }
+
   function poses(section, s) {
     var n = s.entities.length;
     var pos = floats(s.positions);
@@ -150,18 +209,7 @@
       scene.add(new T.LineSegments(bones, new T.LineBasicMaterial({ color: 0x404040 })));
     }
 
-    var slider = document.createElement('input');
-    slider.type = 'range';
-    slider.min = 0;
-    slider.max = last;
-    slider.value = Math.round(at * last);
-    var label = document.createElement('span');
-    var play = document.createElement('button');
-    play.textContent = 'play';
-    box.appendChild(document.createElement('br'));
-    box.appendChild(play);
-    box.appendChild(slider);
-    box.appendChild(label);
+    var c = controls(box, last, Math.round(at * last));
 
     function draw(frame) {
       var count = 0;
@@ -190,24 +238,12 @@
         bones.attributes.position.needsUpdate = true;
         bones.setDrawRange(0, lines * 2);
       }
-      label.textContent = ' frame ' + frame + ' of ' + last + ', ' + count + ' of ' + n + ' present';
+      c.label.textContent = ' frame ' + frame + ' of ' + last + ', ' + count + ' of ' + n + ' present';
       renderer.render(scene, camera);
       ctx.drawImage(renderer.domElement, 0, 0);
     }
-    slider.addEventListener('input', function () { draw(Number(slider.value)); });
-    var playing = false;
-    play.addEventListener('click', function () {
-      playing = !playing;
-      play.textContent = playing ? 'pause' : 'play';
-      var step = function () {
-        if (!playing) return;
-        slider.value = (Number(slider.value) + 1) % (last + 1);
-        draw(Number(slider.value));
-        requestAnimationFrame(step);
-      };
-      requestAnimationFrame(step);
-    });
-    draw(Number(slider.value));
+    playFrames(c, last, function () { draw(Number(c.slider.value)); });
+    draw(Number(c.slider.value));
   }
 
   // The runtime's sampling rules (kiln's bake/skinning.rs, which the
@@ -264,8 +300,7 @@
   // it, and its bank's clips to play. Returns what the page's check reads.
   function character(section, after, m, bank) {
     var nodes = m.nodes, n = nodes.length;
-    var scene = new T.Scene();
-    scene.background = new T.Color(0xf4f4f4);
+    var scene = litScene();
     var bones = nodes.map(function (node) {
       var b = new T.Bone();
       b.name = node.name;
@@ -325,10 +360,6 @@
     // The skin is in the model's space: bound with the identity, as
     // Σ w · world(joint) · inverse_bind(joint) · p.
     mesh.bind(skeleton, new T.Matrix4());
-    scene.add(new T.AmbientLight(0xffffff, 1.2));
-    var sun = new T.DirectionalLight(0xffffff, 2.0);
-    sun.position.set(0.4, 1, 0.8);
-    scene.add(sun);
     // The skeleton: a line from each palette joint to its nearest
     // ancestor in the palette (a valid model's tree has no cycle).
     var isJoint = nodes.map(function () { return false; });
@@ -417,14 +448,7 @@
         hi = [Math.max(hi[0], p.x), Math.max(hi[1], p.y), Math.max(hi[2], p.z)];
       }
     });
-    if (!isFinite(lo[0])) lo = hi = [0, 0, 0];
-    // The bounding sphere fills the view's height.
-    var centre = new T.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
-    var radius = Math.max(new T.Vector3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]).length() / 2, 1e-3);
-    var camera = new T.PerspectiveCamera(40, 480 / 320, radius / 100, radius * 100);
-    var away = new T.Vector3(0.45, 0.25, 1).normalize().multiplyScalar(radius / Math.sin(Math.PI / 9));
-    camera.position.copy(centre).add(away);
-    camera.lookAt(centre);
+    var camera = sphereCamera(lo, hi);
 
     var choose = document.createElement('select');
     var bind = document.createElement('option');
@@ -438,19 +462,8 @@
       choose.appendChild(o);
     });
     choose.value = clips.length ? 0 : -1;
-    var slider = document.createElement('input');
-    slider.type = 'range';
-    slider.min = 0;
-    slider.max = 1000;
-    slider.value = Math.round(at * 1000);
-    var play = document.createElement('button');
-    play.textContent = 'play';
-    var label = document.createElement('span');
-    box.appendChild(document.createElement('br'));
-    box.appendChild(choose);
-    box.appendChild(play);
-    box.appendChild(slider);
-    box.appendChild(label);
+    var ui = controls(box, 1000, Math.round(at * 1000), choose);
+    var slider = ui.slider, play = ui.play, label = ui.label;
 
     function draw() {
       var c = Number(choose.value);
@@ -529,18 +542,8 @@
         hi[i % 3] = Math.max(hi[i % 3], f.positions[i]);
       }
     });
-    if (!isFinite(lo[0])) lo = hi = [0, 0, 0];
-    var centre = new T.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
-    var radius = Math.max(new T.Vector3(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]).length() / 2, 1e-3);
-    var camera = new T.PerspectiveCamera(40, 480 / 320, radius / 100, radius * 100);
-    camera.position.copy(centre).add(new T.Vector3(0.45, 0.25, 1).normalize().multiplyScalar(radius / Math.sin(Math.PI / 9)));
-    camera.lookAt(centre);
-    var scene = new T.Scene();
-    scene.background = new T.Color(0xf4f4f4);
-    scene.add(new T.AmbientLight(0xffffff, 1.2));
-    var sun = new T.DirectionalLight(0xffffff, 2.0);
-    sun.position.set(0.4, 1, 0.8);
-    scene.add(sun);
+    var camera = sphereCamera(lo, hi);
+    var scene = litScene();
     var mesh = new T.Mesh(new T.BufferGeometry(), new T.MeshLambertMaterial({ color: 0xb0a090, side: T.DoubleSide }));
     mesh.frustumCulled = false;
     scene.add(mesh);
@@ -555,18 +558,8 @@
       }
       return geometries[k];
     }
-    var slider = document.createElement('input');
-    slider.type = 'range';
-    slider.min = 0;
-    slider.max = last;
-    slider.value = Math.round(at * last);
-    var play = document.createElement('button');
-    play.textContent = 'play';
-    var label = document.createElement('span');
-    view.box.appendChild(document.createElement('br'));
-    view.box.appendChild(play);
-    view.box.appendChild(slider);
-    view.box.appendChild(label);
+    var c = controls(view.box, last, Math.round(at * last));
+    var slider = c.slider, label = c.label;
     function draw() {
       var k = Number(slider.value);
       mesh.geometry = geometry(k);
@@ -576,19 +569,7 @@
       view.renderer.render(scene, camera);
       view.ctx.drawImage(view.renderer.domElement, 0, 0);
     }
-    slider.addEventListener('input', draw);
-    var playing = false;
-    play.addEventListener('click', function () {
-      playing = !playing;
-      play.textContent = playing ? 'pause' : 'play';
-      var step = function () {
-        if (!playing) return;
-        slider.value = (Number(slider.value) + 1) % (last + 1);
-        draw();
-        requestAnimationFrame(step);
-      };
-      requestAnimationFrame(step);
-    });
+    playFrames(c, last, draw);
     draw();
   }
 
