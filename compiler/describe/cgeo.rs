@@ -89,7 +89,6 @@ pub(super) fn data(c: &CgeoFile) -> Value {
 /// vertices (base64 little-endian `f32`s) and, where they change, its
 /// triangles (base64 little-endian `u32` vertex indices).
 pub(super) fn scene(c: &CgeoFile) -> Value {
-    use base64::Engine as _;
     let h = &c.header;
     json!({
         "kind": "meshes",
@@ -103,8 +102,7 @@ pub(super) fn scene(c: &CgeoFile) -> Value {
                 "positions": super::f32s_base64(d.vertices.iter().flatten().copied()),
             });
             if let Some(t) = &d.triangles {
-                let bytes: Vec<u8> = t.iter().flatten().flat_map(|i| i.to_le_bytes()).collect();
-                v["triangles"] = base64::engine::general_purpose::STANDARD.encode(bytes).into();
+                v["triangles"] = super::le_base64(t.iter().flatten().map(|i| i.to_le_bytes())).into();
             }
             v
         }).collect::<Vec<_>>(),

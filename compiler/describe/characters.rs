@@ -102,7 +102,7 @@ pub(super) fn scene(c: &CharactersFile) -> Value {
             "inverse_bind": super::f32s_base64(m.inverse_bind.iter().flatten().copied()),
             "vertex_count": m.vertices.len(),
             "vertices": super::f32s_base64(m.vertices.iter().flatten().copied()),
-            "indices": u16s_base64(&m.indices),
+            "indices": super::le_base64(m.indices.iter().map(|i| i.to_le_bytes())),
         })).collect::<Vec<_>>(),
         "banks": doc.banks.iter().map(|b| json!({
             "id": b.id,
@@ -119,12 +119,6 @@ pub(super) fn scene(c: &CharactersFile) -> Value {
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
-}
-
-fn u16s_base64(values: &[u16]) -> String {
-    use base64::Engine as _;
-    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 pub(super) fn text(o: &mut dyn Write, file: &str, c: &CharactersFile) -> io::Result<()> {

@@ -151,12 +151,17 @@ pub fn scene(kind: &FileKind) -> Option<Value> {
     }
 }
 
-/// Floats as `kiln view`'s page carries them: little-endian `f32`s, in
-/// base64.
-fn f32s_base64(values: impl IntoIterator<Item = f32>) -> String {
+/// Numbers as `kiln view`'s page carries them: each value's little-endian
+/// bytes (`f32::to_le_bytes`, `u16::to_le_bytes`, ...), in base64.
+fn le_base64<const N: usize>(values: impl IntoIterator<Item = [u8; N]>) -> String {
     use base64::Engine as _;
-    let bytes: Vec<u8> = values.into_iter().flat_map(f32::to_le_bytes).collect();
+    let bytes: Vec<u8> = values.into_iter().flatten().collect();
     base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// Floats as the page carries them: little-endian `f32`s, in base64.
+fn f32s_base64(values: impl IntoIterator<Item = f32>) -> String {
+    le_base64(values.into_iter().map(f32::to_le_bytes))
 }
 
 /// What the file is, in a few words (a heading's).
