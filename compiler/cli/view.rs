@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::EXIT_FAILURE;
 use crate::describe::page;
-use crate::pipeline::{self, Options, files, paths, serve};
+use crate::pipeline::{self, Options, files, serve};
 
 #[derive(Args, Debug)]
 pub struct ViewArgs {
@@ -129,24 +129,11 @@ fn serve(args: &ViewArgs, files: Vec<(String, PathBuf)>) -> u8 {
     } else {
         eprintln!("serving {url}: {} file(s); Ctrl-C to stop", files.len());
     }
-    // What is shown now: the files (again: a manifest may have gained
-    // outputs), each with its stat signature.
-    let now = || -> Vec<(String, Option<paths::FileSig>)> {
-        let files = what_to_show(args).unwrap_or_else(|_| files.clone());
-        files
-            .into_iter()
-            .map(|(path, real)| {
-                let sig = std::fs::metadata(&real)
-                    .ok()
-                    .map(|m| paths::FileSig::of(&m));
-                (path, sig)
-            })
-            .collect()
-    };
-    let page = |generation| {
-        let files = what_to_show(args).unwrap_or_else(|_| files.clone());
-        page_of(&files, Some(generation)).0
-    };
+    // What is shown now: the files (asked again: a manifest may have
+    // gained outputs), and their stat signatures.
+    let current = || what_to_show(args).unwrap_or_else(|_| files.clone());
+    let now = || files::signatures(&current());
+    let page = |generation| page_of(&current(), Some(generation)).0;
     match serve::serve(listener, &serve::Settings::default(), &stop, page, now) {
         Ok(()) => {
             if !args.json {

@@ -567,6 +567,23 @@ fn read_beside(
         .collect()
 }
 
+/// Each shown file (as the page names it) with its stat signature, none
+/// for a file not there: what `kiln view --serve` compares to know the
+/// page changed.
+pub fn signatures(
+    files: &[(String, std::path::PathBuf)],
+) -> Vec<(String, Option<super::paths::FileSig>)> {
+    files
+        .iter()
+        .map(|(path, real)| {
+            let sig = std::fs::metadata(real)
+                .ok()
+                .map(|m| super::paths::FileSig::of(&m));
+            (path.clone(), sig)
+        })
+        .collect()
+}
+
 /// `file` as `kiln view` shows it (named `path` on the page): its summary,
 /// the first [`page::MAX_ROWS`] rows of its tensor table, and its pictures
 /// (each model's atlas of a compiled characters entry, a QOI image, the
