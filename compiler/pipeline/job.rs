@@ -325,7 +325,9 @@ impl<'a> JobIo<'a> {
         value: Arc<T>,
         bytes: usize,
     ) {
-        let Some(memo) = self.memo else { return };
+        let Some(memo) = self.memo.filter(|m| m.keeps(bytes)) else {
+            return;
+        };
         let mut reads: Vec<(RelPath, u64, [u8; 32])> = Vec::new();
         let earlier = also
             .iter()

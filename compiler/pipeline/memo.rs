@@ -80,6 +80,12 @@ impl Memo {
             .map(|p| (p.reads.clone(), p.value.clone()))
     }
 
+    /// Whether a part of `bytes` would be kept (never, by a memo that
+    /// keeps nothing).
+    pub fn keeps(&self, bytes: usize) -> bool {
+        self.max_bytes > 0 && bytes <= self.max_bytes
+    }
+
     /// Counts a part used again.
     pub fn hit(&self) {
         self.hits.fetch_add(1, Ordering::Relaxed);
@@ -95,7 +101,7 @@ impl Memo {
         value: Arc<dyn Any + Send + Sync>,
         bytes: usize,
     ) {
-        if bytes > self.max_bytes {
+        if !self.keeps(bytes) {
             return;
         }
         let mut parts = self.parts.lock().unwrap_or_else(|e| e.into_inner());
@@ -159,6 +165,8 @@ mod tests {
         // A memo that keeps nothing.
         let none = Memo::none();
         none.keep([1; 32], Vec::new(), Arc::new(1u32), 1);
+        none.keep([2; 32], Vec::new(), Arc::new(1u32), 0);
         assert_eq!(none.held(), (0, 0));
+        assert!(!none.keeps(0) && memo.keeps(100) && !memo.keeps(101));
     }
 }

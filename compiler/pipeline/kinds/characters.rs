@@ -443,6 +443,7 @@ fn clip_settings(b: &BankEntry) -> ClipSettings {
 /// the models bound to the bank), and what to report of each.
 /// A bank as compiled, with its report and what it said, kept in the
 /// build's memo (`kiln watch`).
+#[derive(Clone)]
 struct CompiledBank {
     bank: kchr::Bank,
     report: Vec<ClipReport>,
@@ -467,17 +468,10 @@ fn compile_bank(
             }
         }
     }
-    let key = {
-        use sha2::{Digest, Sha256};
-        let entry = serde_json::to_string(b).unwrap_or_else(|_| format!("{b:?}"));
-        let picks: Vec<_> = picks.iter().map(|p| (&p.path, p.index, &p.source_name, &p.name)).collect();
-        let hashes: Vec<_> = read.iter().map(|p| (p, io.read_hash(p))).collect();
-        let mut h = Sha256::new();
-        h.update(format!("kiln characters bank v{VERSION}\n{entry}\n{picks:?}\n{hashes:?}\n{radius:?}"));
-        <[u8; 32]>::from(h.finalize())
-    };
-    let pos = b.id.pos;
-    let compiled = match io.memo_get::<CompiledBank>(&key, pos)? {
+    let picked: Vec<_> = picks.iter().map(|p| (&p.path, p.index, &p.source_name, &p.name)).collect();
+    let hashes: Vec<_> = read.iter().map(|p| (p, io.read_hash(p))).collect();
+    let key = memo_key("bank", b, format_args!("{picked:?}\n{hashes:?}\n{radius:?}"));
+    let compiled = match io.memo_get::<CompiledBank>(&key, b.id.pos)? {
         Some(kept) => kept,
         None => {
             let mark = io.reads_mark();
@@ -487,13 +481,14 @@ fn compile_bank(
             compiled
         }
     };
-    for w in &compiled.warnings {
-        io.warn(w.clone());
+    let compiled = owned(compiled);
+    for w in compiled.warnings {
+        io.warn(w);
     }
-    for n in &compiled.notes {
-        io.note(n.clone());
+    for n in compiled.notes {
+        io.note(n);
     }
-    Ok((compiled.bank.clone(), compiled.report.clone()))
+    Ok((compiled.bank, compiled.report))
 }
 
 /// [`compile_bank`] without the memo.
@@ -560,6 +555,7 @@ fn compile_bank_here(
 
 /// A model as compiled, kept in the build's memo (`kiln watch`): a level
 /// rebuilt because one model's source changed takes the others from there.
+#[derive(Clone)]
 struct Compiled {
     model: kchr::Model,
     /// Its atlas's regions, for `level.json`.
@@ -569,17 +565,21 @@ struct Compiled {
     texels: u64,
 }
 
-/// What a compiled model is made from but the files read after its
-/// source: the kind's version, the model's entry, its bank's place and
-/// animated nodes, and the files read to import its source, each with the
-/// hash this job read it with.
-fn model_key(m: &ModelEntry, bank: usize, animated: &BTreeSet<String>, source: &[(RelPath, Option<[u8; 32]>)]) -> [u8; 32] {
+/// A memo key: the kind's version, what the part is (`model`, `bank`), its
+/// entry as its settings say (not where the manifest writes them), and the
+/// rest it is made from but the files read after the mark, as text.
+fn memo_key(what: &str, entry: &impl Serialize, rest: std::fmt::Arguments) -> [u8; 32] {
     use sha2::{Digest, Sha256};
+    let entry = serde_json::to_string(entry).unwrap_or_default();
     let mut h = Sha256::new();
-    // The entry as its settings say (not where the manifest writes them).
-    let entry = serde_json::to_string(m).unwrap_or_else(|_| format!("{m:?}"));
-    h.update(format!("kiln characters model v{VERSION}\n{entry}\n{bank}\n{animated:?}\n{source:?}"));
+    h.update(format!("kiln characters {what} v{VERSION}\n{entry}\n{rest}"));
     h.finalize().into()
+}
+
+/// The part itself: taken from its `Arc` when the memo did not keep it,
+/// else a copy.
+fn owned<T: Clone>(part: std::sync::Arc<T>) -> T {
+    std::sync::Arc::try_unwrap(part).unwrap_or_else(|kept| (*kept).clone())
 }
 
 /// Adds a model's texels to the level's, failing past the level's bound.
@@ -615,8 +615,10 @@ fn compile_model(
         .ok_or_else(|| JobError::at(m.bank.pos, "planning checked the bank"))?;
     let (path, src) = load(io, cache, &m.source)?;
     let read = src.read.clone();
-    let source: Vec<(RelPath, Option<[u8; 32]>)> = read.iter().map(|p| (p.clone(), io.read_hash(p))).collect();
-    let key = model_key(m, b, &animated[b], &source);
+    // Its bank's place and animated nodes, and the files read to import its
+    // source, each with the hash this job read it with.
+    let source: Vec<_> = read.iter().map(|p| (p, io.read_hash(p))).collect();
+    let key = memo_key("model", m, format_args!("{b}\n{:?}\n{source:?}", animated[b]));
     if let Some(kept) = io.memo_get::<Compiled>(&key, m.source.pos)? {
         add_texels(texels, kept.texels, m, &path)?;
         for w in &kept.warnings {
@@ -625,15 +627,15 @@ fn compile_model(
         return Ok((kept.model.clone(), kept.regions.clone()));
     }
     let mark = io.reads_mark();
-    let compiled = compile_model_here(io, cache, (m, b), &animated[b], texels)?;
-    for w in &compiled.warnings {
-        io.warn(w.clone());
-    }
+    let compiled = std::sync::Arc::new(compile_model_here(io, cache, (m, b), &animated[b], texels)?);
     let model = &compiled.model;
     let bytes = model.vertices.len() * 64 + model.indices.len() * 2 + model.image.qoi.len() + model.nodes.len() * 128;
-    let made = (compiled.model.clone(), compiled.regions.clone());
-    io.memo_put(key, (mark, &read), std::sync::Arc::new(compiled), bytes);
-    Ok(made)
+    io.memo_put(key, (mark, &read), compiled.clone(), bytes);
+    let compiled = owned(compiled);
+    for w in compiled.warnings {
+        io.warn(w);
+    }
+    Ok((compiled.model, compiled.regions))
 }
 
 /// [`compile_model`] without the memo: the model, its warnings and the
