@@ -18,10 +18,7 @@ fn page(p: &Project, args: &[&str]) -> (Vec<Value>, String) {
     let out = p.kiln(&all);
     assert!(out.status.success(), "{}", stderr(&out));
     let html = fs::read_to_string(p.path("page.html")).unwrap();
-    let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
-    let end = start + html[start..].find("</script>").unwrap();
-    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
-    let entries = data.as_array().unwrap().clone();
+    let entries = page_data(&html).as_array().unwrap().clone();
     for entry in &entries {
         check(&schema(), "view-data", ".", entry, &mut BTreeSet::new());
     }
@@ -193,10 +190,7 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
         Some(fs::metadata(p.path("all.html")).unwrap().len())
     );
     let html = fs::read_to_string(p.path("all.html")).unwrap();
-    let start = html.find("id=\"kiln-data\">").unwrap() + "id=\"kiln-data\">".len();
-    let end = start + html[start..].find("</script>").unwrap();
-    let data: Value = serde_json::from_str(&html[start..end]).unwrap();
-    for entry in data.as_array().unwrap() {
+    for entry in page_data(&html).as_array().unwrap() {
         check(&schema(), "view-data", ".", entry, &mut seen);
     }
     for ((doc, path), fields) in schema()
@@ -226,11 +220,25 @@ fn the_page_shows_what_is_named_and_what_is_not_built() {
 /// SwiftShader's, on the CPU.
 fn chromium(page: &std::path::Path, profile: &std::path::Path) -> (Vec<String>, String) {
     let url = format!("file://{}", page.display());
-    chromium_with(&url, profile, &["--dump-dom"])
+    chromium_with(
+        &url,
+        profile,
+        NO_HOSTS,
+        &["--virtual-time-budget=2000", "--dump-dom"],
+    )
 }
 
-/// [`chromium`] of `url`, with `args` (what it dumps).
-fn chromium_with(url: &str, profile: &std::path::Path, args: &[&str]) -> (Vec<String>, String) {
+/// Every host name unresolvable.
+const NO_HOSTS: &str = "MAP * ~NOTFOUND";
+
+/// [`chromium`] of `url`, with `hosts` its resolver's rules and `args`
+/// (how long it runs, what it dumps).
+fn chromium_with(
+    url: &str,
+    profile: &std::path::Path,
+    hosts: &str,
+    args: &[&str],
+) -> (Vec<String>, String) {
     let out = std::process::Command::new("chromium")
         .args([
             "--headless",
@@ -242,11 +250,10 @@ fn chromium_with(url: &str, profile: &std::path::Path, args: &[&str]) -> (Vec<St
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
             "--enable-logging=stderr",
             "--v=0",
-            "--virtual-time-budget=2000",
         ])
+        .arg(format!("--host-resolver-rules={hosts}"))
         .args(args)
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(url)
@@ -260,6 +267,15 @@ fn chromium_with(url: &str, profile: &std::path::Path, args: &[&str]) -> (Vec<St
         .map(str::to_string)
         .collect();
     (console, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// What the page's code wrote into its hidden `<pre class="CLASS">`
+/// elements, in page order.
+fn checks_in(dom: &str, class: &str) -> Vec<Value> {
+    dom.split(&format!("<pre class=\"{class}\" hidden=\"\">"))
+        .skip(1)
+        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
+        .collect()
 }
 
 #[test]
@@ -390,11 +406,7 @@ fn chromium_opens_the_page_with_no_network_and_no_console_message() {
     );
     // A CGeo sequence: the meshes the page drew at its first, middle and
     // last snapshot are the decoder's.
-    let checks: Vec<Value> = dom
-        .split("<pre class=\"kiln-check-meshes\" hidden=\"\">")
-        .skip(1)
-        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
-        .collect();
+    let checks = checks_in(&dom, "kiln-check-meshes");
     assert_eq!(checks.len(), sequences.len());
     let path = sequences[0]["path"].as_str().unwrap();
     let seq = kiln::formats::cgeo::decode(&fs::read(p.path(path)).unwrap()).unwrap();
@@ -509,11 +521,7 @@ fn chromium_plays_compiled_characters_as_kiln_skins_them() {
     assert!(levels.len() >= 2);
     let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
     assert_eq!(console, Vec::<String>::new());
-    let checks: Vec<Value> = dom
-        .split("<pre class=\"kiln-check-characters\" hidden=\"\">")
-        .skip(1)
-        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
-        .collect();
+    let checks = checks_in(&dom, "kiln-check-characters");
     assert_eq!(checks.len(), levels.len());
     // Exact: at three times of every clip of every model, the world
     // position of every node the page posed (its own sampler and three.js's
@@ -586,12 +594,7 @@ fn chromium_plays_compiled_characters_as_kiln_skins_them() {
     let (console, dom) = chromium(&p.path("page.html"), &p.path("profile"));
     assert_eq!(console, Vec::<String>::new());
     assert_eq!(dom.matches("data-webgl=\"yes\"").count(), 1);
-    let rest = dom
-        .split("<pre class=\"kiln-check-characters\" hidden=\"\">")
-        .nth(1)
-        .unwrap();
-    let check: Value =
-        serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap();
+    let check = checks_in(&dom, "kiln-check-characters").remove(0);
     let check = check.as_array().unwrap();
     let model = &doc.models[0];
     let clip = &doc.banks[0].clips[0];
@@ -848,7 +851,9 @@ fn chromium_draws_the_golden_screenshots() {
         let (console, _) = chromium_with(
             &url,
             &p.path("profile"),
+            NO_HOSTS,
             &[
+                "--virtual-time-budget=2000",
                 &format!("--window-size={width},{height}"),
                 &format!("--screenshot={}", shot.display()),
                 "--hide-scrollbars",
@@ -918,11 +923,7 @@ type Expected = (String, usize, Vec<Option<[f32; 3]>>);
 /// first, middle and last frame) with `expected`, in page order, within
 /// 1e-5; how many numbers it compared.
 fn compare_checks(dom: &str, expected: &[Expected]) -> usize {
-    let checks: Vec<Value> = dom
-        .split("<pre class=\"kiln-check\" hidden=\"\">")
-        .skip(1)
-        .map(|rest| serde_json::from_str(&unescape(&rest[..rest.find("</pre>").unwrap()])).unwrap())
-        .collect();
+    let checks = checks_in(dom, "kiln-check");
     assert_eq!(checks.len(), expected.len());
     let mut compared = 0;
     for ((path, n, positions), check) in expected.iter().zip(&checks) {
@@ -1005,34 +1006,15 @@ fn chromium_opens_the_served_page_and_its_event_stream() {
     // In a browser: the page opens from the server with no console
     // message (its policy lets it connect to its own server alone) and
     // opens its event stream. (Full tier: Chromium.)
-    let out = std::process::Command::new("chromium")
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-unsafe-swiftshader",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--timeout=5000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", p.path("profile").display()))
-        .arg(format!("{url}?only=0"))
-        .output()
-        .expect("chromium (Debian's package; tests/full.sh installs it)");
-    let console: Vec<String> = stderr(&out)
-        .lines()
-        .filter(|l| l.contains(":CONSOLE"))
-        .filter(|l| !l.contains("GPU stall due to ReadPixels"))
-        .map(str::to_string)
-        .collect();
+    // Its server's address resolves; it runs until its load and a stop
+    // (its event stream never ends, so virtual time would not run out).
+    let (console, dom) = chromium_with(
+        &format!("{url}?only=0"),
+        &p.path("profile"),
+        &format!("{NO_HOSTS}, EXCLUDE 127.0.0.1"),
+        &["--timeout=5000", "--dump-dom"],
+    );
     assert_eq!(console, Vec::<String>::new());
-    let dom = String::from_utf8_lossy(&out.stdout);
     assert!(
         dom.contains("data-events=\"open\""),
         "{}",
